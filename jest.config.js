@@ -1,0 +1,4 @@
+export default {
+  projects: ['<rootDir>/packages/*', '<rootDir>/services/*'],
+  maxWorkers: 2,
+};

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not validate; `issues` has one line per wrong variable. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates `env` against a zod object whose keys are variable names. Empty strings count as
+ * unset, as in shell `VAR=` lines of env files.
+ */
+export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      const shown = typeof issue.path[0] === 'string' ? input[issue.path[0]] : undefined;
+      return shown === undefined
+        ? `${name}: ${issue.message}`
+        : `${name}=${JSON.stringify(shown)}: ${issue.message}`;
+    }),
+  );
+}
+
+/** Integer variable within [min, max]. */
+export const intVar = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
+/** Number variable within [min, max]. */
+export const numberVar = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
+/** `1/true/yes/on` or `0/false/no/off`. */
+export const flagVar = () =>
+  z
+    .string()
+    .toLowerCase()
+    .refine((v) => ['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off'].includes(v), {
+      message: 'must be 1/0, true/false, yes/no or on/off',
+    })
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+export const portVar = () => intVar(0, 65535);

@@ -1,0 +1,28 @@
+import { type Logger, type LoggerOptions, pino } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs on stdout. Never pass tokens, audio or transcripts: the redact list is a
+ * safety net for header and field names, not a licence to log payloads.
+ */
+export function createLogger(service: string, options: LoggerOptions = {}): Logger {
+  return pino({
+    name: service,
+    level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    base: { service },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.token',
+        'token',
+        '*.text',
+        '*.transcript',
+        '*.translation',
+      ],
+      censor: '[redacted]',
+    },
+    ...options,
+  });
+}
