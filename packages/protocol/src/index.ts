@@ -1,2 +1,3 @@
 export * from './health.js';
 export * from './jobs.js';
+export * from './relay.js';
