@@ -1,0 +1,119 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, type Logger } from '@live-captions/runtime';
+import { WebSocketServer } from 'ws';
+import { parseTrustedProxies, type TrustedProxies } from './domain/client-ip.js';
+import type { RelayConfig } from './domain/relay-config.js';
+import { Hub } from './hub.js';
+import { relayHealth } from './routes/health.js';
+import { relayMetrics } from './routes/metrics.js';
+import { upgradeHandler } from './routes/upgrade.js';
+
+export { DEFAULT_LIMITS, type RelayLimits } from './domain/limits.js';
+export type { RelayConfig } from './domain/relay-config.js';
+export { parseRelayConfig, parseRelayConfigText, RelayConfigError } from './domain/relay-config.js';
+export type { RelayHealth } from './routes/health.js';
+
+export interface RelayOptions {
+  config: RelayConfig;
+  /** Proxies whose X-Forwarded-For is believed (RELAY_TRUSTED_PROXIES). Default: none. */
+  trustedProxies?: TrustedProxies;
+  logger?: Logger;
+}
+
+export interface Relay {
+  readonly server: Server;
+  readonly hub: Hub;
+  /** Listens; resolves with the bound port. */
+  listen(port: number, host: string): Promise<number>;
+  /** Applies a re-read config file (SIGHUP). */
+  reload(config: RelayConfig): void;
+  /** Closes every socket with 1001, then the server. */
+  close(): Promise<void>;
+}
+
+function newWss(config: RelayConfig): WebSocketServer {
+  // maxPayload: larger frames close with 1009 before they reach us.
+  return new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: config.limits.payloadBytes,
+  });
+}
+
+/** Builds the relay: HTTP routes `/health` and `/metrics`, WebSocket on `/ws`. */
+export function createRelay(options: RelayOptions): Relay {
+  const log = options.logger ?? createLogger('relay');
+  let config = options.config;
+  let origins: ReadonlySet<string> = new Set(config.origins);
+  let wss = newWss(config);
+  let ready = false;
+  const hub = new Hub(config, log);
+  const registry = relayMetrics(hub);
+
+  const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    const send = (status: number, type: string, body: string) => {
+      res.writeHead(status, {
+        'content-type': type,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (path !== '/health' && path !== '/metrics') return send(404, 'text/plain; charset=utf-8', 'Not found');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(405, 'text/plain; charset=utf-8', 'Method not allowed');
+    if (path === '/health') {
+      const health = relayHealth(hub, ready);
+      return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(health));
+    }
+    try {
+      send(200, registry.contentType, await registry.metrics());
+    } catch (error) {
+      log.error({ err: (error as Error).message }, 'metrics failed');
+      send(500, 'text/plain; charset=utf-8', 'Metrics failed');
+    }
+  });
+  server.on(
+    'upgrade',
+    upgradeHandler({
+      hub,
+      wss: () => wss,
+      origins: () => origins,
+      proxies: options.trustedProxies ?? parseTrustedProxies(''),
+      onRefused: () => {
+        hub.stats.rejected += 1;
+      },
+    }),
+  );
+
+  return {
+    server,
+    hub,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          ready = true;
+          resolve((server.address() as AddressInfo).port);
+        });
+      });
+    },
+    reload(next) {
+      if (next.limits.payloadBytes !== config.limits.payloadBytes) wss = newWss(next);
+      config = next;
+      origins = new Set(next.origins);
+      hub.reload(next);
+    },
+    async close() {
+      ready = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await hub.shutdown();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

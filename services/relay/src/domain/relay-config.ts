@@ -1,0 +1,134 @@
+import { RELAY_ROOM_NAME, RELAY_TOKEN } from '@live-captions/protocol';
+import { z } from 'zod';
+import { DEFAULT_LIMITS, type RelayLimits } from './limits.js';
+
+/** Tokens of one room. */
+export interface RoomTokens {
+  read: string;
+  write: string;
+}
+
+/** The relay's private configuration (`secrets/relay.private.json`), validated. */
+export interface RelayConfig {
+  origins: string[];
+  rooms: Map<string, RoomTokens>;
+  limits: RelayLimits;
+}
+
+/** Thrown for an invalid config file; `issues` has one line per wrong field, each naming it. */
+export class RelayConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: string[],
+  ) {
+    super(`Invalid relay configuration ${source}:\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'RelayConfigError';
+  }
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function originProblem(value: string): string | undefined {
+  if (value.endsWith('/')) return 'must not end with a slash';
+  if (value.includes('*')) return 'must not contain a wildcard';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an origin like https://captions.example.org';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https (or http for loopback)';
+  if (url.username || url.password) return 'must not contain userinfo';
+  if (url.origin !== value) return 'must be exactly scheme://host[:port] (no path, query or upper case)';
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname))
+    return 'http is allowed for loopback hosts only';
+  return undefined;
+}
+
+const origin = z.string().superRefine((value, ctx) => {
+  const problem = originProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} ${problem}` });
+});
+
+const token = z.string().regex(RELAY_TOKEN, { message: 'must be 32-128 characters of A-Z a-z 0-9 _ -' });
+
+const roomTokens = z.strictObject({ read: token, write: token });
+
+const limit = z
+  .number({ message: 'must be a number' })
+  .int({ message: 'must be a whole number' })
+  .positive({ message: 'must be positive' });
+
+const limitsShape = Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((key) => [key, limit.optional()])) as {
+  [K in keyof RelayLimits]: z.ZodOptional<typeof limit>;
+};
+
+const fileSchema = z.strictObject({
+  origins: z.array(origin).min(1, { message: 'must list at least one origin' }),
+  rooms: z
+    .record(
+      z
+        .string()
+        .regex(RELAY_ROOM_NAME, { message: 'room names must be 1-128 characters of A-Z a-z 0-9 _ -' }),
+      roomTokens,
+    )
+    .refine((rooms) => Object.keys(rooms).length >= 1, { message: 'must define at least one room' })
+    .refine((rooms) => Object.keys(rooms).length <= 1000, { message: 'must define at most 1000 rooms' }),
+  limits: z.strictObject(limitsShape).optional(),
+});
+
+function fieldName(path: PropertyKey[]): string {
+  return path.reduce<string>((name, part) => {
+    if (typeof part === 'number') return `${name}[${part}]`;
+    return name ? `${name}.${String(part)}` : String(part);
+  }, '');
+}
+
+/** Validates a parsed config file; `source` names the file in error messages. */
+export function parseRelayConfig(input: unknown, source = 'relay config'): RelayConfig {
+  const result = fileSchema.safeParse(input);
+  if (!result.success) {
+    throw new RelayConfigError(
+      source,
+      result.error.issues.map((issue) => {
+        if (issue.code === 'unrecognized_keys') {
+          const parent = fieldName(issue.path);
+          return issue.keys.map((key) => `${parent ? `${parent}.` : ''}${key}: unknown field`).join('; ');
+        }
+        if (issue.code === 'invalid_key')
+          return `${fieldName(issue.path)}: ${issue.issues[0]?.message ?? issue.message}`;
+        return `${fieldName(issue.path) || '(file)'}: ${issue.message}`;
+      }),
+    );
+  }
+  const { origins, rooms, limits } = result.data;
+  const issues: string[] = [];
+  const seen = new Map<string, string>();
+  for (const [room, tokens] of Object.entries(rooms)) {
+    for (const role of ['read', 'write'] as const) {
+      const field = `rooms.${room}.${role}`;
+      const other = seen.get(tokens[role]);
+      if (other)
+        issues.push(`${field}: must differ from ${other} (tokens are unique across rooms and roles)`);
+      else seen.set(tokens[role], field);
+    }
+  }
+  if (new Set(origins).size !== origins.length) issues.push('origins: must not repeat an origin');
+  if (issues.length > 0) throw new RelayConfigError(source, issues);
+  return {
+    origins,
+    rooms: new Map(Object.entries(rooms)),
+    limits: { ...DEFAULT_LIMITS, ...(limits as Partial<RelayLimits> | undefined) },
+  };
+}
+
+/** Parses the text of a config file (JSON), naming `source` in every error. */
+export function parseRelayConfigText(text: string, source: string): RelayConfig {
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (error) {
+    throw new RelayConfigError(source, [`(file): not valid JSON (${(error as Error).message})`]);
+  }
+  return parseRelayConfig(input, source);
+}

@@ -1,0 +1,247 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { WebSocket } from 'ws';
+import { Client, ORIGIN, OUTPUT, type Running, SOURCE, startRelay, TOKENS } from './helpers.js';
+
+let running: Running | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(...args: Parameters<typeof startRelay>) {
+  running = await startRelay(...args);
+  return running;
+}
+
+describe('upgrade', () => {
+  it('refuses a browser origin that is not listed with 403 and opens no socket', async () => {
+    const { url, relay } = await start();
+    await expect(Client.open(url, { origin: 'https://evil.example.org' })).rejects.toThrow('HTTP 403');
+    await expect(Client.open(url, { origin: 'http://localhost:8765/' })).rejects.toThrow('HTTP 403');
+    expect(relay.hub.connectionCount).toBe(0);
+    expect(relay.hub.stats.rejected).toBe(2);
+  });
+
+  it('accepts a listed origin and a client without Origin', async () => {
+    const { url } = await start();
+    const browser = await Client.open(url, { origin: ORIGIN });
+    const tool = await Client.open(url);
+    expect(browser.ws.readyState).toBe(WebSocket.OPEN);
+    expect(tool.ws.readyState).toBe(WebSocket.OPEN);
+    browser.close();
+    tool.close();
+  });
+
+  it('answers 404 to an upgrade on another path', async () => {
+    const { port } = await start();
+    await expect(Client.open(`ws://127.0.0.1:${port}/`)).rejects.toThrow('HTTP 404');
+    await expect(Client.open(`ws://127.0.0.1:${port}/wss`)).rejects.toThrow('HTTP 404');
+  });
+
+  it('answers 503 over the total and per-address connection caps', async () => {
+    const { url } = await start({ connections: 2 });
+    const a = await Client.open(url);
+    const b = await Client.open(url);
+    await expect(Client.open(url)).rejects.toThrow('HTTP 503');
+    a.close();
+    b.close();
+  });
+
+  it('counts per address from X-Forwarded-For only when the peer is a trusted proxy', async () => {
+    const { url } = await start({ perIp: 1 }, { trustedProxies: '127.0.0.1' });
+    const xff = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    const a = await Client.open(url, xff('203.0.113.7'));
+    const b = await Client.open(url, xff('203.0.113.8'));
+    await expect(Client.open(url, xff('203.0.113.7'))).rejects.toThrow('HTTP 503');
+    a.close();
+    b.close();
+  });
+
+  it('ignores X-Forwarded-For from an untrusted peer', async () => {
+    const { url } = await start({ perIp: 1 });
+    const a = await Client.open(url, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    await expect(Client.open(url, { headers: { 'x-forwarded-for': '203.0.113.8' } })).rejects.toThrow(
+      'HTTP 503',
+    );
+    a.close();
+  });
+});
+
+describe('join', () => {
+  it('answers a fresh join with the room position and no gap', async () => {
+    const { url } = await start();
+    const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    expect(reader.frames[0]).toEqual({
+      joined: SOURCE,
+      role: 'read',
+      protocol: 2,
+      epoch: expect.any(String),
+      next: 1,
+      gap: false,
+      retentionMs: 120000,
+    });
+    reader.close();
+  });
+
+  it.each([
+    ['a wrong token', SOURCE, 'read', 'x'.repeat(40)],
+    ['an unknown room', 'nowhere', 'read', TOKENS.sourceRead],
+    ['a token of another room', SOURCE, 'read', TOKENS.outputRead],
+    ['a token of the other role', SOURCE, 'write', TOKENS.sourceRead],
+  ])('closes with 1008 on %s', async (_what, room, role, token) => {
+    const { url, relay } = await start();
+    const client = await Client.open(url);
+    client.send({ protocol: 2, join: room, role, token });
+    expect(await client.closed).toEqual({ code: 1008, reason: 'Invalid room or token' });
+    expect(client.frames).toEqual([]);
+    expect(relay.hub.stats.rejected).toBe(1);
+  });
+
+  it('closes with 1008 when the first frame is not a join or names another protocol', async () => {
+    const { url } = await start();
+    const a = await Client.open(url);
+    a.send({ msg: true, final: 'hi', id: 1 });
+    expect(await a.closed).toEqual({ code: 1008, reason: 'Join first' });
+    const b = await Client.open(url);
+    b.send({ protocol: 1, join: SOURCE, role: 'read', token: TOKENS.sourceRead });
+    expect((await b.closed).code).toBe(1008);
+  });
+
+  it('closes with 1008 "Join timeout" when no join arrives before the deadline', async () => {
+    const { url } = await start({ joinMs: 100 });
+    const client = await Client.open(url);
+    expect(await client.closed).toEqual({ code: 1008, reason: 'Join timeout' });
+  });
+
+  it('closes with 1013 when the room is full', async () => {
+    const { url } = await start({ perRoom: 1 });
+    const first = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    const second = await Client.open(url);
+    second.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead });
+    expect(await second.closed).toEqual({ code: 1013, reason: 'Room full' });
+    first.close();
+  });
+});
+
+describe('frames', () => {
+  it('closes with 1003 on a binary frame', async () => {
+    const { url } = await start();
+    const client = await Client.open(url);
+    client.ws.send(Buffer.from('{"protocol":2}'));
+    expect((await client.closed).code).toBe(1003);
+  });
+
+  it('closes with 1007 on text that is not JSON', async () => {
+    const { url } = await start();
+    const client = await Client.open(url);
+    client.send('{"protocol": 2,');
+    expect(await client.closed).toEqual({ code: 1007, reason: 'Invalid JSON' });
+  });
+
+  it('closes with 1009 on a frame over payloadBytes', async () => {
+    const { url } = await start();
+    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    writer.send({
+      msg: true,
+      final: 'x'.repeat(8200),
+      id: 1,
+      delivery: { client: 'publisher_00000001', sequence: 1 },
+    });
+    expect((await writer.closed).code).toBe(1009);
+  });
+
+  it('closes with 1008 "Rate limit" above messagesPerSecond', async () => {
+    const { url } = await start({ messagesPerSecond: 5 });
+    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    for (let i = 1; i <= 50; i++) {
+      writer.send({
+        msg: true,
+        final: `line ${i}`,
+        id: i,
+        delivery: { client: 'publisher_00000001', sequence: i },
+      });
+    }
+    expect(await writer.closed).toEqual({ code: 1008, reason: 'Rate limit' });
+    // The join used one of the five; at most four captions were acked.
+    expect(writer.frames.length).toBeLessThanOrEqual(5);
+  });
+
+  it('closes a read socket that publishes with 1008', async () => {
+    const { url } = await start();
+    const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    reader.send({ msg: true, final: 'hi', id: 1, delivery: { client: 'publisher_00000001', sequence: 1 } });
+    expect(await reader.closed).toEqual({ code: 1008, reason: 'Read sockets cannot publish' });
+  });
+
+  it.each([
+    ['an unknown key', { extra: 1 }],
+    ['both final and interm', { interm: 'b' }],
+    ['a text over 4000 characters', { final: 'x'.repeat(4001) }],
+    ['an id of the wrong type', { id: { a: 1 } }],
+    ['a short delivery client', { delivery: { client: 'short', sequence: 1 } }],
+    ['a delivery sequence of 0', { delivery: { client: 'publisher_00000001', sequence: 0 } }],
+  ])('closes a publish with %s with 1008', async (_what, change) => {
+    const { url } = await start({ payloadBytes: 16384 });
+    const writer = await Client.join(url, OUTPUT, 'write', TOKENS.outputWrite);
+    writer.send({
+      msg: true,
+      final: 'a',
+      id: 1,
+      delivery: { client: 'publisher_00000001', sequence: 1 },
+      ...change,
+    });
+    expect((await writer.closed).code).toBe(1008);
+  });
+});
+
+describe('http', () => {
+  it('GET /health reports the counters', async () => {
+    const { relay } = await start();
+    const res = await request(relay.server).get('/health').expect(200);
+    expect(res.body).toEqual({
+      ready: true,
+      protocol: 2,
+      connections: 0,
+      rooms: 2,
+      retainedMessages: 0,
+      retainedBytes: 0,
+      accepted: 0,
+      rejected: 0,
+      published: 0,
+      delivered: 0,
+      slowConsumers: 0,
+      duplicates: 0,
+      replayed: 0,
+      gaps: 0,
+    });
+  });
+
+  it('GET /metrics is Prometheus text with the relay counters', async () => {
+    const { relay, url } = await start();
+    await expect(Client.open(url, { origin: 'https://evil.example.org' })).rejects.toThrow('HTTP 403');
+    const res = await request(relay.server).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/^relay_rejected_total 1$/m);
+    expect(res.text).toMatch(/^relay_rooms 2$/m);
+    expect(res.text).toMatch(/^relay_process_resident_memory_bytes \d+/m);
+  });
+
+  it('answers 404 elsewhere', async () => {
+    const { relay } = await start();
+    await request(relay.server).get('/').expect(404);
+  });
+});
+
+describe('heartbeat', () => {
+  it('terminates a socket that does not answer pings', async () => {
+    const { url } = await start({ heartbeatMs: 50 });
+    const ws = new WebSocket(url, { autoPong: false });
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead })),
+    );
+    // 1006: no close frame, the relay dropped the TCP connection.
+    expect(await closed).toBe(1006);
+  });
+});
