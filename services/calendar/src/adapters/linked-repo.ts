@@ -1,0 +1,132 @@
+import type { Knex } from 'knex';
+import type { OrganizerRow, VenueRow } from '../domain/render.js';
+
+/** Venues and organizers: posts linked to events, stored alike. */
+export type LinkedKind = 'venue' | 'organizer';
+export const linkedTable = { venue: 'cal_venues', organizer: 'cal_organizers' } as const;
+export type LinkedRow = VenueRow | OrganizerRow;
+
+export interface LinkedFilter {
+  search?: string;
+  event?: number;
+  hasEvents?: boolean;
+  onlyWithUpcoming: boolean;
+  statuses: string[];
+  author?: number;
+}
+
+/** Event ids linked to the venue/organizer: a subquery. */
+function eventsOf(knex: Knex, kind: LinkedKind) {
+  return kind === 'venue'
+    ? knex('cal_events as e').select('e.venue_id as linked_id')
+    : knex('cal_event_organizers as l')
+        .join('cal_events as e', 'e.id', 'l.event_id')
+        .select('l.organizer_id as linked_id');
+}
+
+export async function listLinked(
+  knex: Knex,
+  kind: LinkedKind,
+  filter: LinkedFilter,
+  limit: number,
+  offset: number,
+) {
+  const query = knex(`${linkedTable[kind]} as p`).whereIn('p.status', filter.statuses);
+  if (filter.author !== undefined)
+    query.where((q) => q.where('p.status', 'publish').orWhere('p.author', filter.author!));
+  if (filter.search) {
+    const pattern = `%${filter.search}%`;
+    const fields =
+      kind === 'venue'
+        ? ['title', 'description', 'address', 'city', 'country', 'zip']
+        : ['title', 'description', 'email', 'phone', 'website'];
+    query.where((q) => {
+      for (const field of fields) q.orWhereILike(`p.${field}`, pattern);
+    });
+  }
+  if (filter.event !== undefined) query.whereIn('p.id', eventsOf(knex, kind).where('e.id', filter.event));
+  if (filter.hasEvents) query.whereIn('p.id', eventsOf(knex, kind).where('e.status', 'publish'));
+  if (filter.onlyWithUpcoming) {
+    query.whereIn(
+      'p.id',
+      eventsOf(knex, kind).where('e.status', 'publish').where('e.end_utc', '>=', knex.fn.now()),
+    );
+  }
+  const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
+  const rows = (await query
+    .select('p.*')
+    .orderBy('p.title')
+    .orderBy('p.id')
+    .limit(limit)
+    .offset(offset)) as LinkedRow[];
+  return { rows, total };
+}
+
+export async function findLinked(knex: Knex, kind: LinkedKind, by: { id: number } | { slug: string }) {
+  return (await knex(linkedTable[kind]).where(by).first()) as LinkedRow | undefined;
+}
+
+export async function findLinkedByIds(knex: Knex, kind: LinkedKind, ids: number[]) {
+  if (ids.length === 0) return [] as LinkedRow[];
+  return (await knex(linkedTable[kind]).whereIn('id', ids)) as LinkedRow[];
+}
+
+/** An existing, not trashed record whose given fields all match case-insensitively. */
+export async function findDuplicate(knex: Knex, kind: LinkedKind, fields: Record<string, unknown>) {
+  const query = knex(linkedTable[kind]).whereNot('status', 'trash');
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'string') query.whereRaw('lower(??) = lower(?)', [name, value]);
+    else query.where(name, value as Knex.Value);
+  }
+  return (await query.orderBy('id').first()) as LinkedRow | undefined;
+}
+
+export async function insertLinked(knex: Knex, kind: LinkedKind, row: Record<string, unknown>) {
+  const [created] = await knex(linkedTable[kind]).insert(row).returning('*');
+  return created as LinkedRow;
+}
+
+export async function updateLinked(
+  knex: Knex,
+  kind: LinkedKind,
+  id: number,
+  changes: Record<string, unknown>,
+) {
+  const [updated] = await knex(linkedTable[kind]).where('id', id).update(changes).returning('*');
+  return updated as LinkedRow;
+}
+
+/** Organizers of the given events, in link order, grouped by event id. */
+export async function organizersOfEvents(knex: Knex, eventIds: number[]) {
+  const byEvent = new Map<number, OrganizerRow[]>();
+  if (eventIds.length === 0) return byEvent;
+  const rows = (await knex('cal_event_organizers as l')
+    .join('cal_organizers as o', 'o.id', 'l.organizer_id')
+    .select('l.event_id', 'o.*')
+    .whereIn('l.event_id', eventIds)
+    .orderBy(['l.event_id', 'l.position'])) as (OrganizerRow & { event_id: number })[];
+  for (const { event_id, ...row } of rows) {
+    const list = byEvent.get(event_id) ?? [];
+    list.push(row as OrganizerRow);
+    byEvent.set(event_id, list);
+  }
+  return byEvent;
+}
+
+export async function setEventOrganizers(knex: Knex, eventId: number, organizerIds: number[]) {
+  await knex('cal_event_organizers').where('event_id', eventId).delete();
+  const unique = [...new Set(organizerIds)];
+  if (unique.length > 0) {
+    await knex('cal_event_organizers').insert(
+      unique.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })),
+    );
+  }
+}
+
+/** Slugs in use in a table that start like `base`, to pick the next free `base-N`. */
+export async function slugsLike(knex: Knex, table: string, base: string, exceptId?: number) {
+  const query = knex(table).where('slug', base).orWhereLike('slug', `${base}-%`);
+  const rows = (await query.select('id', 'slug')) as { id: number; slug: string }[];
+  return new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
+}

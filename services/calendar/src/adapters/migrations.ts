@@ -1,0 +1,138 @@
+import type { Knex } from 'knex';
+
+/**
+ * The schema, as knex migrations kept in code (not files) so that the built service and the
+ * `pnpm migrate` script run the same list. Never edit a migration that has shipped: add one.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '0001_calendar_schema': {
+    async up(knex) {
+      // Events, venues and organizers share one id space, as WordPress posts do.
+      await knex.raw('CREATE SEQUENCE cal_post_id_seq');
+      const post = (t: Knex.CreateTableBuilder) => {
+        t.integer('id').primary().defaultTo(knex.raw("nextval('cal_post_id_seq')"));
+        t.integer('author').notNullable();
+        t.text('status').notNullable();
+        t.text('title').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.text('excerpt').notNullable().defaultTo('');
+        t.text('slug').notNullable();
+        t.timestamp('date_utc', { useTz: true }).notNullable();
+        t.timestamp('modified_utc', { useTz: true }).notNullable();
+        t.text('image');
+      };
+      await knex.schema.createTable('cal_venues', (t) => {
+        post(t);
+        for (const name of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website']) {
+          t.text(name);
+        }
+        t.text('stateprovince');
+        t.double('geo_lat');
+        t.double('geo_lng');
+        t.boolean('show_map').notNullable().defaultTo(true);
+        t.boolean('show_map_link').notNullable().defaultTo(true);
+        t.unique(['slug']);
+      });
+      await knex.schema.createTable('cal_organizers', (t) => {
+        post(t);
+        t.text('phone');
+        t.text('website');
+        t.text('email');
+        t.unique(['slug']);
+      });
+      await knex.schema.createTable('cal_events', (t) => {
+        post(t);
+        t.text('password').notNullable().defaultTo('');
+        t.boolean('all_day').notNullable().defaultTo(false);
+        // Wall clock in the event's timezone, and the same moments in UTC for filtering.
+        t.timestamp('start_local', { useTz: false }).notNullable();
+        t.timestamp('end_local', { useTz: false }).notNullable();
+        t.timestamp('start_utc', { useTz: true }).notNullable();
+        t.timestamp('end_utc', { useTz: true }).notNullable();
+        t.text('timezone').notNullable();
+        t.text('cost');
+        t.text('website');
+        t.boolean('show_map').notNullable().defaultTo(true);
+        t.boolean('show_map_link').notNullable().defaultTo(true);
+        t.boolean('hide_from_listings').notNullable().defaultTo(false);
+        t.boolean('sticky').notNullable().defaultTo(false);
+        t.boolean('featured').notNullable().defaultTo(false);
+        t.boolean('ticketed').notNullable().defaultTo(false);
+        t.integer('post_parent').references('id').inTable('cal_events').onDelete('SET NULL');
+        t.integer('venue_id').references('id').inTable('cal_venues').onDelete('SET NULL');
+        t.unique(['slug']);
+        t.index(['venue_id']);
+        t.index(['post_parent']);
+        t.index(['date_utc', 'id']);
+      });
+      await knex.raw(`
+        ALTER TABLE cal_events ADD COLUMN search tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', title), 'A') ||
+          setweight(to_tsvector('english', excerpt), 'B') ||
+          setweight(to_tsvector('english', description), 'C')
+        ) STORED`);
+      await knex.raw('CREATE INDEX cal_events_search ON cal_events USING gin (search)');
+      // The default list: status = ?, start window, not hidden, ordered by start then id. The
+      // end date rides along so the count is an index-only scan.
+      await knex.raw(`
+        CREATE INDEX cal_events_listing ON cal_events (status, start_utc, id) INCLUDE (end_utc)
+        WHERE NOT hide_from_listings`);
+      await knex.schema.createTable('cal_event_organizers', (t) => {
+        t.integer('event_id').notNullable().references('id').inTable('cal_events').onDelete('CASCADE');
+        t.integer('organizer_id')
+          .notNullable()
+          .references('id')
+          .inTable('cal_organizers')
+          .onDelete('CASCADE');
+        t.integer('position').notNullable().defaultTo(0);
+        t.primary(['event_id', 'organizer_id']);
+        t.index(['organizer_id']);
+      });
+      await knex.schema.createTable('cal_terms', (t) => {
+        t.increments('id').primary();
+        t.text('taxonomy').notNullable();
+        t.text('name').notNullable();
+        t.text('slug').notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.integer('parent').notNullable().defaultTo(0);
+        // Published events carrying the term, kept up to date by every event write (as WordPress).
+        t.integer('count').notNullable().defaultTo(0);
+        t.unique(['taxonomy', 'slug']);
+      });
+      await knex.schema.createTable('cal_event_terms', (t) => {
+        t.integer('event_id').notNullable().references('id').inTable('cal_events').onDelete('CASCADE');
+        t.integer('term_id').notNullable().references('id').inTable('cal_terms').onDelete('CASCADE');
+        t.primary(['event_id', 'term_id']);
+        t.index(['term_id', 'event_id']);
+      });
+    },
+    async down(knex) {
+      for (const table of [
+        'cal_event_terms',
+        'cal_terms',
+        'cal_event_organizers',
+        'cal_events',
+        'cal_organizers',
+        'cal_venues',
+      ]) {
+        await knex.schema.dropTableIfExists(table);
+      }
+      await knex.raw('DROP SEQUENCE IF EXISTS cal_post_id_seq');
+    },
+  },
+};
+
+/** knex's migration source over the list above. */
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};
+
+export async function migrate(knex: Knex): Promise<string[]> {
+  const [, names] = (await knex.migrate.latest({
+    migrationSource,
+    tableName: 'cal_migrations',
+  })) as [number, string[]];
+  return names;
+}

@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import type { TermRow } from '../domain/render.js';
+
+export interface TermFilter {
+  taxonomy: string;
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  parent?: number;
+  post?: number;
+  slug?: string;
+  hideEmpty: boolean;
+  orderby: string;
+  order: 'asc' | 'desc';
+}
+
+/** Published events per term: the `count` of a term. */
+const countSql = `(SELECT count(*) FROM cal_event_terms et JOIN cal_events e ON e.id = et.event_id
+  WHERE et.term_id = t.id AND e.status = 'publish')`;
+
+/** Recomputes the stored counts of the given terms (all when none given). */
+export async function refreshTermCounts(knex: Knex, termIds?: number[]) {
+  if (termIds && termIds.length === 0) return;
+  const query = knex('cal_terms as t').update({ count: knex.raw(countSql) });
+  if (termIds) query.whereIn('t.id', termIds);
+  await query;
+}
+
+export async function termIdsOfEvent(knex: Knex, eventId: number): Promise<number[]> {
+  return (await knex('cal_event_terms').where('event_id', eventId).pluck('term_id')) as number[];
+}
+
+export async function listTerms(knex: Knex, filter: TermFilter, limit: number, offset: number) {
+  const query = knex('cal_terms as t').where('t.taxonomy', filter.taxonomy);
+  if (filter.search) {
+    query.where((q) =>
+      q.whereILike('t.name', `%${filter.search}%`).orWhereILike('t.slug', `%${filter.search}%`),
+    );
+  }
+  if (filter.include) query.whereIn('t.id', filter.include);
+  if (filter.exclude) query.whereNotIn('t.id', filter.exclude);
+  if (filter.parent !== undefined) query.where('t.parent', filter.parent);
+  if (filter.slug !== undefined) query.where('t.slug', filter.slug);
+  if (filter.post !== undefined) {
+    query.whereIn('t.id', knex('cal_event_terms').select('term_id').where('event_id', filter.post));
+  }
+  if (filter.hideEmpty) query.where('t.count', '>', 0);
+  const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
+  const column =
+    {
+      id: 't.id',
+      include: 't.id',
+      name: 't.name',
+      slug: 't.slug',
+      term_group: 't.id',
+      description: 't.description',
+    }[filter.orderby] ?? 't.count';
+  const rows = (await query
+
+    .select('t.*')
+    .orderBy(column, filter.order)
+    .orderBy('t.id', filter.order)
+    .limit(limit)
+    .offset(offset)) as TermRow[];
+  return { rows, total };
+}
+
+export async function findTerm(knex: Knex, taxonomy: string, id: number) {
+  return (await knex('cal_terms as t').select('t.*').where({ 't.taxonomy': taxonomy, 't.id': id }).first()) as
+    | TermRow
+    | undefined;
+}
+
+export async function findTermByName(knex: Knex, taxonomy: string, name: string, parent?: number) {
+  const query = knex('cal_terms').where('taxonomy', taxonomy).whereRaw('lower(name) = lower(?)', [name]);
+  if (parent !== undefined) query.where('parent', parent);
+  return (await query.first()) as TermRow | undefined;
+}
+
+/** Terms of a taxonomy by id or slug; the values not found are returned apart. */
+export async function resolveTerms(knex: Knex, taxonomy: string, refs: (number | string)[]) {
+  const ids = refs.filter((r): r is number => typeof r === 'number');
+  const slugs = refs.filter((r): r is string => typeof r === 'string');
+  const rows = (await knex('cal_terms')
+    .where('taxonomy', taxonomy)
+    .where((q) => q.whereIn('id', ids).orWhereIn('slug', slugs))) as TermRow[];
+  const missing = refs.filter((r) => !rows.some((row) => row.id === r || row.slug === r));
+  return { rows, missing };
+}
+
+export async function slugTaken(knex: Knex, taxonomy: string, slug: string, exceptId?: number) {
+  const query = knex('cal_terms').where({ taxonomy, slug });
+  if (exceptId) query.whereNot('id', exceptId);
+  return (await query.first()) !== undefined;
+}
+
+export async function insertTerm(knex: Knex, row: Omit<TermRow, 'id'>): Promise<TermRow> {
+  const [created] = await knex('cal_terms').insert(row).returning('*');
+  return created as TermRow;
+}
+
+export async function updateTerm(knex: Knex, id: number, changes: Partial<TermRow>) {
+  if (Object.keys(changes).length > 0) await knex('cal_terms').where('id', id).update(changes);
+}
+
+export async function deleteTerm(knex: Knex, id: number) {
+  await knex('cal_terms').where('parent', id).update({ parent: 0 });
+  await knex('cal_terms').where('id', id).delete();
+}
+
+/** Terms of the given events, with their counts, grouped by event id. */
+export async function termsOfEvents(knex: Knex, eventIds: number[]) {
+  if (eventIds.length === 0) return new Map<number, TermRow[]>();
+  const rows = (await knex('cal_event_terms as l')
+    .join('cal_terms as t', 't.id', 'l.term_id')
+    .select('l.event_id', 't.*')
+    .whereIn('l.event_id', eventIds)
+    .orderBy('t.name')) as (TermRow & { event_id: number })[];
+  const byEvent = new Map<number, TermRow[]>();
+  for (const row of rows) {
+    const list = byEvent.get(row.event_id) ?? [];
+    list.push(row);
+    byEvent.set(row.event_id, list);
+  }
+  return byEvent;
+}
+
+export async function setEventTerms(knex: Knex, eventId: number, taxonomy: string, termIds: number[]) {
+  await knex('cal_event_terms')
+    .where('event_id', eventId)
+    .whereIn('term_id', knex('cal_terms').select('id').where('taxonomy', taxonomy))
+    .delete();
+  if (termIds.length > 0) {
+    await knex('cal_event_terms')
+      .insert([...new Set(termIds)].map((term_id) => ({ event_id: eventId, term_id })))
+      .onConflict()
+      .ignore();
+  }
+}

@@ -1,0 +1,24 @@
+import { intVar, parseEnv, portVar } from '@live-captions/runtime';
+import { z } from 'zod';
+import { isTimezone } from './domain/dates.js';
+
+export const configSchema = z.object({
+  CALENDAR_BIND: z.string().default('127.0.0.1'),
+  CALENDAR_PORT: portVar().default(8082),
+  CALENDAR_REST_ROOT: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'must be a path like /wp-json (no trailing slash)' })
+    .default('/wp-json'),
+  CALENDAR_TIMEZONE: z
+    .string()
+    .refine(isTimezone, { message: 'must be an IANA timezone such as Europe/Paris' })
+    .default('UTC'),
+  CALENDAR_TOKENS_FILE: z.string().optional(),
+  DATABASE_URL: z.string().url({ message: 'must be a postgres:// URL' }).optional(),
+  CALENDAR_DATA_DIR: z.string().default('./data/calendar'),
+  CALENDAR_DB_POOL: intVar(1, 100).default(10),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => parseEnv(configSchema, env);

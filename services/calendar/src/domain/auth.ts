@@ -1,0 +1,63 @@
+import { ApiError } from './errors.js';
+
+export const roles = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type Role = (typeof roles)[number];
+
+/** The caller of a request; anonymous callers have no user. */
+export interface User {
+  id: number;
+  name: string;
+  role: Role;
+}
+
+/** What a record looks like to the permission rules. */
+export interface Owned {
+  author: number;
+  status: string;
+}
+
+const rank: Record<Role, number> = { administrator: 4, editor: 3, author: 2, contributor: 1, subscriber: 0 };
+
+/** Editors and administrators: every record, every status, the terms. */
+export const isEditor = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.editor;
+
+/** Contributors and up may write posts (events, venues, organizers). */
+export const canWritePosts = (user: User | undefined) =>
+  user !== undefined && rank[user.role] >= rank.contributor;
+
+/** May `user` edit (or delete) `record`, as WordPress's edit_post/delete_post capabilities. */
+export function canEdit(user: User | undefined, record: Owned): boolean {
+  if (!user) return false;
+  if (isEditor(user)) return true;
+  if (record.author !== user.id) return false;
+  if (user.role === 'author') return true;
+  return user.role === 'contributor' && !['publish', 'future', 'private'].includes(record.status);
+}
+
+/** May `user` see a record that is not published (drafts, pending, private...). */
+export const canRead = (user: User | undefined, record: Owned) =>
+  record.status === 'publish' || canEdit(user, record) || (user !== undefined && isEditor(user));
+
+/** 401 for anonymous callers, 403 for a role that lacks the right. */
+export function forbidden(
+  user: User | undefined,
+  message = 'Sorry, you are not allowed to do that.',
+): ApiError {
+  return user
+    ? new ApiError(403, 'rest_forbidden', message)
+    : new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+}
+
+/**
+ * The status a new or updated post gets: contributors may only draft or submit for review
+ * (asking publish/future gives `pending`, nothing gives `draft`); others default to `publish`.
+ */
+export function statusOnWrite(user: User, asked: string | undefined, current?: string): string {
+  if (user.role === 'contributor') {
+    if (asked === undefined) return current ?? 'draft';
+    return ['publish', 'future', 'private'].includes(asked) ? 'pending' : asked;
+  }
+  return asked ?? current ?? 'publish';
+}
+
+export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;

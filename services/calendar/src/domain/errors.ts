@@ -1,0 +1,34 @@
+/** An error answered as WordPress does: `{code, message, data: {status, params?, ...}}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+  }
+}
+
+/** 400 `rest_invalid_param` naming each bad parameter and why. */
+export function invalidParams(params: Record<string, string>): ApiError {
+  return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
+    params,
+  });
+}
+
+export const invalidParam = (name: string, why: string) => invalidParams({ [name]: why });
+
+export function missingParams(names: string[]): ApiError {
+  return new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
+    params: names,
+  });
+}
+
+export const noRoute = () =>
+  new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');

@@ -1,0 +1,94 @@
+import {
+  addDays,
+  addMonths,
+  endOfDay,
+  fromWall,
+  type ParsedDate,
+  parseDate,
+  startOfDay,
+  toWall,
+  type WallTime,
+  wallOf,
+} from './dates.js';
+import { ApiError, invalidParam } from './errors.js';
+
+/** Most items one page may hold; larger per_page values are clamped. */
+export const MAX_PER_PAGE = 50;
+
+export const clampPerPage = (perPage: number) => Math.min(perPage, MAX_PER_PAGE);
+
+export interface DateBounds {
+  /** start >= */
+  startFrom?: Date;
+  /** end <= */
+  endUntil?: Date;
+  startsAfter?: Date;
+  startsBefore?: Date;
+  endsAfter?: Date;
+  endsBefore?: Date;
+}
+
+export interface DateQuery {
+  start_date?: string;
+  end_date?: string;
+  starts_before?: string;
+  starts_after?: string;
+  ends_before?: string;
+  ends_after?: string;
+  strict_dates: boolean;
+}
+
+/**
+ * The date window of an event list, as The Events Calendar reads it: by default from yesterday
+ * 00:00 to now + 24 months (site time); any starts_ or ends_ bound drops the defaults that were not
+ * given; without strict_dates, start_date goes to the start of its day and every other bound to
+ * the end of its day.
+ */
+export function dateBounds(query: DateQuery, timeZone: string, now: Date = new Date()): DateBounds {
+  const read = (name: keyof DateQuery): ParsedDate | undefined => {
+    const value = query[name];
+    if (value === undefined || typeof value === 'boolean') return undefined;
+    const parsed = parseDate(value, timeZone, now);
+    if (!parsed) throw invalidParam(name, `${name} is not a valid date.`);
+    return parsed;
+  };
+  const strict = query.strict_dates;
+  const at = (parsed: ParsedDate | undefined, widen: (w: WallTime) => WallTime): Date | undefined => {
+    if (!parsed) return undefined;
+    if (strict) return parsed.kind === 'instant' ? parsed.instant : fromWall(parsed.wall, timeZone);
+    return fromWall(widen(wallOf(parsed, timeZone)), timeZone);
+  };
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+  const hasRelative = relative.some((name) => query[name] !== undefined);
+  const today = toWall(now, timeZone);
+  const bounds: DateBounds = {
+    startFrom: at(read('start_date'), startOfDay),
+    endUntil: at(read('end_date'), endOfDay),
+    startsAfter: at(read('starts_after'), endOfDay),
+    startsBefore: at(read('starts_before'), endOfDay),
+    endsAfter: at(read('ends_after'), endOfDay),
+    endsBefore: at(read('ends_before'), endOfDay),
+  };
+  if (!hasRelative) {
+    bounds.startFrom ??= fromWall(startOfDay(addDays(today, -1)), timeZone);
+    bounds.endUntil ??= fromWall(addMonths(today, 24), timeZone);
+  }
+  return bounds;
+}
+
+export interface Page {
+  page: number;
+  perPage: number;
+  total: number;
+  totalPages: number;
+}
+
+/** Paging of a list; page > 1 past the end is an error (`notFoundCode` 404, or 400 for terms). */
+export function paginate(page: number, perPage: number, total: number, pastEnd: () => ApiError): Page {
+  const totalPages = Math.ceil(total / perPage);
+  if (page > 1 && page > totalPages) throw pastEnd();
+  return { page, perPage, total, totalPages };
+}
+
+export const pastEndOf = (kind: 'event' | 'venue' | 'organizer') => () =>
+  new ApiError(404, `${kind}-archive-page-not-found`, 'The requested archive page does not exist.');

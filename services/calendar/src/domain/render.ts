@@ -1,0 +1,251 @@
+import { details, formatInstant, parseWall, timezoneAbbr } from './dates.js';
+
+/** Where the API lives, as the caller reached it; every URL in a response is built from it. */
+export interface Site {
+  /** `http://host:port` */
+  origin: string;
+  /** `/wp-json` */
+  restRoot: string;
+  namespace: string;
+  timezone: string;
+}
+
+export const restBase = (site: Site) => `${site.origin}${site.restRoot}/${site.namespace}`;
+const host = (site: Site) => site.origin.replace(/^[a-z]+:\/\//, '');
+
+export interface PostRow {
+  id: number;
+  author: number;
+  status: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  slug: string;
+  date_utc: Date;
+  modified_utc: Date;
+  image: string | null;
+}
+
+export interface VenueRow extends PostRow {
+  address: string | null;
+  city: string | null;
+  country: string | null;
+  province: string | null;
+  state: string | null;
+  zip: string | null;
+  phone: string | null;
+  website: string | null;
+  stateprovince: string | null;
+  geo_lat: number | null;
+  geo_lng: number | null;
+  show_map: boolean;
+  show_map_link: boolean;
+}
+
+export interface OrganizerRow extends PostRow {
+  phone: string | null;
+  website: string | null;
+  email: string | null;
+}
+
+export interface EventRow extends PostRow {
+  password: string;
+  all_day: boolean;
+  start_local: string;
+  end_local: string;
+  start_utc: Date;
+  end_utc: Date;
+  timezone: string;
+  cost: string | null;
+  website: string | null;
+  show_map: boolean;
+  show_map_link: boolean;
+  hide_from_listings: boolean;
+  sticky: boolean;
+  featured: boolean;
+  ticketed: boolean;
+  post_parent: number | null;
+  venue_id: number | null;
+}
+
+export interface TermRow {
+  id: number;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  count: number;
+}
+
+export const taxonomies = { categories: 'cal_events_cat', tags: 'post_tag' } as const;
+export type TermKind = keyof typeof taxonomies;
+export const kindOfTaxonomy = (taxonomy: string): TermKind =>
+  taxonomy === 'post_tag' ? 'tags' : 'categories';
+
+export function renderTerm(row: TermRow, site: Site, inEvent = false) {
+  const kind = kindOfTaxonomy(row.taxonomy);
+  const collection = `${restBase(site)}/${kind}`;
+  const urls: Record<string, string> = { self: `${collection}/${row.id}`, collection };
+  if (kind === 'categories' && row.parent) urls.up = `${collection}/${row.parent}`;
+  const base = kind === 'categories' ? 'events/category' : 'tag';
+  return {
+    id: row.id,
+    ...(inEvent ? { term_group: 0, term_taxonomy_id: row.id } : {}),
+    count: row.count,
+    description: row.description,
+    url: `${site.origin}/${base}/${row.slug}/`,
+    name: row.name,
+    slug: row.slug,
+    taxonomy: row.taxonomy,
+    ...(kind === 'categories' ? { parent: row.parent } : {}),
+    meta: [],
+    urls,
+  };
+}
+
+export function renderImage(image: string | null) {
+  if (!image) return false as const;
+  const id = /^\d+$/.test(image) ? Number(image) : 0;
+  const url = id ? '' : image;
+  const extension = /\.([a-z0-9]+)(?:$|[?#])/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  return { url, id, extension, width: null, height: null, sizes: {} };
+}
+
+function postDates(row: PostRow, site: Site) {
+  return {
+    date: formatInstant(row.date_utc, site.timezone),
+    date_utc: formatInstant(row.date_utc, 'UTC'),
+    modified: formatInstant(row.modified_utc, site.timezone),
+    modified_utc: formatInstant(row.modified_utc, 'UTC'),
+  };
+}
+
+const globalIds = (row: PostRow, site: Site) => {
+  const id = `${host(site)}?id=${row.id}`;
+  return { global_id: id, global_id_lineage: [id] };
+};
+
+/** Drops null and empty-string fields, as venue and organizer objects omit empty ones. */
+function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(object).filter(([, v]) => v !== null && v !== '' && v !== undefined),
+  ) as Partial<T>;
+}
+
+export function renderVenue(row: VenueRow, site: Site) {
+  return {
+    ...compact({
+      id: row.id,
+      author: String(row.author),
+      status: row.status,
+      ...postDates(row, site),
+      url: `${site.origin}/venue/${row.slug}/`,
+      venue: row.title,
+      description: row.description,
+      excerpt: row.excerpt,
+      slug: row.slug,
+      image: row.image ? renderImage(row.image) : null,
+      address: row.address,
+      city: row.city,
+      country: row.country,
+      province: row.province,
+      state: row.state,
+      zip: row.zip,
+      phone: row.phone,
+      website: row.website,
+      stateprovince: row.stateprovince,
+      geo_lat: row.geo_lat,
+      geo_lng: row.geo_lng,
+    }),
+    show_map: row.show_map,
+    show_map_link: row.show_map_link,
+    ...globalIds(row, site),
+  };
+}
+
+export function renderOrganizer(row: OrganizerRow, site: Site) {
+  return {
+    ...compact({
+      id: row.id,
+      author: String(row.author),
+      status: row.status,
+      ...postDates(row, site),
+      url: `${site.origin}/organizer/${row.slug}/`,
+      organizer: row.title,
+      description: row.description,
+      excerpt: row.excerpt,
+      slug: row.slug,
+      image: row.image ? renderImage(row.image) : null,
+      phone: row.phone,
+      website: row.website,
+      email: row.email,
+    }),
+    ...globalIds(row, site),
+  };
+}
+
+export function costDetails(cost: string | null) {
+  const values = (cost ?? '').match(/\d+(?:[.,]\d+)?/g) ?? [];
+  return {
+    currency_symbol: '$',
+    currency_code: 'USD',
+    currency_position: 'prefix',
+    values: values.map((v) => v.replace(',', '.')),
+  };
+}
+
+export interface EventRelations {
+  categories: ReturnType<typeof renderTerm>[];
+  tags: ReturnType<typeof renderTerm>[];
+  venue: ReturnType<typeof renderVenue> | undefined;
+  organizers: ReturnType<typeof renderOrganizer>[];
+}
+
+/**
+ * An event as The Events Calendar answers it, fields in its order. `locked` blanks the fields a
+ * password protects.
+ */
+export function renderEvent(row: EventRow, relations: EventRelations, site: Site, locked = false) {
+  const start = parseWall(row.start_local);
+  const end = parseWall(row.end_local);
+  const url = `${site.origin}/event/${row.slug}/`;
+  return {
+    id: row.id,
+    ...globalIds(row, site),
+    author: String(row.author),
+    status: row.status,
+    ...postDates(row, site),
+    url,
+    rest_url: `${restBase(site)}/events/${row.id}`,
+    title: row.title,
+    description: locked ? '' : row.description,
+    excerpt: locked ? '' : row.excerpt,
+    slug: row.slug,
+    image: renderImage(row.image),
+    all_day: row.all_day,
+    start_date: row.start_local,
+    start_date_details: details(start),
+    end_date: row.end_local,
+    end_date_details: details(end),
+    utc_start_date: formatInstant(row.start_utc, 'UTC'),
+    utc_end_date: formatInstant(row.end_utc, 'UTC'),
+    utc_start_date_details: details(parseWall(formatInstant(row.start_utc, 'UTC'))),
+    utc_end_date_details: details(parseWall(formatInstant(row.end_utc, 'UTC'))),
+    timezone: row.timezone,
+    timezone_abbr: timezoneAbbr(row.timezone, row.start_utc),
+    cost: row.cost ?? '',
+    cost_details: costDetails(row.cost),
+    website: row.website || url,
+    show_map: row.show_map,
+    show_map_link: row.show_map_link,
+    hide_from_listings: row.hide_from_listings,
+    sticky: row.sticky,
+    featured: row.featured,
+    ticketed: row.ticketed,
+    categories: relations.categories,
+    tags: relations.tags,
+    venue: relations.venue ?? [],
+    organizer: relations.organizers,
+  };
+}

@@ -1,0 +1,351 @@
+import { z } from 'zod';
+import { postStatuses } from './auth.js';
+
+/*
+ * One zod schema per resource and list. They validate requests (query strings and JSON or
+ * form bodies, hence the lenient coercions) and generate the root description and /doc.
+ */
+
+const toInt = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v);
+const toNumber = (v: unknown) =>
+  typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
+const toBool = (v: unknown) => {
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : v;
+  if (typeof v !== 'string') return v;
+  const s = v.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+  return v;
+};
+/** `a,b`, `['a','b']` (from `name[]=`) or a JSON array. */
+const toList = (v: unknown) => {
+  if (typeof v === 'number') return [v];
+  if (typeof v !== 'string') return v;
+  return v
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+};
+
+export const positiveInt = () =>
+  z.preprocess(
+    toInt,
+    z
+      .number({ error: 'must be a positive integer' })
+      .int({ error: 'must be a positive integer' })
+      .min(1, { error: 'must be a positive integer' }),
+  );
+export const integer = () =>
+  z.preprocess(toInt, z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }));
+export const number = () => z.preprocess(toNumber, z.number({ error: 'must be a number' }));
+export const boolean = () => z.preprocess(toBool, z.boolean({ error: 'must be a boolean' }));
+export const text = () => z.string({ error: 'must be a string' });
+export const dateText = () =>
+  z.union([z.string(), z.number()], { error: 'must be a date' }).transform((v) => String(v));
+export const idList = () =>
+  z.preprocess(
+    toList,
+    z.array(z.preprocess(toInt, z.number().int().min(1)), { error: 'must be a list of positive integers' }),
+  );
+/** Ids or slugs/names, mixed. */
+export const idOrNameList = () =>
+  z.preprocess(
+    toList,
+    z.array(z.union([z.preprocess(toInt, z.number().int().min(1)), z.string().min(1)]), {
+      error: 'must be a list of ids or names',
+    }),
+  );
+export const status = () => z.enum(postStatuses, { error: `must be one of ${postStatuses.join(', ')}` });
+
+const paging = {
+  page: positiveInt().default(1).describe('Archive page'),
+  per_page: positiveInt().default(10).describe('Items per page (at most 50)'),
+};
+
+export const eventListQuery = z.object({
+  ...paging,
+  start_date: dateText().optional().describe('Events starting on or after the date'),
+  end_date: dateText().optional().describe('Events ending on or before the date'),
+  starts_before: dateText().optional().describe('Events starting before the date'),
+  starts_after: dateText().optional().describe('Events starting after the date'),
+  ends_before: dateText().optional().describe('Events ending before the date'),
+  ends_after: dateText().optional().describe('Events ending after the date'),
+  strict_dates: boolean().default(false).describe('Use the given times exactly instead of whole days'),
+  search: text().optional().describe('Text in title, description or excerpt'),
+  categories: idOrNameList().optional().describe('Category slugs or ids; any match'),
+  tags: idOrNameList().optional().describe('Tag slugs or ids; any match'),
+  venue: idList().optional().describe('Venue ids; any match'),
+  organizer: idList().optional().describe('Organizer ids; any match'),
+  featured: boolean().optional().describe('Filter by featured status'),
+  status: status().optional().describe('Post status'),
+  geoloc: boolean().optional().describe('Venue has geolocation data'),
+  geoloc_lat: number().optional().describe('Latitude; needs geoloc_lng'),
+  geoloc_lng: number().optional().describe('Longitude; needs geoloc_lat'),
+  geoloc_radius: number().default(10).describe('Radius in km around geoloc_lat/geoloc_lng'),
+  include: idList().optional().describe('Event ids to include; date filters are ignored'),
+  post_parent: positiveInt().optional().describe('Events whose parent is this event'),
+  ticketed: boolean().optional().describe('With or without tickets'),
+  password: text().optional().describe('Unlocks password-protected events'),
+});
+export type EventListQuery = z.infer<typeof eventListQuery>;
+
+export const linkedListQuery = z.object({
+  ...paging,
+  search: text().optional().describe('Text in title, description or custom fields'),
+  event: positiveInt().optional().describe('Related to this event'),
+  has_events: boolean().optional().describe('Only those with events'),
+  only_with_upcoming: boolean().default(false).describe('Only those with upcoming events'),
+  status: status().optional().describe('Post status'),
+});
+export type LinkedListQuery = z.infer<typeof linkedListQuery>;
+
+const termOrderBy = ['id', 'include', 'name', 'slug', 'term_group', 'description', 'count'] as const;
+export const termListQuery = z.object({
+  ...paging,
+  search: text().optional().describe('Match text'),
+  exclude: idList().optional().describe('Ids to exclude'),
+  include: idList().optional().describe('Only these ids'),
+  order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc').describe('Sort direction'),
+  orderby: z
+    .enum(termOrderBy, { error: `must be one of ${termOrderBy.join(', ')}` })
+    .default('name')
+    .describe('Term attribute to sort by'),
+  hide_empty: boolean().default(true).describe('Hide terms assigned to no events'),
+  parent: integer().optional().describe('Categories only: parent term'),
+  post: positiveInt().optional().describe('Terms assigned to this event'),
+  event: positiveInt().optional().describe('Alias of post'),
+  slug: text().optional().describe('Terms with this slug'),
+});
+export type TermListQuery = z.infer<typeof termListQuery>;
+
+/** A linked record on an event write: an id, `{id}`, or the fields of a new one. */
+const linkRef = z.union([z.preprocess(toInt, z.number().int()), z.record(z.string(), z.unknown())]);
+const links = () =>
+  z.preprocess(
+    (v) => (v === '' ? [] : v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : toList(v)),
+    z.array(linkRef, { error: 'must be ids or objects' }),
+  );
+
+export const eventWrite = z.object({
+  title: text().describe('Event title'),
+  start_date: dateText().describe('Start date and time'),
+  end_date: dateText().describe('End date and time'),
+  author: positiveInt().optional().describe('Author ID'),
+  date: dateText().optional().describe('Publication date'),
+  date_utc: dateText().optional().describe('Publication date in UTC'),
+  description: text().optional(),
+  slug: text().optional(),
+  excerpt: text().optional(),
+  status: status().optional().describe('Post status'),
+  timezone: text().optional(),
+  all_day: boolean().optional().describe('Whole-day event'),
+  image: z.union([z.string(), z.number()]).optional().describe('Featured image ID or URL'),
+  cost: z.unknown().optional(),
+  website: z.unknown().optional().describe('Website URL'),
+  show_map: boolean().optional(),
+  show_map_link: boolean().optional(),
+  hide_from_listings: boolean().optional().describe('Hide in calendar view'),
+  sticky: boolean().optional().describe('Sticky in calendar view'),
+  featured: boolean().optional(),
+  ticketed: boolean().optional().describe('Whether the event sells tickets'),
+  post_parent: positiveInt().optional().describe('Parent event ID'),
+  categories: z
+    .preprocess((v) => (v === '' ? [] : v), idOrNameList())
+    .optional()
+    .describe('Category IDs (or names)'),
+  tags: z
+    .preprocess((v) => (v === '' ? [] : v), idOrNameList())
+    .optional()
+    .describe('Tag IDs (or names)'),
+  venue: links().optional().describe('Venue IDs or data'),
+  organizer: links().optional().describe('Organizer IDs or data'),
+  password: text().optional().describe('The event password'),
+});
+export type EventWrite = z.infer<typeof eventWrite>;
+
+const optionalText = () => text().optional();
+const postFields = {
+  author: positiveInt().optional().describe('Author ID'),
+  date: dateText().optional(),
+  date_utc: dateText().optional(),
+  description: optionalText(),
+  excerpt: optionalText(),
+  slug: optionalText(),
+  status: status().optional(),
+  image: z.union([z.string(), z.number()]).optional().describe('Featured image ID or URL'),
+};
+
+export const venueWrite = z.object({
+  venue: text().min(1, { error: 'must not be empty' }).describe('Venue name'),
+  ...postFields,
+  show_map: boolean().optional(),
+  show_map_link: boolean().optional(),
+  address: optionalText(),
+  city: optionalText(),
+  country: optionalText(),
+  province: optionalText(),
+  state: optionalText(),
+  zip: optionalText(),
+  phone: optionalText(),
+  stateprovince: optionalText(),
+  website: optionalText(),
+  geo_lat: number().optional(),
+  geo_lng: number().optional(),
+});
+export type VenueWrite = z.infer<typeof venueWrite>;
+
+export const organizerWrite = z.object({
+  organizer: text().min(1, { error: 'must not be empty' }).describe('Organizer name'),
+  ...postFields,
+  phone: optionalText(),
+  website: optionalText(),
+  email: z.email({ error: 'must be an email address' }).optional(),
+});
+export type OrganizerWrite = z.infer<typeof organizerWrite>;
+
+const nonEmpty = () => text().min(1, { error: 'must not be empty' });
+export const categoryWrite = z.object({
+  name: nonEmpty().describe('Category name'),
+  description: nonEmpty().optional(),
+  slug: nonEmpty().optional(),
+  parent: integer().optional().describe('Parent category'),
+});
+export const tagWrite = z.object({
+  name: nonEmpty().describe('Tag name'),
+  description: nonEmpty().optional(),
+  slug: nonEmpty().optional(),
+});
+export type TermWrite = z.infer<typeof categoryWrite>;
+
+export const idParam = z.object({ id: positiveInt().describe('Unique identifier') });
+export const slugParam = z.object({ slug: text().min(1).describe('Slug') });
+export const passwordQuery = z.object({ password: text().optional().describe('The event password') });
+export const rootQuery = z.object({
+  namespace: text().default('cal/events/v1'),
+  context: text().default('view'),
+});
+
+/* Response objects, for /doc only. */
+
+export const dateDetails = z.object({
+  year: z.string(),
+  month: z.string(),
+  day: z.string(),
+  hour: z.string(),
+  minutes: z.string(),
+  seconds: z.string(),
+});
+export const costDetails = z.object({
+  currency_symbol: z.string(),
+  currency_code: z.string(),
+  currency_position: z.enum(['prefix', 'postfix']),
+  values: z.array(z.string()),
+});
+export const image = z.object({
+  url: z.string(),
+  id: z.number().int(),
+  extension: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  sizes: z.record(z.string(), z.unknown()),
+});
+export const term = z.object({
+  id: z.number().int(),
+  count: z.number().int(),
+  description: z.string(),
+  url: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  taxonomy: z.string(),
+  parent: z.number().int().optional(),
+  meta: z.array(z.unknown()),
+  urls: z.object({ self: z.string(), collection: z.string(), up: z.string().optional() }),
+  term_group: z.number().int().optional(),
+  term_taxonomy_id: z.number().int().optional(),
+});
+const postOut = {
+  id: z.number().int(),
+  author: z.string(),
+  status: z.string(),
+  date: z.string(),
+  date_utc: z.string(),
+  modified: z.string(),
+  modified_utc: z.string(),
+  url: z.string(),
+};
+const globalIds = { global_id: z.string(), global_id_lineage: z.array(z.string()) };
+export const venue = z.object({
+  ...postOut,
+  venue: z.string(),
+  description: z.string().optional(),
+  excerpt: z.string().optional(),
+  slug: z.string(),
+  image: z.union([z.literal(false), image]).optional(),
+  address: z.string().optional(),
+  city: z.string().optional(),
+  country: z.string().optional(),
+  province: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string().optional(),
+  phone: z.string().optional(),
+  website: z.string().optional(),
+  stateprovince: z.string().optional(),
+  geo_lat: z.number().optional(),
+  geo_lng: z.number().optional(),
+  show_map: z.boolean(),
+  show_map_link: z.boolean(),
+  ...globalIds,
+});
+export const organizer = z.object({
+  ...postOut,
+  organizer: z.string(),
+  description: z.string().optional(),
+  excerpt: z.string().optional(),
+  slug: z.string(),
+  image: z.union([z.literal(false), image]).optional(),
+  phone: z.string().optional(),
+  website: z.string().optional(),
+  email: z.string().optional(),
+  ...globalIds,
+});
+export const event = z.object({
+  id: z.number().int(),
+  ...globalIds,
+  author: z.string(),
+  status: z.string(),
+  date: z.string(),
+  date_utc: z.string(),
+  modified: z.string(),
+  modified_utc: z.string(),
+  url: z.string(),
+  rest_url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  excerpt: z.string(),
+  slug: z.string(),
+  image: z.union([z.literal(false), image]),
+  all_day: z.boolean(),
+  start_date: z.string(),
+  start_date_details: dateDetails,
+  end_date: z.string(),
+  end_date_details: dateDetails,
+  utc_start_date: z.string(),
+  utc_end_date: z.string(),
+  utc_start_date_details: dateDetails,
+  utc_end_date_details: dateDetails,
+  timezone: z.string(),
+  timezone_abbr: z.string(),
+  cost: z.string(),
+  cost_details: costDetails,
+  website: z.string(),
+  show_map: z.boolean(),
+  show_map_link: z.boolean(),
+  hide_from_listings: z.boolean(),
+  sticky: z.boolean(),
+  featured: z.boolean(),
+  ticketed: z.boolean(),
+  categories: z.array(term),
+  tags: z.array(term),
+  venue: z.union([venue, z.array(z.never())]),
+  organizer: z.array(organizer),
+});

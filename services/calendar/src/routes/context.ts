@@ -1,0 +1,73 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
+import type { Tokens } from '../adapters/tokens.js';
+import type { User } from '../domain/auth.js';
+import { restBase, type Site } from '../domain/render.js';
+
+export const NAMESPACE = 'cal/events/v1';
+
+export interface AppContext {
+  knex: Knex;
+  restRoot: string;
+  timezone: string;
+  tokens: Tokens;
+  /** The clock, replaceable in tests. */
+  now: () => Date;
+}
+
+export function siteOf(req: Request, ctx: AppContext): Site {
+  return {
+    origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    restRoot: ctx.restRoot,
+    namespace: NAMESPACE,
+    timezone: ctx.timezone,
+  };
+}
+
+export const userOf = (res: Response): User | undefined => res.locals.user as User | undefined;
+
+/** Express 5 forwards rejected promises to the error handler; this only names the type. */
+export const handle = (
+  fn: (req: Request, res: Response, next: NextFunction) => Promise<void>,
+): RequestHandler => fn;
+
+/** Query and body merged, body first, as WordPress merges request parameters. */
+export function params(req: Request): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  return { ...(req.query as Record<string, unknown>), ...body };
+}
+
+/**
+ * Sends a collection in The Events Calendar's envelope: items under `key`, rest_url,
+ * next/previous links when they apply, total and total_pages, and the total headers.
+ */
+export function sendList(
+  req: Request,
+  res: Response,
+  site: Site,
+  key: string,
+  items: unknown[],
+  page: { page: number; total: number; totalPages: number },
+) {
+  const collection = `${restBase(site)}/${key}/`;
+  const original = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+  const linkTo = (target: number) => {
+    const query = new URLSearchParams(original);
+    query.delete('page');
+    if (target > 1) query.set('page', String(target));
+    const text = query.toString();
+    return text ? `${collection}?${text}` : collection;
+  };
+  const body: Record<string, unknown> = { [key]: items, rest_url: linkTo(page.page) };
+  if (page.page < page.totalPages) body.next_rest_url = linkTo(page.page + 1);
+  if (page.page > 1) body.previous_rest_url = linkTo(page.page - 1);
+  body.total = page.total;
+  body.total_pages = page.totalPages;
+  res.set({
+    'X-TEC-Total': String(page.total),
+    'X-TEC-TotalPages': String(page.totalPages),
+    'X-WP-Total': String(page.total),
+    'X-WP-TotalPages': String(page.totalPages),
+  });
+  res.json(body);
+}

@@ -1,0 +1,211 @@
+import type { Knex } from 'knex';
+import {
+  findDuplicate,
+  findLinked,
+  findLinkedByIds,
+  insertLinked,
+  type LinkedKind,
+  linkedTable,
+  organizersOfEvents,
+  slugsLike,
+} from '../adapters/linked-repo.js';
+import {
+  findTermByName,
+  insertTerm,
+  resolveTerms,
+  slugTaken,
+  termsOfEvents,
+} from '../adapters/terms-repo.js';
+import { statusOnWrite, type User } from '../domain/auth.js';
+import { formatWall, fromWall, parseDate, wallOf } from '../domain/dates.js';
+import { ApiError, invalidParam } from '../domain/errors.js';
+import {
+  type EventRelations,
+  type EventRow,
+  type OrganizerRow,
+  renderOrganizer,
+  renderTerm,
+  renderVenue,
+  type Site,
+  type VenueRow,
+} from '../domain/render.js';
+import { organizerWrite, venueWrite } from '../domain/schemas.js';
+import { slugify, uniqueSlug } from '../domain/slug.js';
+import { validate } from '../domain/validate.js';
+
+/** Categories, tags, venue and organizers of each event, rendered, in few queries. */
+export async function loadRelations(
+  knex: Knex,
+  rows: EventRow[],
+  site: Site,
+): Promise<Map<number, EventRelations>> {
+  const ids = rows.map((row) => row.id);
+  const venueIds = [...new Set(rows.map((row) => row.venue_id).filter((id): id is number => id !== null))];
+  const loads = [
+    () => termsOfEvents(knex, ids),
+    () => organizersOfEvents(knex, ids),
+    () => findLinkedByIds(knex, 'venue', venueIds),
+  ] as const;
+  // A transaction is one connection: its queries go one after the other.
+  const [terms, organizers, venues] = knex.isTransaction
+    ? [await loads[0](), await loads[1](), await loads[2]()]
+    : await Promise.all([loads[0](), loads[1](), loads[2]()]);
+  const venueById = new Map(venues.map((venue) => [venue.id, renderVenue(venue as VenueRow, site)]));
+  const organizerCache = new Map<number, ReturnType<typeof renderOrganizer>>();
+  const out = new Map<number, EventRelations>();
+  for (const row of rows) {
+    const eventTerms = terms.get(row.id) ?? [];
+    out.set(row.id, {
+      categories: eventTerms.filter((t) => t.taxonomy !== 'post_tag').map((t) => renderTerm(t, site, true)),
+      tags: eventTerms.filter((t) => t.taxonomy === 'post_tag').map((t) => renderTerm(t, site, true)),
+      venue: row.venue_id === null ? undefined : venueById.get(row.venue_id),
+      organizers: (organizers.get(row.id) ?? []).map((o) => {
+        let rendered = organizerCache.get(o.id);
+        if (!rendered) {
+          rendered = renderOrganizer(o, site);
+          organizerCache.set(o.id, rendered);
+        }
+        return rendered;
+      }),
+    });
+  }
+  return out;
+}
+
+/** Publication date columns from `date` (site time) or `date_utc`, else now. */
+export function publicationDate(
+  input: { date?: string; date_utc?: string },
+  timeZone: string,
+  now: Date,
+): Date | undefined {
+  if (input.date_utc !== undefined) {
+    const parsed = parseDate(input.date_utc, 'UTC', now);
+    if (!parsed) throw invalidParam('date_utc', 'date_utc is not a valid date.');
+    return parsed.kind === 'instant' ? parsed.instant : fromWall(parsed.wall, 'UTC');
+  }
+  if (input.date !== undefined) {
+    const parsed = parseDate(input.date, timeZone, now);
+    if (!parsed) throw invalidParam('date', 'date is not a valid date.');
+    return fromWall(wallOf(parsed, timeZone), timeZone);
+  }
+  return undefined;
+}
+
+export const formatDate = (d: Date, tz: string) => formatWall(wallOf({ kind: 'instant', instant: d }, tz));
+
+export async function freeSlug(knex: Knex, table: string, wanted: string, exceptId?: number) {
+  const base = slugify(wanted);
+  return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
+}
+
+/** Columns of a venue or organizer from its write fields. */
+export function linkedColumns(kind: LinkedKind, input: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const skip = new Set(['date', 'date_utc', 'slug', 'status', 'author', kind]);
+  for (const [name, value] of Object.entries(input)) {
+    if (skip.has(name) || value === undefined) continue;
+    columns[name] = typeof value === 'number' && name === 'image' ? String(value) : value;
+  }
+  if (input[kind] !== undefined) columns.title = input[kind];
+  return columns;
+}
+
+/**
+ * Creates a venue or organizer, or answers the existing one when every given field matches one
+ * case-insensitively (The Events Calendar deduplicates linked posts so).
+ */
+export async function createLinked(
+  knex: Knex,
+  kind: LinkedKind,
+  input: Record<string, unknown>,
+  user: User,
+  timeZone: string,
+  now: Date,
+): Promise<LinkedRow> {
+  const columns = linkedColumns(kind, input);
+  const dedupe: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(columns)) {
+    if (typeof value === 'string' && value !== '') dedupe[name] = value;
+  }
+  const existing = await findDuplicate(knex, kind, dedupe);
+  if (existing) return existing;
+  const date = publicationDate(input as { date?: string; date_utc?: string }, timeZone, now) ?? now;
+  return insertLinked(knex, kind, {
+    ...columns,
+    author: (input.author as number | undefined) ?? user.id,
+    status: statusOnWrite(user, input.status as string | undefined),
+    slug: await freeSlug(
+      knex,
+      linkedTable[kind],
+      (input.slug as string | undefined) || (columns.title as string),
+    ),
+    date_utc: date,
+    modified_utc: now,
+  });
+}
+type LinkedRow = VenueRow | OrganizerRow;
+
+/**
+ * Resolves the venue or organizer references of an event write: ids, `{id}` or inline objects
+ * (created or deduplicated). A missing id is 400 `invalid-linked-post-id`.
+ */
+export async function resolveLinks(
+  knex: Knex,
+  kind: LinkedKind,
+  refs: (number | Record<string, unknown>)[],
+  user: User,
+  timeZone: string,
+  now: Date,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const ref of refs) {
+    const id = typeof ref === 'number' ? ref : ref.id !== undefined ? Number(ref.id) : undefined;
+    if (id !== undefined) {
+      const found = Number.isInteger(id) && id > 0 ? await findLinked(knex, kind, { id }) : undefined;
+      if (!found) {
+        throw new ApiError(400, 'invalid-linked-post-id', `The ${kind} ID ${String(id)} is not valid.`, {
+          params: { [kind]: `No ${kind} with ID ${String(id)}.` },
+        });
+      }
+      ids.push(found.id);
+      continue;
+    }
+    let fields: Record<string, unknown>;
+    try {
+      fields = validate(kind === 'venue' ? venueWrite : organizerWrite, ref as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        throw invalidParam(kind, `${kind} must be an id or an object with at least the ${kind} name.`);
+      }
+      throw error;
+    }
+    ids.push((await createLinked(knex, kind, fields, user, timeZone, now)).id);
+  }
+  return ids;
+}
+
+/** Term ids from ids and/or names; unknown names create the term, unknown ids are a 400. */
+export async function resolveTermRefs(
+  knex: Knex,
+  taxonomy: string,
+  param: string,
+  refs: (number | string)[],
+) {
+  const { rows, missing } = await resolveTerms(knex, taxonomy, refs);
+  const ids = rows.map((row) => row.id);
+  for (const ref of missing) {
+    if (typeof ref === 'number') throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    const existing = await findTermByName(knex, taxonomy, ref);
+    if (existing) {
+      ids.push(existing.id);
+      continue;
+    }
+    const base = slugify(ref) || 'term';
+    let slug = base;
+    for (let n = 2; await slugTaken(knex, taxonomy, slug); n++) slug = `${base}-${n}`;
+    ids.push(
+      (await insertTerm(knex, { taxonomy, name: ref, slug, description: '', parent: 0, count: 0 })).id,
+    );
+  }
+  return ids;
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import supertest from 'supertest';
+import { openDatabase } from '../src/adapters/db.js';
+import { migrate } from '../src/adapters/migrations.js';
+import { parseTokens } from '../src/adapters/tokens.js';
+import { buildApp } from '../src/app.js';
+
+const ADMIN_URL = process.env.CALENDAR_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const tokens = {
+  admin: 'token-admin',
+  editor: 'token-editor',
+  author: 'token-author',
+  author2: 'token-author-2',
+  contributor: 'token-contributor',
+  subscriber: 'token-subscriber',
+};
+
+export const tokenFile = {
+  [tokens.admin]: { user_id: 1, name: 'Ada Admin', role: 'administrator' },
+  [tokens.editor]: { user_id: 2, name: 'Eddie Editor', role: 'editor' },
+  [tokens.author]: { user_id: 3, name: 'Aria Author', role: 'author' },
+  [tokens.author2]: { user_id: 6, name: 'Otto Author', role: 'author' },
+  [tokens.contributor]: { user_id: 4, name: 'Cory Contributor', role: 'contributor' },
+  [tokens.subscriber]: { user_id: 5, name: 'Sam Subscriber', role: 'subscriber' },
+};
+
+export const ROOT = '/wp-json/cal/events/v1';
+
+export interface TestApi {
+  request: supertest.Agent;
+  knex: Knex;
+  /** Bearer header for a role. */
+  as: (who: keyof typeof tokens) => Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface TestOptions {
+  timezone?: string;
+  now?: () => Date;
+}
+
+/** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
+export async function startTestApi(options: TestOptions = {}): Promise<TestApi> {
+  const name = `cal_test_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), dataDir: '', poolSize: 4 });
+  await migrate(db.knex);
+  const app = buildApp({
+    knex: db.knex,
+    restRoot: '/wp-json',
+    timezone: options.timezone ?? 'UTC',
+    tokens: parseTokens(tokenFile),
+    now: options.now,
+    onError: (error) => console.error(error),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    request: supertest.agent(server),
+    knex: db.knex,
+    as: (who) => ({ Authorization: `Bearer ${tokens[who]}` }),
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await db.close();
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
+}
+
+/** Wall-clock `YYYY-MM-DD HH:mm:ss` (UTC) of now + `days`, at `time`. */
+export function day(days: number, time = '10:00:00', from = new Date()): string {
+  const d = new Date(from.getTime() + days * 86_400_000);
+  return `${d.toISOString().slice(0, 10)} ${time}`;
+}
