@@ -1,0 +1,93 @@
+// pnpm model:synthetic — writes the synthetic test models (see src/synthetic-model.ts) into
+// CAPTION_MODEL_DIR (default <repo>/models) from the header-only ggml files in
+// CAPTION_TEST_MODEL_SOURCE (default <repo>/../shared/models). A model is rewritten only when its
+// stamp (generator version + source sha256 + size) no longer matches, so reruns are instant.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  SYNTHETIC_MODEL_VERSION,
+  type SyntheticModelInfo,
+  writeSyntheticModel,
+} from '../src/synthetic-model.js';
+
+const MODELS = ['tiny', 'tiny.en', 'base'] as const;
+
+interface Stamp {
+  version: number;
+  source: string;
+  sourceSha256: string;
+  bytes: number;
+}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function dirFromEnv(name: string, fallback: string): string {
+  const value = process.env[name];
+  // relative paths are relative to the repository root, where every pnpm command is run
+  return value ? resolve(repoRoot, value) : fallback;
+}
+
+async function readStamp(path: string): Promise<Stamp | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Stamp;
+  } catch {
+    return null;
+  }
+}
+
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return null;
+  }
+}
+
+async function buildOne(name: string, sourceDir: string, modelDir: string): Promise<string> {
+  const source = join(sourceDir, `for-tests-ggml-${name}.bin`);
+  const target = join(modelDir, `ggml-synthetic-${name}.bin`);
+  const stampPath = `${target}.stamp.json`;
+  let sourceBytes: Buffer;
+  try {
+    sourceBytes = await readFile(source);
+  } catch (err) {
+    throw new Error(
+      `cannot read ${source} (${(err as NodeJS.ErrnoException).code ?? String(err)}); ` +
+        'set CAPTION_TEST_MODEL_SOURCE to the folder holding for-tests-ggml-*.bin',
+    );
+  }
+  const sourceSha256 = createHash('sha256').update(sourceBytes).digest('hex');
+  const stamp = await readStamp(stampPath);
+  const size = await sizeOf(target);
+  if (
+    stamp &&
+    stamp.version === SYNTHETIC_MODEL_VERSION &&
+    stamp.sourceSha256 === sourceSha256 &&
+    stamp.bytes === size
+  ) {
+    return `${target}: up to date`;
+  }
+  const info: SyntheticModelInfo = await writeSyntheticModel({ source, destination: target });
+  const fresh: Stamp = { version: SYNTHETIC_MODEL_VERSION, source, sourceSha256, bytes: info.bytes };
+  const tmpStamp = `${stampPath}.partial-${process.pid}`;
+  await writeFile(tmpStamp, `${JSON.stringify(fresh, null, 2)}\n`);
+  await rename(tmpStamp, stampPath);
+  const mb = (info.bytes / 1e6).toFixed(1);
+  return `${target}: wrote ${info.name} (${info.tensors} tensors, ${mb} MB, n_vocab ${info.nVocab}, emits ${JSON.stringify(info.text)} = token ${info.textToken})`;
+}
+
+async function main(): Promise<void> {
+  const sourceDir = dirFromEnv('CAPTION_TEST_MODEL_SOURCE', resolve(repoRoot, '../shared/models'));
+  const modelDir = dirFromEnv('CAPTION_MODEL_DIR', resolve(repoRoot, 'models'));
+  await mkdir(modelDir, { recursive: true });
+  for (const name of MODELS) {
+    console.log(await buildOne(name, sourceDir, modelDir));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`model:synthetic: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});
