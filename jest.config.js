@@ -1,4 +1,5 @@
 export default {
   projects: ['<rootDir>/packages/*', '<rootDir>/services/*'],
   maxWorkers: 2,
+  testTimeout: 30_000,
 };

@@ -22,7 +22,6 @@ export function preset(dir, overrides = {}) {
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
-    testTimeout: 30_000,
     ...overrides,
   };
 }
