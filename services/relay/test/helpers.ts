@@ -132,3 +132,12 @@ export async function publishAll(
     await writer.count(writer.frames.length + 1);
   }
 }
+
+/** Waits until `condition` holds, checking every 10 ms; throws after `limitMs`. */
+export async function until(condition: () => boolean, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { readRelayConfig } from '../src/adapters/config-file.js';
+import { DEFAULT_LIMITS, parseRelayConfig, RelayConfigError } from '../src/app.js';
+import { loadRelayEnv } from '../src/config.js';
+import { clientAddress, parseTrustedProxies } from '../src/domain/client-ip.js';
+import { configFile, OUTPUT, SOURCE, TOKENS } from './helpers.js';
+
+function issues(input: unknown): string[] {
+  try {
+    parseRelayConfig(input, 'test.json');
+  } catch (error) {
+    expect(error).toBeInstanceOf(RelayConfigError);
+    return (error as RelayConfigError).issues;
+  }
+  throw new Error('config was accepted');
+}
+
+describe('relay config file', () => {
+  it('accepts the generated shape and fills the default limits', () => {
+    const config = parseRelayConfig(configFile({ perIp: 8 }));
+    expect(config.origins).toEqual(['http://localhost:8765', 'http://localhost:8081']);
+    expect([...config.rooms.keys()]).toEqual([SOURCE, OUTPUT]);
+    expect(config.limits).toEqual({ ...DEFAULT_LIMITS, perIp: 8 });
+  });
+
+  it.each([
+    [
+      'https://captions.example.org/',
+      'origins[0]: "https://captions.example.org/" must not end with a slash',
+    ],
+    [
+      'https://captions.example.org/path',
+      'origins[0]: "https://captions.example.org/path" must be exactly scheme://host[:port] (no path, query or upper case)',
+    ],
+    ['https://*.example.org', 'origins[0]: "https://*.example.org" must not contain a wildcard'],
+    ['https://user@example.org', 'origins[0]: "https://user@example.org" must not contain userinfo'],
+    [
+      'http://captions.example.org',
+      'origins[0]: "http://captions.example.org" http is allowed for loopback hosts only',
+    ],
+    ['ftp://example.org', 'origins[0]: "ftp://example.org" must use https (or http for loopback)'],
+    [
+      'captions.example.org',
+      'origins[0]: "captions.example.org" must be an origin like https://captions.example.org',
+    ],
+  ])('refuses the origin %s naming the field', (origin, message) => {
+    expect(issues(configFile({}, { origins: [origin] }))).toEqual([message]);
+  });
+
+  it('accepts https origins with ports and http on loopback', () => {
+    const origins = ['https://captions.example.org:8443', 'http://127.0.0.1:8765', 'http://[::1]:8081'];
+    expect(parseRelayConfig(configFile({}, { origins })).origins).toEqual(origins);
+  });
+
+  it('names each wrong field', () => {
+    expect(issues({ rooms: {} })).toEqual([
+      expect.stringMatching(/^origins: /),
+      'rooms: must define at least one room',
+    ]);
+    expect(issues(configFile({}, { origins: [] }))).toEqual(['origins: must list at least one origin']);
+    expect(issues(configFile({}, { extra: true }))).toEqual(['extra: unknown field']);
+    expect(issues(configFile({ perIP: 3 } as never))).toEqual(['limits.perIP: unknown field']);
+    expect(issues(configFile({ perIp: 0 }))).toEqual(['limits.perIp: must be positive']);
+    expect(issues(configFile({ slowMs: 1.5 }))).toEqual(['limits.slowMs: must be a whole number']);
+    expect(issues(configFile({ joinMs: '10' } as never))).toEqual(['limits.joinMs: must be a number']);
+  });
+
+  it('checks room names and tokens', () => {
+    const room = { read: TOKENS.sourceRead, write: TOKENS.sourceWrite };
+    expect(issues(configFile({}, { rooms: { 'bad room': room } }))).toEqual([
+      'rooms.bad room: room names must be 1-128 characters of A-Z a-z 0-9 _ -',
+    ]);
+    expect(issues(configFile({}, { rooms: { a: { read: 'short', write: TOKENS.sourceWrite } } }))).toEqual([
+      'rooms.a.read: must be 32-128 characters of A-Z a-z 0-9 _ -',
+    ]);
+    expect(issues(configFile({}, { rooms: { a: { ...room, admin: TOKENS.outputRead } } }))).toEqual([
+      'rooms.a.admin: unknown field',
+    ]);
+    expect(
+      issues(
+        configFile({}, { rooms: { a: room, b: { read: TOKENS.outputRead, write: TOKENS.sourceRead } } }),
+      ),
+    ).toEqual(['rooms.b.write: must differ from rooms.a.read (tokens are unique across rooms and roles)']);
+    const many = Object.fromEntries(
+      Array.from({ length: 1001 }, (_, i) => [
+        `r${i}`,
+        { read: `read_${i}`.padEnd(40, 'x'), write: `write_${i}`.padEnd(40, 'y') },
+      ]),
+    );
+    expect(issues(configFile({}, { rooms: many }))).toEqual(['rooms: must define at most 1000 rooms']);
+  });
+
+  it('reads a file and names it in errors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-config-'));
+    try {
+      const path = join(dir, 'relay.private.json');
+      expect(() => readRelayConfig(path)).toThrow(`Invalid relay configuration ${path}`);
+      expect(() => readRelayConfig(path)).toThrow('pnpm secrets:init');
+      writeFileSync(path, '{"origins": [');
+      expect(() => readRelayConfig(path)).toThrow('(file): not valid JSON');
+      writeFileSync(path, JSON.stringify(configFile()));
+      expect(readRelayConfig(path).rooms.size).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('relay environment', () => {
+  it('defaults to 127.0.0.1:8080 and the secrets file', () => {
+    expect(loadRelayEnv({})).toEqual({
+      RELAY_BIND: '127.0.0.1',
+      RELAY_PORT: 8080,
+      CAPTION_RELAY_CONFIG: 'secrets/relay.private.json',
+      RELAY_TRUSTED_PROXIES: '',
+    });
+  });
+
+  it('refuses a bad port or proxy list with a message naming the variable', () => {
+    expect(() => loadRelayEnv({ RELAY_PORT: 'eighty' })).toThrow('RELAY_PORT="eighty": must be a number');
+    expect(() => loadRelayEnv({ RELAY_TRUSTED_PROXIES: '10.0.0.0/40' })).toThrow(
+      'RELAY_TRUSTED_PROXIES="10.0.0.0/40": "10.0.0.0/40" is not an IP address or CIDR range',
+    );
+  });
+});
+
+describe('client address', () => {
+  const proxies = parseTrustedProxies('10.0.0.0/8, ::1');
+  it('believes X-Forwarded-For only from trusted proxies, right to left', () => {
+    expect(clientAddress('203.0.113.9', '198.51.100.1', proxies)).toBe('203.0.113.9');
+    expect(clientAddress('10.1.2.3', '198.51.100.1', proxies)).toBe('198.51.100.1');
+    expect(clientAddress('::ffff:10.1.2.3', 'spoofed, 198.51.100.1, 10.9.9.9', proxies)).toBe('198.51.100.1');
+    expect(clientAddress('::1', undefined, proxies)).toBe('::1');
+    expect(clientAddress('10.1.2.3', 'not-an-ip', proxies)).toBe('10.1.2.3');
+    expect(clientAddress('10.1.2.3', '198.51.100.1', parseTrustedProxies(''))).toBe('10.1.2.3');
+  });
+});
