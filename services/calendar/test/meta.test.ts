@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ROOT, startTestApi, type TestApi } from './helpers.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+describe('root description', () => {
+  it('describes every route with methods and argument specs', async () => {
+    const res = await api.request.get(ROOT);
+    expect(res.status).toBe(200);
+    expect(res.body.namespace).toBe('cal/events/v1');
+    const events = res.body.routes['/cal/events/v1/events'];
+    expect(events.namespace).toBe('cal/events/v1');
+    expect(events.methods).toEqual(['GET', 'POST']);
+    expect(events.endpoints[0].args.per_page).toMatchObject({
+      required: false,
+      default: 10,
+      type: 'integer',
+    });
+    expect(events.endpoints[1].args.title).toMatchObject({ required: true, type: 'string' });
+    expect(res.body.routes['/cal/events/v1/events/(?P<id>\\d+)'].methods).toEqual([
+      'GET',
+      'DELETE',
+      'POST',
+      'PUT',
+      'PATCH',
+    ]);
+    expect(res.body.routes['/cal/events/v1/categories/(?P<id>\\d+)']).toBeDefined();
+    expect(Object.keys(res.body.routes)).toHaveLength(15);
+  });
+
+  it('validates its query', async () => {
+    const res = await api.request.get(`${ROOT}?namespace=cal/events/v1&context=view`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('/doc', () => {
+  it('serves OpenAPI 3.0 with the 14 routes and the components', async () => {
+    const res = await api.request.get(`${ROOT}/doc`);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\.0\./);
+    expect(res.body.info).toMatchObject({
+      version: '1.0.0',
+      title: expect.any(String),
+      description: expect.any(String),
+    });
+    expect(res.body.servers[0].url).toMatch(/\/wp-json\/cal\/events\/v1$/);
+    expect(Object.keys(res.body.paths)).toHaveLength(14);
+    expect(res.body.paths['/events'].get.parameters.map((p: { name: string }) => p.name)).toContain(
+      'strict_dates',
+    );
+    expect(res.body.paths['/events/{id}'].delete).toBeDefined();
+    expect(Object.keys(res.body.components.schemas).sort()).toEqual([
+      'CostDetails',
+      'DateDetails',
+      'Event',
+      'Image',
+      'Organizer',
+      'Term',
+      'Venue',
+    ]);
+    expect(res.body.components.schemas.Event.properties.start_date_details.$ref).toBe(
+      '#/components/schemas/DateDetails',
+    );
+  });
+
+  it('answers rest_no_route for unknown paths', async () => {
+    const res = await api.request.get(`${ROOT}/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 'rest_no_route', message: expect.any(String), data: { status: 404 } });
+  });
+});

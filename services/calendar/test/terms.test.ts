@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ROOT, startTestApi, type TestApi } from './helpers.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+describe.each([
+  ['categories', 'cal_events_cat'],
+  ['tags', 'post_tag'],
+] as const)('%s', (path, taxonomy) => {
+  it('creates with 201, a Location header and the term shape', async () => {
+    const res = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('editor'))
+      .send({ name: 'Outdoor Fun', description: 'Sun' });
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(res.body.urls.self);
+    expect(res.body).toMatchObject({
+      name: 'Outdoor Fun',
+      slug: 'outdoor-fun',
+      taxonomy,
+      count: 0,
+      meta: [],
+    });
+    expect(Object.keys(res.body)).toEqual(
+      path === 'categories'
+        ? ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'urls']
+        : ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'meta', 'urls'],
+    );
+  });
+
+  it('answers 400 term_exists with the term id for a duplicate name', async () => {
+    const existing = await api.request.get(`${ROOT}/${path}?hide_empty=0&slug=outdoor-fun`);
+    const res = await api.request.post(`${ROOT}/${path}`).set(api.as('editor')).send({ name: 'Outdoor Fun' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      code: 'term_exists',
+      message: expect.any(String),
+      data: { status: 400, term_id: existing.body[path][0].id },
+    });
+  });
+
+  it('answers 400 for empty name, slug or description', async () => {
+    for (const body of [{ name: '' }, { name: 'Ok', slug: '' }, { name: 'Ok', description: '' }]) {
+      const res = await api.request.post(`${ROOT}/${path}`).set(api.as('editor')).send(body);
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('reserves writes to editors: 401 anonymous, 403 authors', async () => {
+    expect((await api.request.post(`${ROOT}/${path}`).send({ name: 'Anon' })).status).toBe(401);
+    const author = await api.request.post(`${ROOT}/${path}`).set(api.as('author')).send({ name: 'Auth' });
+    expect(author.status).toBe(403);
+    expect(author.body.code).toBe('rest_forbidden');
+  });
+
+  it('hides empty terms by default and counts published events', async () => {
+    expect((await api.request.get(`${ROOT}/${path}`)).body.total).toBe(0);
+    await api.request
+      .post(`${ROOT}/events`)
+      .set(api.as('admin'))
+      .send({
+        title: 'Picnic',
+        start_date: '2030-07-01 10:00',
+        end_date: '2030-07-01 12:00',
+        [path]: ['Outdoor Fun'],
+      });
+    const res = await api.request.get(`${ROOT}/${path}`);
+    expect(res.body.total).toBe(1);
+    expect(res.body[path][0]).toMatchObject({ name: 'Outdoor Fun', count: 1 });
+    expect(res.headers['x-wp-total']).toBe('1');
+  });
+
+  it('reads and updates by id; unknown ids are 400 rest_term_invalid', async () => {
+    const created = (
+      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name: 'Renamable' })
+    ).body;
+    const read = await api.request.get(`${ROOT}/${path}/${created.id}`);
+    expect(read.body.name).toBe('Renamable');
+    const updated = await api.request
+      .patch(`${ROOT}/${path}/${created.id}`)
+      .set(api.as('admin'))
+      .send({ name: 'Renamed', slug: 'renamed' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Renamed', slug: 'renamed' });
+    const missing = await api.request.get(`${ROOT}/${path}/999999`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('rest_term_invalid');
+  });
+
+  it('hard-deletes returning the term', async () => {
+    const created = (
+      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name: 'Ephemeral' })
+    ).body;
+    const res = await api.request.delete(`${ROOT}/${path}/${created.id}`).set(api.as('admin'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, name: 'Ephemeral' });
+    expect((await api.request.get(`${ROOT}/${path}/${created.id}`)).status).toBe(400);
+  });
+
+  it('answers 400 rest_invalid_param past the last page', async () => {
+    const res = await api.request.get(`${ROOT}/${path}?page=5`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('rest_invalid_param');
+  });
+});
+
+describe('category hierarchy and ordering', () => {
+  it('keeps parents, links up and filters by parent', async () => {
+    const parent = (
+      await api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name: 'Sports' })
+    ).body;
+    const child = await api.request
+      .post(`${ROOT}/categories`)
+      .set(api.as('admin'))
+      .send({ name: 'Tennis', parent: parent.id });
+    expect(child.body.parent).toBe(parent.id);
+    expect(child.body.urls.up).toBe(parent.urls.self);
+    const list = await api.request.get(`${ROOT}/categories?hide_empty=false&parent=${parent.id}`);
+    expect(list.body.categories.map((c: { name: string }) => c.name)).toEqual(['Tennis']);
+    const bad = await api.request
+      .post(`${ROOT}/categories`)
+      .set(api.as('admin'))
+      .send({ name: 'Orphan', parent: 999999 });
+    expect(bad.status).toBe(400);
+  });
+
+  it('orders by name descending and honours include/exclude', async () => {
+    const all = await api.request.get(`${ROOT}/categories?hide_empty=0&orderby=name&order=desc&per_page=50`);
+    const names = all.body.categories.map((c: { name: string }) => c.name);
+    expect(names).toEqual([...names].sort().reverse());
+    const first = all.body.categories[0].id;
+    const excluded = await api.request.get(`${ROOT}/categories?hide_empty=0&exclude=${first}&per_page=50`);
+    expect(excluded.body.total).toBe(all.body.total - 1);
+    const included = await api.request.get(`${ROOT}/categories?hide_empty=0&include[]=${first}`);
+    expect(included.body.categories.map((c: { id: number }) => c.id)).toEqual([first]);
+  });
+});
