@@ -1,0 +1,106 @@
+/**
+ * The speech gateway as an express app, assembled in order. `index.ts` adds config, the queue
+ * backend and signals; tests build it directly with a queue of their choice.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { InferenceQueue } from '@live-captions/inference';
+import { createLogger, type Logger } from '@live-captions/runtime';
+import express, { type Express } from 'express';
+import type { SpeechConfig } from './config.js';
+import { Admission } from './domain/admission.js';
+import type { RelayConfig } from './domain/relay-config.js';
+import { apiGuards } from './routes/guards.js';
+import {
+  concurrencyLimit,
+  cors,
+  errorHandler,
+  notFound,
+  securityHeaders,
+  shutdownGuard,
+} from './routes/middleware.js';
+import { nativeRoutes } from './routes/native.js';
+import { openAiRoutes } from './routes/openai.js';
+import { statusRoutes } from './routes/status.js';
+
+/** Fixed by the contract: a body must be complete within 10 s. */
+export const UPLOAD_TIMEOUT_MS = 10_000;
+
+/** Placeholder capture page until the UI issue brings the real one. */
+export const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+
+export interface AppOptions {
+  config: SpeechConfig;
+  queue: InferenceQueue;
+  /** From `secrets/relay-tokens.env`; undefined when the file is absent. */
+  relay?: RelayConfig | undefined;
+  logger?: Logger;
+  /** Session-expiry clock (tests move it). */
+  now?: () => number;
+  /** Tests shorten the fixed 10 s upload deadline to keep the suite fast. */
+  uploadTimeoutMs?: number;
+  /** Tests shorten the queue deadline below CAPTION_QUEUE_TIMEOUT's 1 s minimum. */
+  queueTimeoutMs?: number;
+  publicDir?: string;
+}
+
+export interface SpeechApp {
+  app: Express;
+  admission: Admission;
+  /**
+   * Graceful shutdown: new requests get 503, the listener stops accepting, running decodes
+   * finish (their results are still cached and answered), then the queue closes.
+   */
+  shutdown(server?: Server): Promise<void>;
+}
+
+export function createApp(options: AppOptions): SpeechApp {
+  const { config, queue } = options;
+  const logger = options.logger ?? createLogger('speech');
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? UPLOAD_TIMEOUT_MS;
+  const admission = new Admission({
+    queue,
+    maxStreams: config.maxStreams,
+    queueTimeoutMs: options.queueTimeoutMs ?? config.queueTimeoutSeconds * 1000,
+    version: config.version,
+    now: options.now,
+  });
+  const allowed = new Set(config.allowedOrigins);
+  const guards = apiGuards(config.apiKey, allowed);
+  const state = { closing: false };
+  const relayOrigin = options.relay ? [new URL(options.relay.relayUrl).origin] : [];
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy ?? false);
+  // Correlation id for the request's log lines and its job.
+  app.use(function correlate(_req, res, next) {
+    res.locals.correlationId = randomUUID();
+    next();
+  });
+  app.use(securityHeaders(relayOrigin));
+  app.use(shutdownGuard(state));
+  app.use(concurrencyLimit(config.httpLimit));
+  app.use(cors(allowed));
+  // The static capture page needs no token.
+  app.use(express.static(options.publicDir ?? PUBLIC_DIR, { index: 'index.html', dotfiles: 'ignore' }));
+  app.use(nativeRoutes(admission, guards, uploadTimeoutMs));
+  app.use(openAiRoutes(admission, guards, uploadTimeoutMs));
+  app.use(statusRoutes(admission, guards, { apiKey: config.apiKey, config: options.relay }));
+  app.use(notFound());
+  app.use(errorHandler(logger));
+
+  async function shutdown(server?: Server): Promise<void> {
+    state.closing = true;
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+    server?.closeIdleConnections();
+    await admission.drain();
+    await queue.close();
+    // Let answered requests flush before the listener is reported closed.
+    server?.closeIdleConnections();
+    await closed;
+  }
+
+  return { app, admission, shutdown };
+}

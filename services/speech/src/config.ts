@@ -1,0 +1,101 @@
+/**
+ * The gateway's settings (speech-contract.md, "Defaults"). Engine settings (CAPTION_MODEL,
+ * CAPTION_WORKERS, ...) belong to @live-captions/inference and are validated there.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, intVar, parseEnv, portVar } from '@live-captions/runtime';
+import { z } from 'zod';
+import { apiKeyProblem, parseAllowedOrigin } from './domain/access.js';
+
+export interface SpeechConfig {
+  bind: string;
+  port: number;
+  /** Service access token; undefined = trusted-loopback mode (no token needed). */
+  apiKey: string | undefined;
+  /** Exact browser origins allowed besides the service's own (only with apiKey). */
+  allowedOrigins: string[];
+  maxStreams: number;
+  /** Queue deadline in seconds: a job that has not started by then fails with 429 and never runs. */
+  queueTimeoutSeconds: number;
+  /** Concurrent HTTP requests beyond which the gateway answers 503. */
+  httpLimit: number;
+  /** BullMQ on this Redis when set; the in-process worker otherwise. */
+  redisUrl: string | undefined;
+  queueName: string | undefined;
+  /** `secrets/relay-tokens.env` unless CAPTION_RELAY_TOKENS_FILE says otherwise. */
+  relayTokensFile: string;
+  /** Express `trust proxy` (e.g. `loopback`, `10.0.0.0/8`): whose X-Forwarded-Proto is believed. */
+  trustProxy: string | undefined;
+  version: string;
+}
+
+/** The repository's `secrets/` folder, for `src/` and `dist/` alike. */
+export const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
+
+const schema = z.object({
+  CAPTION_BIND: z.string().default('127.0.0.1'),
+  CAPTION_PORT: portVar().default(8765),
+  CAPTION_API_KEY: z.string().optional(),
+  CAPTION_ALLOWED_ORIGINS: z.string().optional(),
+  CAPTION_MAX_STREAMS: intVar(1, 256).default(12),
+  CAPTION_QUEUE_TIMEOUT: intVar(1, 120).default(20),
+  CAPTION_HTTP_LIMIT: intVar(1, 100_000).optional(),
+  REDIS_URL: z
+    .string()
+    .refine((value) => /^rediss?:\/\//.test(value), { message: 'must be a redis:// or rediss:// URL' })
+    .optional(),
+  CAPTION_QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, "_", "-" or "."' })
+    .optional(),
+  CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
+  CAPTION_TRUST_PROXY: z.string().optional(),
+});
+
+function packageVersion(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
+  const vars = parseEnv(schema, env);
+  const issues: string[] = [];
+  const apiKey = vars.CAPTION_API_KEY;
+  if (apiKey !== undefined) {
+    const problem = apiKeyProblem(apiKey);
+    // Never echo the key itself.
+    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
+  }
+  const allowedOrigins: string[] = [];
+  if (vars.CAPTION_ALLOWED_ORIGINS !== undefined) {
+    if (apiKey === undefined) {
+      issues.push(
+        'CAPTION_ALLOWED_ORIGINS: needs CAPTION_API_KEY (browser origins are only allowed with a token)',
+      );
+    }
+    for (const entry of vars.CAPTION_ALLOWED_ORIGINS.split(',').map((value) => value.trim())) {
+      try {
+        allowedOrigins.push(parseAllowedOrigin(entry));
+      } catch (error) {
+        issues.push(`CAPTION_ALLOWED_ORIGINS: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+
+  return {
+    bind: vars.CAPTION_BIND,
+    port: vars.CAPTION_PORT,
+    apiKey,
+    allowedOrigins,
+    maxStreams: vars.CAPTION_MAX_STREAMS,
+    queueTimeoutSeconds: vars.CAPTION_QUEUE_TIMEOUT,
+    httpLimit: vars.CAPTION_HTTP_LIMIT ?? Math.max(64, 6 * vars.CAPTION_MAX_STREAMS + 16),
+    redisUrl: vars.REDIS_URL,
+    queueName: vars.CAPTION_QUEUE_NAME,
+    relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
+    trustProxy: vars.CAPTION_TRUST_PROXY,
+    version: packageVersion(),
+  };
+}

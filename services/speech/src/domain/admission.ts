@@ -1,0 +1,152 @@
+/**
+ * Admission in front of the inference queue: stream sessions, the queue deadline, mapping of
+ * queue failures to the contract's statuses, and the counters of the health report. The queue
+ * itself is FIFO across streams; this class makes sure each stream has at most one request in
+ * it and that every job carries its start deadline.
+ */
+import type { InferenceQueue } from '@live-captions/inference';
+import type {
+  EngineInfo,
+  InferenceFailureCode,
+  InferenceRequest,
+  InferenceResult,
+  SpeechHealth,
+} from '@live-captions/protocol';
+import { HttpError, Messages } from './errors.js';
+import { type Session, StreamSessions } from './sessions.js';
+
+export interface AdmissionOptions {
+  queue: InferenceQueue;
+  maxStreams: number;
+  /** Queue deadline: a job not started within it fails with 429 and never runs. */
+  queueTimeoutMs: number;
+  version: string;
+  /** Clock of session expiry (tests move it); job deadlines always use the wall clock. */
+  now?: () => number;
+}
+
+export interface Counters {
+  completed: number;
+  failed: number;
+  rejected: number;
+  queueTimeouts: number;
+}
+
+export class Admission {
+  readonly sessions: StreamSessions;
+  readonly counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
+  private readonly queue: InferenceQueue;
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(private readonly options: AdmissionOptions) {
+    this.queue = options.queue;
+    this.sessions = new StreamSessions({ maxStreams: options.maxStreams, now: options.now ?? Date.now });
+  }
+
+  /** The loaded engine, or 503 `Model loading` while no worker is ready. */
+  async engine(): Promise<EngineInfo> {
+    const engine = await this.queue.engine().catch(() => undefined);
+    if (!engine) throw new HttpError(503, Messages.modelLoading);
+    return engine;
+  }
+
+  /** Step 8: capacity, then one request per stream. Refusals count as `rejected`. */
+  admit(streamId: string, temporary = false): Session {
+    const result = this.sessions.admit(streamId, temporary);
+    if (result.ok) return result.session;
+    this.counters.rejected += 1;
+    if (result.reason === 'capacity')
+      throw new HttpError(429, Messages.capacity, { retryAfter: 2, code: 'stream_capacity' });
+    throw new HttpError(429, Messages.busy, { retryAfter: 1, code: 'stream_busy' });
+  }
+
+  release(session: Session): void {
+    this.sessions.release(session);
+  }
+
+  /** Queues one decode with its start deadline; maps failures to the contract (steps 13-14). */
+  decode(request: InferenceRequest, audio: Float32Array): Promise<InferenceResult> {
+    const startDeadline = Date.now() + this.options.queueTimeoutMs;
+    const job = this.queue.submit(request, audio, { startDeadline }).then(
+      (result) => {
+        this.counters.completed += 1;
+        return result;
+      },
+      (error: unknown) => {
+        throw this.failure(error);
+      },
+    );
+    const tracked = job.catch(() => undefined);
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+    return job;
+  }
+
+  private failure(error: unknown): HttpError {
+    const code = failureCode(error);
+    switch (code) {
+      case 'queue_timeout':
+        this.counters.queueTimeouts += 1;
+        return new HttpError(429, Messages.queueDeadline, { retryAfter: 1, code: 'queue_deadline' });
+      case 'unsupported':
+        return new HttpError(400, Messages.englishOnly);
+      case 'unavailable':
+        return new HttpError(503, Messages.unavailable, { retryAfter: 1 });
+      default:
+        this.counters.failed += 1;
+        return new HttpError(500, Messages.inferenceFailed);
+    }
+  }
+
+  /** Resolves when every queued or running decode has settled (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  }
+
+  /** The health report, or undefined while no worker is ready. */
+  async health(): Promise<SpeechHealth | undefined> {
+    const [engine, status] = await Promise.all([this.queue.engine(), this.queue.status()]);
+    const ready = status.workers.filter((worker) => worker.ready);
+    if (!engine || ready.length === 0) return undefined;
+    const running = ready.reduce((sum, worker) => sum + worker.running, 0);
+    return {
+      ready: true,
+      version: this.options.version,
+      sample_rate: 16000,
+      max_seconds: 12,
+      model: engine.model,
+      device: engine.device,
+      compute_type: engine.computeType,
+      multilingual: engine.multilingual,
+      languages: engine.languages,
+      modes: engine.modes,
+      translation_target: engine.translationTarget,
+      busy: running > 0,
+      completed: this.counters.completed,
+      failed: this.counters.failed,
+      max_streams: this.options.maxStreams,
+      workers: ready.reduce((sum, worker) => sum + worker.engine.workers, 0),
+      threads_per_worker: engine.threadsPerWorker,
+      beam_size: engine.beamSize,
+      sessions: this.sessions.size,
+      running,
+      pending: status.pending,
+      queue_timeout: this.options.queueTimeoutMs / 1000,
+      rejected: this.counters.rejected,
+      queue_timeouts: this.counters.queueTimeouts,
+    };
+  }
+}
+
+const CODES: readonly InferenceFailureCode[] = [
+  'queue_timeout',
+  'unsupported',
+  'inference_failed',
+  'unavailable',
+];
+
+/** The InferenceError code; matched by shape so errors rebuilt from a worker's failure qualify too. */
+function failureCode(error: unknown): InferenceFailureCode {
+  const code = (error as { code?: unknown } | null)?.code;
+  return CODES.includes(code as InferenceFailureCode) ? (code as InferenceFailureCode) : 'inference_failed';
+}

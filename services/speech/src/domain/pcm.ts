@@ -1,0 +1,36 @@
+/**
+ * The native route's body: little-endian float32, mono, 16 kHz, normalized to [-1, 1].
+ */
+import { HttpError, Messages } from './errors.js';
+
+// Bound locally: global lookups are slow in per-sample loops inside vm contexts (jest).
+const finite = Number.isFinite;
+const { abs } = Math;
+
+export const SAMPLE_RATE = 16_000;
+export const MAX_SECONDS = 12;
+/** 12 s of float32 at 16 kHz: 768,000 bytes. */
+export const MAX_PCM_BYTES = SAMPLE_RATE * MAX_SECONDS * 4;
+/** 0.01 s at 16 kHz. */
+export const MIN_PCM_SAMPLES = 160;
+/** Tolerance above full scale for clients whose float conversion overshoots a little. */
+export const MAX_ABS_SAMPLE = 1.01;
+
+/**
+ * Step 10 of the contract: length (>= 160 samples, whole float32 samples) then sample values
+ * (finite, |x| <= 1.01). Returns the samples as a Float32Array.
+ */
+export function decodePcm(body: Buffer): Float32Array {
+  if (body.length % 4 !== 0 || body.length / 4 < MIN_PCM_SAMPLES || body.length > MAX_PCM_BYTES) {
+    throw new HttpError(400, Messages.pcmLength);
+  }
+  const samples = new Float32Array(body.length / 4);
+  for (let i = 0; i < samples.length; i += 1) {
+    const value = body.readFloatLE(i * 4);
+    if (!finite(value) || abs(value) > MAX_ABS_SAMPLE) {
+      throw new HttpError(400, Messages.pcmSamples);
+    }
+    samples[i] = value;
+  }
+  return samples;
+}

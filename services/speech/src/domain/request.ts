@@ -1,0 +1,120 @@
+/**
+ * Validation of decode requests in the contract's order (speech-contract.md, "Messages and
+ * statuses of the native route"), shared by the native route and `/v1`.
+ */
+import { createHash } from 'node:crypto';
+import type { EngineInfo, TaskMode } from '@live-captions/protocol';
+import { HttpError, Messages } from './errors.js';
+import { isWhisperLanguage } from './languages.js';
+import { SAMPLE_RATE } from './pcm.js';
+
+export const LEGACY_STREAM = 'legacy';
+const ID_PATTERN = /^[A-Za-z0-9_-]{8,80}$/;
+const MODES: readonly TaskMode[] = ['transcribe', 'translate', 'both'];
+/** Plain decimal numbers only: no hex, no blanks, no sign other than +. */
+const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export interface DecodeOptions {
+  language: string;
+  mode: TaskMode;
+  window: boolean;
+  final: boolean;
+  contextSeconds: number;
+}
+
+type QueryValue = string | string[] | undefined | unknown;
+
+const flag = (value: QueryValue, fallback: boolean) => (value === undefined ? fallback : value === '1');
+
+/** Steps 3-5: language code, mode, and what an English-only model can do. */
+export function checkLanguageAndMode(
+  language: unknown,
+  mode: unknown,
+  engine: EngineInfo,
+  param = 'language',
+) {
+  if (typeof language !== 'string' || (language !== 'auto' && !isWhisperLanguage(language))) {
+    throw new HttpError(400, Messages.language, { param });
+  }
+  if (typeof mode !== 'string' || !MODES.includes(mode as TaskMode)) {
+    throw new HttpError(400, Messages.mode, { param: 'mode' });
+  }
+  const languageOk = language === 'auto' || engine.languages.includes(language);
+  if (!engine.multilingual && (!languageOk || mode !== 'transcribe')) {
+    throw new HttpError(400, Messages.englishOnly, { param });
+  }
+  if (!languageOk) throw new HttpError(400, Messages.language, { param });
+  if (!engine.modes.includes(mode as TaskMode))
+    throw new HttpError(400, Messages.englishOnly, { param: 'mode' });
+  return { language, mode: mode as TaskMode };
+}
+
+/** Steps 3-6 of the native route, from its query string. */
+export function parseNativeQuery(query: Record<string, QueryValue>, engine: EngineInfo): DecodeOptions {
+  const { language, mode } = checkLanguageAndMode(query.language ?? 'en', query.mode ?? 'transcribe', engine);
+  const rawContext = query.context_seconds;
+  let contextSeconds = 0;
+  if (rawContext !== undefined) {
+    contextSeconds =
+      typeof rawContext === 'string' && DECIMAL.test(rawContext) ? Number(rawContext) : Number.NaN;
+    if (!Number.isFinite(contextSeconds) || contextSeconds < 0 || contextSeconds > 1) {
+      throw new HttpError(400, Messages.context, { param: 'context_seconds' });
+    }
+  }
+  return {
+    language,
+    mode,
+    window: flag(query.window, false),
+    final: flag(query.final, true),
+    contextSeconds,
+  };
+}
+
+export interface RequestIds {
+  /** Empty string when the client sent none (not cached). */
+  requestId: string;
+  /** Undefined when the client sent none. */
+  streamId: string | undefined;
+}
+
+/** Step 7: request ID, then stream ID. */
+export function parseIds(requestId: string | undefined, streamId: string | undefined): RequestIds {
+  if (requestId !== undefined && !ID_PATTERN.test(requestId)) {
+    throw new HttpError(400, Messages.requestId, { param: 'X-Request-ID' });
+  }
+  if (streamId !== undefined && !ID_PATTERN.test(streamId)) {
+    throw new HttpError(400, Messages.streamId, { param: 'X-Stream-ID' });
+  }
+  return { requestId: requestId ?? '', streamId };
+}
+
+/** Step 11: the window must hold new audio; unfinished windows need two seconds of it. */
+export function checkWindow(options: DecodeOptions, samples: number): void {
+  const duration = samples / SAMPLE_RATE;
+  const fresh = duration - options.contextSeconds;
+  if (fresh <= 0 || (options.window && !options.final && fresh < 2)) {
+    throw new HttpError(400, Messages.window);
+  }
+}
+
+/**
+ * Step 12: sha256 over the body and every option that changes the result. `route` keeps a
+ * native request and a `/v1` request with the same ID apart; `extra` carries route-specific
+ * options such as the `/v1` response format.
+ */
+export function requestSignature(route: string, body: Buffer, options: DecodeOptions, extra = ''): string {
+  return createHash('sha256')
+    .update(body)
+    .update(
+      JSON.stringify([
+        route,
+        options.language,
+        options.mode,
+        options.window,
+        options.final,
+        options.contextSeconds,
+        extra,
+      ]),
+    )
+    .digest('hex');
+}

@@ -1,0 +1,84 @@
+/**
+ * `/v1` multipart bodies through multer (memory storage, bounded by its limits), with the 5 MiB
+ * envelope and the 10 s upload deadline enforced on the raw stream while multer parses it.
+ */
+import type { Request, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { duplicateField, HttpError, Messages, unknownField } from '../domain/errors.js';
+import { type BodyLimits, watchUpload } from './body.js';
+
+export const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024;
+
+export interface MultipartBody {
+  /** Text fields; a name sent twice is refused before this is returned. */
+  fields: Record<string, string>;
+  file: Express.Multer.File | undefined;
+}
+
+const multerLimits: multer.Options['limits'] = {
+  fileSize: MAX_ENVELOPE_BYTES,
+  files: 1,
+  fields: 16,
+  fieldSize: 16 * 1024,
+  fieldNameSize: 100,
+  parts: 24,
+};
+
+function fromMulter(error: unknown): Error {
+  if (!(error instanceof MulterError)) {
+    return error instanceof HttpError ? error : new HttpError(400, Messages.badMultipart, { param: 'file' });
+  }
+  switch (error.code) {
+    case 'LIMIT_FILE_SIZE':
+      return new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
+    case 'LIMIT_UNEXPECTED_FILE':
+      return new HttpError(
+        400,
+        error.field === 'file' ? duplicateField('file') : unknownField(error.field ?? ''),
+        {
+          param: error.field ?? null,
+        },
+      );
+    case 'LIMIT_FILE_COUNT':
+      return new HttpError(400, duplicateField('file'), { param: 'file' });
+    default:
+      return new HttpError(400, `${Messages.badMultipart}: ${error.message}`, { param: error.field ?? null });
+  }
+}
+
+/** Parses the multipart body; rejects with the contract's HttpErrors (or ClientGone). */
+export function readMultipart(
+  req: Request,
+  res: Response,
+  limits: Omit<BodyLimits, 'maxBytes'>,
+): Promise<MultipartBody> {
+  return new Promise<MultipartBody>((resolve, reject) => {
+    const upload = multer({
+      storage: multer.memoryStorage(),
+      limits: multerLimits,
+      // Feed busboy ourselves so the envelope size and the deadline are watched on the raw bytes.
+      streamHandler: (request: Request, busboy: NodeJS.WritableStream) => {
+        watchUpload(
+          req,
+          res,
+          { ...limits, maxBytes: MAX_ENVELOPE_BYTES },
+          () => undefined,
+          () => request.pipe(busboy),
+        ).catch(reject);
+      },
+    } as multer.Options).single('file');
+
+    upload(req, res, (error?: unknown) => {
+      if (error) return reject(fromMulter(error));
+      const fields: Record<string, string> = {};
+      for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
+        if (typeof value !== 'string') {
+          const message = Array.isArray(value) ? duplicateField(name) : unknownField(name);
+          return reject(new HttpError(400, message, { param: name }));
+        }
+        fields[name] = value;
+      }
+      resolve({ fields, file: req.file });
+    });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * `POST /transcribe` (raw PCM for rolling live capture) and `DELETE /streams/{stream_id}`,
+ * validated in the contract's order: 403, 415, 400 language/mode/context/IDs, 429 admission,
+ * 413/408 while reading, 400 PCM/window, retry cache (409), then the queue (429 deadline, 500).
+ */
+import { randomUUID } from 'node:crypto';
+import { type Request, type Response, Router } from 'express';
+import type { Admission } from '../domain/admission.js';
+import { HttpError, Messages } from '../domain/errors.js';
+import { decodePcm, MAX_PCM_BYTES } from '../domain/pcm.js';
+import {
+  checkWindow,
+  LEGACY_STREAM,
+  parseIds,
+  parseNativeQuery,
+  requestSignature,
+} from '../domain/request.js';
+import { nativeResponse } from '../domain/responses.js';
+import type { CachedResponse } from '../domain/sessions.js';
+import { readBody } from './body.js';
+import type { ApiGuards } from './guards.js';
+
+export const header = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+export function sendCached(res: Response, cached: CachedResponse): void {
+  res.status(cached.status).type(cached.contentType).send(cached.body);
+}
+
+export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
+  const router = Router();
+
+  router.post('/transcribe', ...guards.local, async function transcribe(req, res) {
+    if ((header(req, 'content-type') ?? '').trim().toLowerCase() !== 'application/octet-stream') {
+      throw new HttpError(415, Messages.contentType);
+    }
+    const engine = await admission.engine();
+    const options = parseNativeQuery(req.query, engine);
+    const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
+    const streamId = ids.streamId ?? LEGACY_STREAM;
+    const session = admission.admit(streamId);
+    try {
+      const body = await readBody(req, res, {
+        maxBytes: MAX_PCM_BYTES,
+        timeoutMs: uploadTimeoutMs,
+        tooLarge: () => new HttpError(413, Messages.tooLong),
+      });
+      const samples = decodePcm(body);
+      checkWindow(options, samples.length);
+      const signature = requestSignature('native', body, options);
+      const cached = admission.sessions.lookup(session, ids.requestId, signature);
+      if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
+      if (cached.kind === 'hit') return sendCached(res, cached.response);
+
+      // A client that disconnects from here on does not cancel the decode: its result is cached.
+      const result = await admission.decode(
+        {
+          ...options,
+          requestId: ids.requestId,
+          streamId,
+          correlationId: res.locals.correlationId ?? randomUUID(),
+        },
+        samples,
+      );
+      const response: CachedResponse = {
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify(nativeResponse(result, ids.requestId, streamId)),
+      };
+      admission.sessions.store(session, ids.requestId, signature, response);
+      if (!res.destroyed) sendCached(res, response);
+    } finally {
+      admission.release(session);
+    }
+  });
+
+  router.delete('/streams/:stream_id', ...guards.local, function closeStream(req, res) {
+    const id = String(req.params.stream_id);
+    if (admission.sessions.close(id) === 'busy') throw new HttpError(409, Messages.busyClose);
+    res.json({ closed: id });
+  });
+
+  return router;
+}

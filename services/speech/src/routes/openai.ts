@@ -1,0 +1,123 @@
+/**
+ * `/v1`: the OpenAI audio subset (models, transcriptions, translations) for uploaded WAV files.
+ * Errors carry `detail` plus the OpenAI `error` object (see middleware `sendError`).
+ */
+import { randomUUID } from 'node:crypto';
+import { type Request, type Response, Router } from 'express';
+import type { Admission } from '../domain/admission.js';
+import { HttpError, Messages, unknownField, unknownModel } from '../domain/errors.js';
+import { checkLanguageAndMode, type DecodeOptions, parseIds, requestSignature } from '../domain/request.js';
+import type { CachedResponse } from '../domain/sessions.js';
+import { decodeWav } from '../domain/wav.js';
+import type { ApiGuards } from './guards.js';
+import { MAX_ENVELOPE_BYTES, readMultipart } from './multipart.js';
+import { header, sendCached } from './native.js';
+
+/** The hosted-model alias that selects the loaded local model. */
+export const COMPAT_ALIAS = 'whisper-1';
+
+const FIELDS = new Set(['file', 'model', 'language', 'response_format', 'temperature', 'prompt', 'stream']);
+
+type Task = 'transcriptions' | 'translations';
+
+interface V1Options {
+  decode: DecodeOptions;
+  responseFormat: 'json' | 'text';
+}
+
+function validateFields(task: Task, fields: Record<string, string>, hasFile: boolean, model: string) {
+  for (const name of Object.keys(fields)) {
+    if (!FIELDS.has(name)) throw new HttpError(400, unknownField(name), { param: name });
+  }
+  if (!hasFile) throw new HttpError(400, Messages.fileMissing, { param: 'file' });
+  if (fields.model === undefined || fields.model === '')
+    throw new HttpError(400, Messages.modelMissing, { param: 'model' });
+  if (fields.model !== model && fields.model !== COMPAT_ALIAS) {
+    throw new HttpError(400, unknownModel(model), { param: 'model', code: 'model_not_found' });
+  }
+  if (task === 'translations' && fields.language !== undefined) {
+    throw new HttpError(400, Messages.languageOnTranslation, { param: 'language' });
+  }
+  const responseFormat = fields.response_format ?? 'json';
+  if (responseFormat !== 'json' && responseFormat !== 'text') {
+    throw new HttpError(400, Messages.responseFormat, { param: 'response_format' });
+  }
+  if (fields.stream !== undefined && fields.stream !== 'false') {
+    throw new HttpError(400, Messages.streaming, { param: 'stream' });
+  }
+  if (
+    fields.temperature !== undefined &&
+    !(fields.temperature.trim() !== '' && Number(fields.temperature) === 0)
+  ) {
+    throw new HttpError(400, Messages.temperature, { param: 'temperature' });
+  }
+  if (fields.prompt !== undefined && fields.prompt !== '') {
+    throw new HttpError(400, Messages.prompt, { param: 'prompt' });
+  }
+  return responseFormat;
+}
+
+export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
+  const router = Router();
+  const created = Math.floor(Date.now() / 1000);
+
+  router.get('/v1/models', ...guards.api, async function listModels(_req, res) {
+    const engine = await admission.engine();
+    res.json({ object: 'list', data: [{ id: engine.model, object: 'model', created, owned_by: 'local' }] });
+  });
+
+  const audio = (task: Task) =>
+    async function createAudio(req: Request, res: Response) {
+      if (!(header(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw new HttpError(415, Messages.multipart);
+      }
+      const engine = await admission.engine();
+      const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
+      // Without X-Stream-ID the call gets a temporary session, closed when its request ends.
+      const streamId = ids.streamId ?? `v1-${randomUUID()}`;
+      const session = admission.admit(streamId, ids.streamId === undefined);
+      try {
+        if (Number(header(req, 'content-length')) > MAX_ENVELOPE_BYTES) {
+          throw new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
+        }
+        const { fields, file } = await readMultipart(req, res, {
+          timeoutMs: uploadTimeoutMs,
+          tooLarge: () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' }),
+        });
+        const responseFormat = validateFields(task, fields, file !== undefined, engine.model);
+        const mode = task === 'translations' ? 'translate' : 'transcribe';
+        const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
+        const wav = decodeWav(file!.buffer);
+        const options: V1Options = {
+          decode: { language, mode, window: false, final: true, contextSeconds: 0 },
+          responseFormat,
+        };
+        const signature = requestSignature(`v1-${task}`, file!.buffer, options.decode, responseFormat);
+        const cached = admission.sessions.lookup(session, ids.requestId, signature);
+        if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
+        if (cached.kind === 'hit') return sendCached(res, cached.response);
+
+        const result = await admission.decode(
+          {
+            ...options.decode,
+            requestId: ids.requestId,
+            streamId,
+            correlationId: res.locals.correlationId ?? randomUUID(),
+          },
+          wav.samples,
+        );
+        const response: CachedResponse =
+          responseFormat === 'text'
+            ? { status: 200, contentType: 'text/plain; charset=utf-8', body: result.text }
+            : { status: 200, contentType: 'application/json', body: JSON.stringify({ text: result.text }) };
+        admission.sessions.store(session, ids.requestId, signature, response);
+        if (!res.destroyed) sendCached(res, response);
+      } finally {
+        admission.release(session);
+      }
+    };
+
+  router.post('/v1/audio/transcriptions', ...guards.api, audio('transcriptions'));
+  router.post('/v1/audio/translations', ...guards.api, audio('translations'));
+  return router;
+}

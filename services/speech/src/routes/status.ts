@@ -1,0 +1,30 @@
+/**
+ * `GET /health` (200 only when a worker is ready) and `GET /relay-config` (404 unless the token
+ * and the relay token file are both configured).
+ */
+import { Router } from 'express';
+import type { Admission } from '../domain/admission.js';
+import { HttpError, Messages } from '../domain/errors.js';
+import type { RelayConfig } from '../domain/relay-config.js';
+import type { ApiGuards } from './guards.js';
+
+export function statusRoutes(
+  admission: Admission,
+  guards: ApiGuards,
+  relay: { apiKey: string | undefined; config: RelayConfig | undefined },
+): Router {
+  const router = Router();
+
+  router.get('/health', ...guards.api, async function health(_req, res) {
+    const report = await admission.health().catch(() => undefined);
+    if (!report) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
+    res.json(report);
+  });
+
+  router.get('/relay-config', ...guards.api, function relayConfig(_req, res) {
+    if (relay.apiKey === undefined || relay.config === undefined) throw new HttpError(404, Messages.notFound);
+    res.json(relay.config);
+  });
+
+  return router;
+}
