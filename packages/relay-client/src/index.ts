@@ -1,0 +1,11 @@
+// Browser-safe entry: no Node imports. In Node 20 pass `WebSocket` from `ws` (or use ./node.js).
+export {
+  type RelayClientEvent,
+  type RelayClientState,
+  RelayConnection,
+  type RelayConnectionOptions,
+  type SocketConstructor,
+  type SocketLike,
+} from './connection.js';
+export { type CaptionInput, RelayPublisher, type RelayPublisherOptions } from './publisher.js';
+export { RelayReader, type RelayReaderOptions } from './reader.js';

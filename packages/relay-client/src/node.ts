@@ -1,0 +1,17 @@
+// Node entry: the same client with `ws` as the default WebSocket.
+import { WebSocket } from 'ws';
+import type { SocketConstructor } from './connection.js';
+import { RelayPublisher, type RelayPublisherOptions } from './publisher.js';
+import { RelayReader, type RelayReaderOptions } from './reader.js';
+
+export * from './index.js';
+
+export const NodeWebSocket = WebSocket as unknown as SocketConstructor;
+
+export function createPublisher(options: RelayPublisherOptions): RelayPublisher {
+  return new RelayPublisher({ WebSocket: NodeWebSocket, ...options });
+}
+
+export function createReader(options: RelayReaderOptions): RelayReader {
+  return new RelayReader({ WebSocket: NodeWebSocket, ...options });
+}

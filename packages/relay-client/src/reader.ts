@@ -1,0 +1,68 @@
+import {
+  RELAY_PROTOCOL,
+  type RelayCaption,
+  type RelayCursor,
+  type RelayGap,
+  type RelayJoin,
+  type RelayJoined,
+  type RelayServerFrame,
+} from '@live-captions/protocol';
+import { RelayConnection, type RelayConnectionOptions } from './connection.js';
+
+export interface RelayReaderOptions extends RelayConnectionOptions {
+  /** Resume after this position (e.g. kept from an earlier page load). */
+  cursor?: RelayCursor;
+  onCaption: (caption: RelayCaption) => void;
+  /** Captions were missed: the history no longer held them, or the relay restarted. */
+  onGap?: (gap: RelayGap) => void;
+}
+
+/**
+ * Reads a room with the read token: captions in room order, reconnecting with its cursor so that
+ * the relay replays what was missed, and reporting gaps it cannot fill.
+ */
+export class RelayReader extends RelayConnection {
+  /** Position of the last caption handed to `onCaption`. */
+  cursor?: RelayCursor;
+  private readonly readerOptions: RelayReaderOptions;
+
+  constructor(options: RelayReaderOptions) {
+    super(options);
+    this.readerOptions = options;
+    this.cursor = options.cursor;
+    this.start();
+  }
+
+  protected joinFrame(): RelayJoin {
+    const join: RelayJoin = {
+      protocol: RELAY_PROTOCOL,
+      join: this.options.room,
+      role: 'read',
+      token: this.options.token,
+    };
+    if (this.cursor) join.cursor = { ...this.cursor };
+    return join;
+  }
+
+  protected onJoined(joined: RelayJoined): void {
+    if (joined.gap) {
+      // Replay follows from the oldest retained caption; until one arrives we still miss everything.
+      this.cursor = { epoch: joined.epoch, sequence: 0 };
+      this.readerOptions.onGap?.({ gap: joined.gap, epoch: joined.epoch, next: joined.next });
+    } else if (!this.cursor || this.cursor.epoch !== joined.epoch) {
+      this.cursor = { epoch: joined.epoch, sequence: joined.next - 1 };
+    }
+  }
+
+  protected onFrame(frame: RelayServerFrame): void {
+    if ('msg' in frame) {
+      const { epoch, sequence } = frame.relay;
+      if (this.cursor && this.cursor.epoch === epoch && sequence <= this.cursor.sequence) return;
+      this.cursor = { epoch, sequence };
+      this.readerOptions.onCaption(frame);
+    } else if ('gap' in frame && !('joined' in frame)) {
+      this.cursor = { epoch: frame.epoch, sequence: frame.next - 1 };
+      this.readerOptions.onGap?.(frame);
+    }
+  }
+}

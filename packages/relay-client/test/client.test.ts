@@ -1,0 +1,190 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { RelayCaption, RelayGap } from '@live-captions/protocol';
+import { createPublisher, createReader, type RelayClientEvent, RelayPublisher } from '../src/node.js';
+import { ack, FakeRelay, joined } from './fake-relay.js';
+
+const fast = { backoffMs: 10, maxBackoffMs: 40 };
+let relay: FakeRelay | undefined;
+let closeClient: (() => void) | undefined;
+afterEach(async () => {
+  closeClient?.();
+  await relay?.close();
+  relay = undefined;
+  closeClient = undefined;
+});
+
+describe('publisher', () => {
+  it('resends the same delivery identity when no ack arrives in time', async () => {
+    let publishes = 0;
+    relay = new FakeRelay((_relay, ws, value) => {
+      if (value.join) return joined(ws, value);
+      publishes += 1;
+      if (publishes === 3) ack(ws, value, 1); // the first two attempts go unanswered
+    });
+    const acks: unknown[] = [];
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      ackTimeoutMs: 30,
+      ...fast,
+      onAck: (a) => acks.push(a),
+    });
+    closeClient = () => publisher.close();
+    publisher.publish({ final: 'hello', id: 1 });
+    await relay.count(4);
+    const sent = relay.frames.slice(1).map((f) => f.value);
+    expect(sent).toEqual([sent[0], sent[0], sent[0]]);
+    expect(sent[0]).toEqual({
+      msg: true,
+      final: 'hello',
+      id: 1,
+      delivery: { client: publisher.clientId, sequence: 1 },
+    });
+    expect(publisher.clientId).toMatch(/^[A-Za-z0-9_-]{16,128}$/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(acks).toHaveLength(1);
+    expect(publisher.queued).toBe(0);
+    expect(relay.frames).toHaveLength(4);
+  });
+
+  it('keeps one caption in flight and sends the next after the ack', async () => {
+    relay = new FakeRelay((r, ws, value) => {
+      if (value.join) return joined(ws, value);
+      ack(ws, value, r.frames.length - 1);
+    });
+    const publisher = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...fast });
+    closeClient = () => publisher.close();
+    for (let i = 1; i <= 5; i++) publisher.publish({ final: `line ${i}`, id: i });
+    await relay.count(6);
+    expect(relay.frames.slice(1).map((f) => (f.value.delivery as { sequence: number }).sequence)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+  });
+
+  it('reconnects with backoff after the socket drops and resends the unacked caption', async () => {
+    relay = new FakeRelay((r, ws, value) => {
+      if (value.join) return joined(ws, value);
+      // First connection: drop it without an ack (relay restart). Later: ack.
+      if (r.sockets.indexOf(ws) === 0) ws.terminate();
+      else ack(ws, value, 1);
+    });
+    const states: RelayClientEvent[] = [];
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      ...fast,
+      onState: (e) => states.push(e),
+    });
+    closeClient = () => publisher.close();
+    publisher.publish({ final: 'kept', id: 'a' });
+    await relay.count(4);
+    expect(relay.frames.map((f) => [f.socket, f.value.join ?? f.value.final])).toEqual([
+      [0, 'r'],
+      [0, 'kept'],
+      [1, 'r'],
+      [1, 'kept'],
+    ]);
+    expect(relay.frames[3]!.value.delivery).toEqual(relay.frames[1]!.value.delivery);
+    expect(states.map((s) => s.state)).toEqual(['connecting', 'joined', 'waiting', 'connecting', 'joined']);
+    expect(states[2]).toMatchObject({ code: 1006, retryInMs: 10 });
+  });
+
+  it('doubles the backoff per failed attempt up to the cap', async () => {
+    relay = new FakeRelay((_r, ws) => ws.close(1011, 'broken'));
+    const delays: number[] = [];
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      ...fast,
+      onState: (e) => e.retryInMs !== undefined && delays.push(e.retryInMs),
+    });
+    closeClient = () => publisher.close();
+    await relay.count(5);
+    expect(delays.slice(0, 4)).toEqual([10, 20, 40, 40]);
+  });
+
+  it('stops on 1008, keeps its queue, and refuses captions above maxQueue', async () => {
+    relay = new FakeRelay((_r, ws) => ws.close(1008, 'Invalid room or token'));
+    const events: RelayClientEvent[] = [];
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      maxQueue: 2,
+      ...fast,
+      onState: (e) => events.push(e),
+    });
+    closeClient = () => publisher.close();
+    expect(publisher.publish({ final: 'a', id: 1 })).toBe(true);
+    expect(publisher.publish({ interm: 'b', id: 2 })).toBe(true);
+    expect(publisher.publish({ final: 'c', id: 3 })).toBe(false);
+    while (publisher.state !== 'stopped') await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(events.at(-1)).toEqual({ state: 'stopped', code: 1008, reason: 'Invalid room or token' });
+    expect(publisher.queued).toBe(2);
+    expect(relay.sockets).toHaveLength(1);
+  });
+
+  it('needs a WebSocket implementation when there is no global one', () => {
+    const global = globalThis as { WebSocket?: unknown };
+    const saved = global.WebSocket;
+    delete global.WebSocket;
+    try {
+      expect(() => new RelayPublisher({ url: 'ws://127.0.0.1:1/ws', room: 'r', token: 't' })).toThrow(
+        'No WebSocket implementation',
+      );
+    } finally {
+      if (saved) global.WebSocket = saved;
+    }
+  });
+});
+
+describe('reader', () => {
+  it('reconnects with its cursor and reports a gap', async () => {
+    relay = new FakeRelay((r, ws, value) => {
+      const index = r.sockets.indexOf(ws);
+      if (index === 0) {
+        joined(ws, value, { next: 4 });
+        for (const sequence of [4, 5])
+          ws.send(
+            JSON.stringify({
+              msg: true,
+              final: `c${sequence}`,
+              id: sequence,
+              relay: { epoch: 'e1', sequence },
+            }),
+          );
+        setTimeout(() => ws.terminate(), 20);
+      } else {
+        joined(ws, value, { epoch: 'e2', next: 3, gap: 'relay-restarted' });
+        ws.send(JSON.stringify({ msg: true, final: 'after', id: 9, relay: { epoch: 'e2', sequence: 2 } }));
+      }
+    });
+    const captions: RelayCaption[] = [];
+    const gaps: RelayGap[] = [];
+    const reader = createReader({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      ...fast,
+      onCaption: (c) => captions.push(c),
+      onGap: (g) => gaps.push(g),
+    });
+    closeClient = () => reader.close();
+    await relay.count(2);
+    while (captions.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(relay.frames[0]!.value).toEqual({ protocol: 2, join: 'r', role: 'read', token: 't' });
+    expect(relay.frames[1]!.value).toEqual({
+      protocol: 2,
+      join: 'r',
+      role: 'read',
+      token: 't',
+      cursor: { epoch: 'e1', sequence: 5 },
+    });
+    expect(captions.map((c) => c.final)).toEqual(['c4', 'c5', 'after']);
+    expect(gaps).toEqual([{ gap: 'relay-restarted', epoch: 'e2', next: 3 }]);
+    expect(reader.cursor).toEqual({ epoch: 'e2', sequence: 2 });
+  });
+});

@@ -1,0 +1,62 @@
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+/** A scripted stand-in for the relay: records every frame; the test decides what to answer. */
+export class FakeRelay {
+  readonly frames: { socket: number; value: Record<string, unknown> }[] = [];
+  readonly sockets: WebSocket[] = [];
+  private readonly wss: WebSocketServer;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly onFrame: (relay: FakeRelay, ws: WebSocket, value: Record<string, unknown>) => void,
+  ) {
+    this.wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    this.wss.on('connection', (ws) => {
+      const index = this.sockets.push(ws) - 1;
+      ws.on('message', (data) => {
+        const value = JSON.parse(String(data)) as Record<string, unknown>;
+        this.frames.push({ socket: index, value });
+        this.onFrame(this, ws, value);
+        for (const wake of this.waiters.splice(0)) wake();
+      });
+    });
+  }
+
+  async url(): Promise<string> {
+    if (!this.wss.address()) await new Promise((resolve) => this.wss.once('listening', resolve));
+    return `ws://127.0.0.1:${(this.wss.address() as AddressInfo).port}/ws`;
+  }
+
+  async count(n: number): Promise<void> {
+    while (this.frames.length < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  close(): Promise<void> {
+    for (const ws of this.wss.clients) ws.terminate();
+    return new Promise((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+export function joined(
+  ws: WebSocket,
+  value: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): void {
+  ws.send(
+    JSON.stringify({
+      joined: value.join,
+      role: value.role,
+      protocol: 2,
+      epoch: 'e1',
+      next: 1,
+      gap: false,
+      retentionMs: 120000,
+      ...extra,
+    }),
+  );
+}
+
+export function ack(ws: WebSocket, value: Record<string, unknown>, sequence: number): void {
+  ws.send(JSON.stringify({ ack: value.delivery, epoch: 'e1', sequence }));
+}
