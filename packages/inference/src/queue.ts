@@ -1,4 +1,10 @@
-import type { EngineInfo, InferenceFailureCode, InferenceRequest, InferenceResult, WorkerStatus } from '@live-captions/protocol';
+import type {
+  EngineInfo,
+  InferenceFailureCode,
+  InferenceRequest,
+  InferenceResult,
+  WorkerStatus,
+} from '@live-captions/protocol';
 
 /** A job that did not produce a result; `code` is stable, `message` is for logs. */
 export class InferenceError extends Error {

@@ -1,3 +1,4 @@
 export * from './health.js';
 export * from './jobs.js';
+export * from './languages.js';
 export * from './relay.js';

@@ -1,3 +1,23 @@
+export {
+  DEFAULT_MODEL_BASE_URL,
+  defaultModelDir,
+  MODEL_CATALOG,
+  ModelError,
+  type ModelSpec,
+  modelFile,
+  modelNames,
+  modelSpec,
+  type ResolvedModel,
+  resolveModel,
+} from './catalog.js';
+export {
+  type DownloadEvent,
+  type DownloadOptions,
+  downloadModel,
+  type EnsureModelOptions,
+  ensureModel,
+  sha1File,
+} from './download.js';
 export { WhisperError, type WhisperErrorCode } from './errors.js';
 export { engineBuildInfo, type LoadOptions, type ModelInfo, WhisperModel, WhisperState } from './model.js';
 export { audioContextForClip, type DecodeOptions, SAMPLE_RATE } from './options.js';

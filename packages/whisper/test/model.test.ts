@@ -164,3 +164,12 @@ describe('decoding', () => {
     english.free();
   });
 });
+
+describe('language list', () => {
+  it('matches the codes the protocol package publishes', async () => {
+    const { WHISPER_LANGUAGES } = await import('@live-captions/protocol');
+    const model = await WhisperModel.load(syntheticModel('tiny'));
+    expect(model.info.languages).toEqual([...WHISPER_LANGUAGES]);
+    model.free();
+  });
+});

@@ -1,0 +1,50 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
+import { flagVar, intVar, parseEnv } from '@live-captions/runtime';
+import { z } from 'zod';
+
+/** Engine settings shared by the worker process and the gateway's in-process worker. */
+export interface EngineConfig {
+  /** A catalog name (`base`, `tiny.en`, ...) or a path to a ggml file. */
+  model: string;
+  modelDir: string;
+  workers: number;
+  threadsPerWorker: number;
+  /** Undefined: 1 on CPU, 5 on GPU. */
+  beamSize: number | undefined;
+  /** Never download: the model file must already be there. */
+  offline: boolean;
+  queueName: string;
+  watchdogMs: number;
+}
+
+const schema = z.object({
+  CAPTION_MODEL: z.string().default('base'),
+  CAPTION_MODEL_DIR: z.string().default('models'),
+  CAPTION_WORKERS: intVar(1, 16).default(1),
+  CAPTION_THREADS: intVar(1, 64).optional(),
+  CAPTION_BEAM_SIZE: intVar(1, 8).optional(),
+  CAPTION_OFFLINE: flagVar().default(false),
+  CAPTION_QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 letters, digits, _ or -' })
+    .default(DEFAULT_QUEUE_NAME),
+});
+
+/** Reads and validates the engine settings; throws ConfigError naming each wrong variable. */
+export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
+  const values = parseEnv(schema, env);
+  return {
+    model: values.CAPTION_MODEL,
+    modelDir: resolve(values.CAPTION_MODEL_DIR),
+    workers: values.CAPTION_WORKERS,
+    // Decodes are CPU-bound: split the cores between the concurrent decodes.
+    threadsPerWorker:
+      values.CAPTION_THREADS ?? Math.max(1, Math.floor(availableParallelism() / values.CAPTION_WORKERS)),
+    beamSize: values.CAPTION_BEAM_SIZE,
+    offline: values.CAPTION_OFFLINE,
+    queueName: values.CAPTION_QUEUE_NAME,
+    watchdogMs: 90_000,
+  };
+}

@@ -1,0 +1,257 @@
+import { hostname } from 'node:os';
+import type { EngineInfo, TaskMode, WorkerStatus } from '@live-captions/protocol';
+import type { Logger } from '@live-captions/runtime';
+import {
+  type DecodeOptions,
+  type Transcription,
+  type WhisperError,
+  WhisperModel,
+  type WhisperState,
+} from '@live-captions/whisper';
+import type { DecodeSlot } from '../domain/run-job.js';
+import { InferenceError } from '../queue.js';
+
+export interface EnginePoolOptions {
+  modelPath: string;
+  /** Name clients see (health `model`, `/v1/models` id). */
+  modelName: string;
+  /** Concurrent decodes, each with its own decode state. */
+  workers: number;
+  threadsPerWorker: number;
+  /** Default: 1 on CPU, 5 on GPU. */
+  beamSize?: number;
+  /** A decode running longer than this fails and its decode state is replaced. Default 90 s. */
+  watchdogMs?: number;
+  logger?: Logger;
+}
+
+interface Slot {
+  state: WhisperState;
+  busy: boolean;
+  /** Set after a watchdog trip until a fresh state replaces the stuck one. */
+  replacing: boolean;
+}
+
+interface Waiter {
+  resolve: (slot: Slot) => void;
+  reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+const WARMUP_SAMPLES = 16_000;
+
+/**
+ * One resident model and N decode states. Hands out slots first come, first served; a waiter
+ * whose start deadline passes is refused with `queue_timeout` and never decodes.
+ */
+export class EnginePool {
+  readonly info: EngineInfo;
+  readonly languages: ReadonlySet<string>;
+  readonly stats = { completed: 0, failed: 0, queueTimeouts: 0 };
+  readonly #model: WhisperModel;
+  readonly #slots: Slot[];
+  readonly #waiters: Waiter[] = [];
+  readonly #options: EnginePoolOptions;
+  readonly #startedAt = Date.now();
+  #tripped = 0;
+  #closing = false;
+
+  private constructor(model: WhisperModel, options: EnginePoolOptions) {
+    this.#model = model;
+    this.#options = options;
+    this.#slots = Array.from({ length: options.workers }, () => ({
+      state: model.createState(),
+      busy: false,
+      replacing: false,
+    }));
+    const multilingual = model.info.multilingual;
+    this.languages = new Set(model.info.languages);
+    const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
+    this.info = {
+      model: options.modelName,
+      device: model.info.device,
+      computeType: model.info.ftype,
+      multilingual,
+      languages: model.info.languages,
+      modes,
+      translationTarget: multilingual ? 'en' : null,
+      workers: options.workers,
+      threadsPerWorker: options.threadsPerWorker,
+      beamSize: options.beamSize ?? (model.info.device === 'cuda' ? 5 : 1),
+    };
+  }
+
+  /** Loads the model, creates the decode states and warms each up with a real decode. */
+  static async start(options: EnginePoolOptions): Promise<EnginePool> {
+    const loadStarted = performance.now();
+    const model = await WhisperModel.load(options.modelPath);
+    const pool = new EnginePool(model, options);
+    const silence = new Float32Array(WARMUP_SAMPLES);
+    await Promise.all(
+      pool.#slots.map((slot) =>
+        slot.state.decode(silence, { language: 'en', maxTokens: 1, threads: options.threadsPerWorker }),
+      ),
+    );
+    options.logger?.info(
+      {
+        model: options.modelName,
+        device: pool.info.device,
+        workers: options.workers,
+        ms: Math.round(performance.now() - loadStarted),
+      },
+      'engine ready',
+    );
+    return pool;
+  }
+
+  /** Decodes running now. */
+  get running(): number {
+    return this.#slots.filter((slot) => slot.busy).length;
+  }
+
+  /** Jobs waiting for a slot. */
+  get pending(): number {
+    return this.#waiters.length;
+  }
+
+  /** False while a slot is being replaced after a watchdog trip. */
+  get ready(): boolean {
+    return this.#tripped === 0 && !this.#closing;
+  }
+
+  /**
+   * Runs `fn` with a decode slot once one is free (FIFO). Rejects with `queue_timeout` if no slot
+   * frees up before `startDeadline` (ms since epoch); `fn` then never runs.
+   */
+  async withSlot<T>(startDeadline: number, fn: (slot: DecodeSlot) => Promise<T>): Promise<T> {
+    const slot = await this.#acquire(startDeadline);
+    try {
+      return await fn(this.#decodeSlot(slot));
+    } finally {
+      this.#release(slot);
+    }
+  }
+
+  status(id: string): WorkerStatus {
+    return {
+      id,
+      host: hostname(),
+      pid: process.pid,
+      engine: this.info,
+      ready: this.ready,
+      running: this.running,
+      completed: this.stats.completed,
+      failed: this.stats.failed,
+      queueTimeouts: this.stats.queueTimeouts,
+      startedAt: this.#startedAt,
+      updatedAt: Date.now(),
+    };
+  }
+
+  /** Refuses new work, waits for running decodes, frees the model. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    for (const waiter of this.#waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new InferenceError('unavailable', 'the engine is shutting down'));
+    }
+    while (this.running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const slot of this.#slots) slot.state.free();
+    this.#model.free();
+  }
+
+  #acquire(startDeadline: number): Promise<Slot> {
+    if (this.#closing)
+      return Promise.reject(new InferenceError('unavailable', 'the engine is shutting down'));
+    if (Date.now() > startDeadline) return Promise.reject(this.#queueTimeout());
+    const free = this.#waiters.length === 0 ? this.#slots.find((slot) => !slot.busy) : undefined;
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject };
+      waiter.timer = setTimeout(
+        () => {
+          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+          reject(this.#queueTimeout());
+        },
+        Math.max(0, startDeadline - Date.now()),
+      );
+      this.#waiters.push(waiter);
+    });
+  }
+
+  #release(slot: Slot): void {
+    if (slot.replacing) return;
+    const next = this.#waiters.shift();
+    if (next) {
+      clearTimeout(next.timer);
+      next.resolve(slot);
+    } else {
+      slot.busy = false;
+    }
+  }
+
+  #queueTimeout(): InferenceError {
+    this.stats.queueTimeouts++;
+    return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
+  }
+
+  #decodeSlot(slot: Slot): DecodeSlot {
+    return {
+      multilingual: this.info.multilingual,
+      decode: (audio, options) => this.#decode(slot, audio, options),
+    };
+  }
+
+  async #decode(slot: Slot, audio: Float32Array, options: DecodeOptions): Promise<Transcription> {
+    const state = slot.state;
+    const decoding = state.decode(audio, {
+      threads: this.#options.threadsPerWorker,
+      beamSize: this.info.beamSize,
+      ...options,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new InferenceError('inference_failed', 'the decode exceeded the watchdog limit'));
+        this.#replaceAfterTrip(slot, state, decoding);
+      }, this.#options.watchdogMs ?? 90_000);
+    });
+    try {
+      return await Promise.race([decoding, watchdog]);
+    } catch (error) {
+      if (error instanceof InferenceError) throw error;
+      throw new InferenceError('inference_failed', (error as WhisperError).message ?? String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A stuck decode keeps its state busy: abort it and give the slot a fresh state once it stops.
+   * The shared weights are read-only, so the other slots keep working meanwhile.
+   */
+  #replaceAfterTrip(slot: Slot, state: WhisperState, decoding: Promise<Transcription>): void {
+    this.#tripped++;
+    slot.replacing = true;
+    this.#options.logger?.error(
+      { model: this.info.model },
+      'decode watchdog tripped; replacing the decode state',
+    );
+    state.abort();
+    decoding
+      .catch(() => undefined)
+      .then(() => {
+        state.free();
+        slot.state = this.#model.createState();
+        slot.replacing = false;
+        this.#tripped--;
+        this.#release(slot);
+      })
+      .catch((error: unknown) =>
+        this.#options.logger?.error({ err: error }, 'cannot replace the decode state'),
+      );
+  }
+}

@@ -1,0 +1,9 @@
+export { type EngineConfig, loadEngineConfig } from './config.js';
+export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
+export { checkSupported, ENGLISH_ONLY_MESSAGE, runInferenceJob } from './domain/run-job.js';
+export { cutWords, groupWords } from './domain/word-cut.js';
+export { EnginePool } from './engine/pool.js';
+export { createInProcessQueue, type InProcessQueueOptions } from './in-process-queue.js';
+export { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from './queue.js';
+export { createRedisQueue, type RedisQueueOptions } from './redis/redis-queue.js';
+export { type RedisWorkerOptions, type RunningWorker, startRedisWorker } from './redis/worker-runner.js';
