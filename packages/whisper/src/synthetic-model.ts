@@ -1,36 +1,40 @@
 // Synthetic whisper.cpp test model: the real hparams, mel filters and vocabulary of a ggml file,
 // followed by every tensor of that architecture (real names, shapes, types and order, so load,
 // mel, encoder and decoder cost the same as the real model) holding deterministic weights that
-// make greedy decoding print SYNTHETIC_TEXT for any audio.
+// make decoding print SYNTHETIC_TEXT for any audio.
 //
 // Why the weights decode deterministically:
 // - Every tensor is zero except the token embedding and the decoder's final layer norm. With zero
 //   weights and biases each encoder and decoder block adds exactly 0 to the residual stream
 //   (zero query/key/value, gelu(0) = 0), so the decoder's last hidden state is exactly
-//   E[last token] (the positional embedding is zero too) and the audio cannot change it.
-// - The final layer norm then yields h = w * norm(E[last]) + b and the logits are E · h (the
-//   token embedding E is tied). Most rows of E are zero, so most tokens get logit 0 in every
-//   step. A handful of rows are non-zero on a few "link" coordinates: link (u, v, m) puts
-//   sqrt(m) on one coordinate of both rows, so when u was the last token v's logit rises by
-//   m units (and the other way round: tied embeddings make links symmetric). Coordinates with a
-//   negative layer-norm gain lower a token's own logit so it never repeats itself, and one
-//   coordinate with gain 0 and bias 1 adds a constant to a row's logit (the language prior).
-//   The remaining coordinates of each used row cancel its mean, so the layer norm is a pure
-//   rescale; the gain is chosen so that one unit is at least UNIT_LOGITS logits.
-// - The links reproduce what whisper.cpp's logit filters let through at each step
-//   (whisper_process_logits): prompt (sot/task/notimestamps) -> <|0.00|> (or " test" without
-//   timestamps; blank and end-of-text are suppressed at the start) -> " test" -> <|30.00|> (or
-//   end-of-text without timestamps) -> end-of-text. A lone closing timestamp at 30 s consumes the
-//   whole window, so long audio advances 30 s per window like a real model, without fallbacks.
-// - Language detection reads the language-token logits after <|startoftext|>: only "en" has a
-//   non-zero row (the constant channel), so detection returns "en" with p = e^10/(e^10 + 98).
-// - Margins of at least 25 logits over ~51k zero logits keep every chosen token's probability
-//   at ~1, so temperature fallback (avg logprob < -1) never triggers and beam search agrees.
+//   E[last token] (the positional embedding is zero too): neither the audio nor the earlier
+//   tokens can change it.
+// - The final layer norm then gives h = w * norm(E[last]) + b and the logits are E · h (the token
+//   embedding E is tied). Most rows of E are zero, so most tokens get logit 0 at every step. A
+//   handful of rows are non-zero on a few "link" coordinates: link (u, v, m) puts sqrt(m) on one
+//   coordinate of both rows, so right after u, v's logit rises by m units (and the other way
+//   round: tied embeddings make links symmetric). Coordinates with a negative layer-norm gain
+//   lower a token's logit right after itself, and one coordinate with gain 0 and bias 1 adds a
+//   constant logit to a row (the priors of <|en|> and end-of-text). The other coordinates of
+//   each used row cancel its mean, so the layer norm only rescales the row; the gain makes one
+//   unit worth at least UNIT_LOGITS logits.
+// - The links follow what whisper.cpp's logit filters let through at each step
+//   (whisper_process_logits): prompt (sot / task / notimestamps) -> <|0.00|> (" test" without
+//   timestamps; blank and end-of-text are suppressed at the start) -> " test" -> <|30.00|>
+//   (end-of-text without timestamps) -> end-of-text. The lone closing timestamp at 30 s consumes
+//   the whole window, so audio over 30 s advances one window at a time, without fallbacks; the
+//   segment always reads [window start --> window start + 30 s].
+// - After any other token (a beam that strayed) the hidden state is the bias alone, and the
+//   end-of-text prior ends the sequence.
+// - Language detection compares the language-token logits after <|startoftext|>: only <|en|> has
+//   a prior, so it returns "en" with p = e^10/(e^10 + 98).
+// - Chosen tokens lead by at least 15 logits (mostly 25+) over ~51k zero logits, so each has
+//   probability ~1: no temperature fallback (avg logprob < -1), and beam search agrees.
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 
 /** Bumped whenever the written bytes change for the same source file. */
-export const SYNTHETIC_MODEL_VERSION = 1;
+export const SYNTHETIC_MODEL_VERSION = 2;
 /** What greedy decoding of a synthetic model prints, whatever the audio. */
 export const SYNTHETIC_TEXT = ' test';
 /** What language detection returns on a multilingual synthetic model. */
