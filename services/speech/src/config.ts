@@ -22,7 +22,6 @@ export interface SpeechConfig {
   httpLimit: number;
   /** BullMQ on this Redis when set; the in-process worker otherwise. */
   redisUrl: string | undefined;
-  queueName: string | undefined;
   /** `secrets/relay-tokens.env` unless CAPTION_RELAY_TOKENS_FILE says otherwise. */
   relayTokensFile: string;
   /** Express `trust proxy` (e.g. `loopback`, `10.0.0.0/8`): whose X-Forwarded-Proto is believed. */
@@ -44,10 +43,6 @@ const schema = z.object({
   REDIS_URL: z
     .string()
     .refine((value) => /^rediss?:\/\//.test(value), { message: 'must be a redis:// or rediss:// URL' })
-    .optional(),
-  CAPTION_QUEUE_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, "_", "-" or "."' })
     .optional(),
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
   CAPTION_TRUST_PROXY: z.string().optional(),
@@ -93,7 +88,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     queueTimeoutSeconds: vars.CAPTION_QUEUE_TIMEOUT,
     httpLimit: vars.CAPTION_HTTP_LIMIT ?? Math.max(64, 6 * vars.CAPTION_MAX_STREAMS + 16),
     redisUrl: vars.REDIS_URL,
-    queueName: vars.CAPTION_QUEUE_NAME,
     relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
     trustProxy: vars.CAPTION_TRUST_PROXY,
     version: packageVersion(),

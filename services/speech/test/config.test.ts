@@ -144,8 +144,9 @@ describe('relay config', () => {
 
   it('needs wss:// and the required variables; optional ones become null', () => {
     expect(parseRelayConfig({ ...vars, RELAY_ADDRESS: 'ws://relay.example/ws' }).problems).toEqual([
-      'RELAY_ADDRESS: must use wss://',
+      'RELAY_ADDRESS: must use wss:// (ws:// only for localhost)',
     ]);
+    expect(parseRelayConfig({ ...vars, RELAY_ADDRESS: 'ws://localhost:8080/ws' }).problems).toEqual([]);
     expect(parseRelayConfig({ RELAY_ADDRESS: 'wss://r.example' }).problems).toHaveLength(4);
     const { RELAY_OUTPUT_READ: _r, RELAY_OUTPUT_WRITE: _w, RELAY_SITE: _s, ...required } = vars;
     expect(parseRelayConfig(required).config).toMatchObject({

@@ -32,6 +32,8 @@ const REQUIRED = [
   'RELAY_SOURCE_WRITE',
 ] as const;
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 const fragment = (params: Record<string, string | null>) =>
   Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== null)
@@ -49,7 +51,11 @@ export function parseRelayConfig(vars: Record<string, string>): { config?: Relay
   const address = vars.RELAY_ADDRESS;
   if (address) {
     try {
-      if (new URL(address).protocol !== 'wss:') problems.push('RELAY_ADDRESS: must use wss://');
+      const url = new URL(address);
+      // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
+      const local = url.protocol === 'ws:' && LOOPBACK.has(url.hostname);
+      if (url.protocol !== 'wss:' && !local)
+        problems.push('RELAY_ADDRESS: must use wss:// (ws:// only for localhost)');
     } catch {
       problems.push('RELAY_ADDRESS: must be a wss:// URL');
     }

@@ -1,0 +1,81 @@
+/**
+ * Speech gateway process: read config (refuse to start on a wrong variable), pick the queue
+ * backend (BullMQ when REDIS_URL is set, else the in-process worker), listen, and shut down
+ * gracefully on SIGTERM/SIGINT.
+ */
+import { createInProcessQueue, createRedisQueue, loadEngineConfig } from '@live-captions/inference';
+import { ConfigError, createLogger, readEnvFile } from '@live-captions/runtime';
+import { loadRelayTokens } from './adapters/relay-tokens.js';
+import { createApp } from './app.js';
+import { loadConfig, SECRETS_DIR } from './config.js';
+
+const logger = createLogger('speech');
+
+function environment(): NodeJS.ProcessEnv {
+  // secrets/caption-local.env (optional) fills what the environment leaves unset.
+  const file = process.env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
+  return { ...(readEnvFile(file) ?? {}), ...process.env };
+}
+
+async function main(): Promise<void> {
+  const env = environment();
+  const config = loadConfig(env);
+  const relay = loadRelayTokens(config.relayTokensFile);
+  const queue = config.redisUrl
+    ? createRedisQueue({
+        redisUrl: config.redisUrl,
+        // CAPTION_QUEUE_NAME is validated with the engine settings the workers share.
+        queueName: loadEngineConfig(env).queueName,
+        logger,
+      })
+    : createInProcessQueue({ engine: loadEngineConfig(env), logger });
+
+  const { app, shutdown } = createApp({ config, queue, relay, logger });
+  const server = app.listen(config.port, config.bind);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  logger.info(
+    {
+      bind: config.bind,
+      port: config.port,
+      backend: config.redisUrl ? 'redis' : 'in-process',
+      auth: !!config.apiKey,
+    },
+    'speech gateway listening',
+  );
+  // Health answers 503 `Model loading` until the engine (or the first Redis worker) is ready.
+  queue.start().then(
+    () => logger.info('inference queue started'),
+    (error: unknown) => {
+      logger.fatal({ err: error }, 'inference queue failed to start');
+      process.exit(1);
+    },
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining running decodes');
+    shutdown(server).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    logger.fatal({ err: error }, 'speech gateway failed to start');
+  }
+  process.exit(1);
+});

@@ -1,0 +1,272 @@
+/**
+ * Test harness: real inference backends (in-process engine, or BullMQ on the local Redis with a
+ * real worker) on the synthetic models, a gateway listening on port 0, and raw HTTP uploads
+ * that can be held open half-way.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createInProcessQueue,
+  createRedisQueue,
+  type EngineConfig,
+  type InferenceQueue,
+  type QueueStatus,
+  startRedisWorker,
+} from '@live-captions/inference';
+import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
+import { Redis } from 'ioredis';
+import { type AppOptions, createApp, type SpeechApp } from '../../src/app.js';
+import { loadConfig, type SpeechConfig } from '../../src/config.js';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const audioDir = resolve(repoRoot, '../shared/audio');
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const API_KEY = 'test-key-0123456789abcdefghij';
+
+export const readAudio = (file: string) => readFileSync(join(audioDir, file));
+
+export type ModelName = 'tiny' | 'tiny.en' | 'base';
+
+export function engineConfig(model: ModelName, overrides: Partial<EngineConfig> = {}): EngineConfig {
+  return {
+    model: join(repoRoot, 'models', `ggml-synthetic-${model}.bin`),
+    modelDir: join(repoRoot, 'models'),
+    workers: 1,
+    threadsPerWorker: 1,
+    beamSize: undefined,
+    offline: true,
+    queueName: `speech-test-${randomUUID()}`,
+    watchdogMs: 90_000,
+    ...overrides,
+  };
+}
+
+export interface Backend {
+  name: 'in-process' | 'redis';
+  queue: InferenceQueue;
+  close(): Promise<void>;
+}
+
+export async function inProcessBackend(
+  model: ModelName = 'tiny',
+  workers = 1,
+  overrides: Partial<EngineConfig> = {},
+): Promise<Backend> {
+  const queue = createInProcessQueue({ engine: engineConfig(model, { workers, ...overrides }) });
+  await queue.start();
+  return { name: 'in-process', queue, close: () => queue.close() };
+}
+
+/** BullMQ producer plus one real worker (the package's worker runner) on a fresh queue name. */
+export async function redisBackend(model: ModelName = 'tiny', workers = 1): Promise<Backend> {
+  const engine = engineConfig(model, { workers });
+  const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine });
+  const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName: engine.queueName });
+  await queue.start();
+  return {
+    name: 'redis',
+    queue,
+    async close() {
+      await queue.close();
+      await worker.close();
+      await deleteKeys([`bull:${engine.queueName}:*`, `captions:${engine.queueName}:*`]);
+    },
+  };
+}
+
+export function startBackend(
+  name: Backend['name'],
+  model: ModelName = 'tiny',
+  workers = 1,
+): Promise<Backend> {
+  return name === 'redis' ? redisBackend(model, workers) : inProcessBackend(model, workers);
+}
+
+async function deleteKeys(patterns: string[]): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    for (const pattern of patterns) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== '0');
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Passes jobs to the real queue only when the test opens the gate, keeping each job's original
+ * start deadline: holds a decode "queued" deterministically, and lets a deadline pass for real.
+ */
+export class GatedQueue implements InferenceQueue {
+  private gate: Promise<void> = Promise.resolve();
+  private openGate: () => void = () => undefined;
+  /** Jobs that reached this wrapper (not necessarily the real queue yet). */
+  submitted = 0;
+  private arrivals: (() => void)[] = [];
+
+  constructor(readonly inner: InferenceQueue) {}
+
+  /** From now on, jobs wait until {@link open}. */
+  hold(): void {
+    this.gate = new Promise<void>((resolve) => {
+      this.openGate = resolve;
+    });
+  }
+
+  open(): void {
+    this.openGate();
+    this.gate = Promise.resolve();
+  }
+
+  /** Resolves once `count` jobs in total have reached the wrapper. */
+  waitForSubmissions(count: number): Promise<void> {
+    if (this.submitted >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.submitted >= count) resolve();
+        else this.arrivals.push(check);
+      };
+      this.arrivals.push(check);
+    });
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  async submit(
+    request: InferenceRequest,
+    audio: Float32Array,
+    options: { startDeadline: number },
+  ): Promise<InferenceResult> {
+    this.submitted += 1;
+    for (const arrival of this.arrivals.splice(0)) arrival();
+    await this.gate;
+    return this.inner.submit(request, audio, options);
+  }
+
+  status(): Promise<QueueStatus> {
+    return this.inner.status();
+  }
+
+  engine(): Promise<EngineInfo | undefined> {
+    return this.inner.engine();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+export function testConfig(overrides: Partial<SpeechConfig> = {}): SpeechConfig {
+  return { ...loadConfig({ CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env' }), ...overrides };
+}
+
+export interface RunningGateway extends SpeechApp {
+  base: string;
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  options: Partial<AppOptions> & { queue: InferenceQueue },
+): Promise<RunningGateway> {
+  const speech = createApp({ config: testConfig(), ...options });
+  const server = speech.app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...speech,
+    server,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface OpenUpload {
+  /** Resolves with the response, even while the request body is still being sent. */
+  response: Promise<RawResponse>;
+  write(chunk: Buffer): void;
+  end(chunk?: Buffer): void;
+  destroy(): void;
+  /** True once the request body was fully sent. */
+  ended(): boolean;
+}
+
+/**
+ * A request whose body the test sends piece by piece (chunked unless Content-Length is given),
+ * to hold an upload open, to be slow, or to exceed a limit without ever finishing.
+ */
+export function openUpload(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  first?: Buffer,
+): OpenUpload {
+  let finished = false;
+  const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false });
+  const response = new Promise<RawResponse>((resolve, reject) => {
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  // A destroyed upload rejects; tests that destroy on purpose do not await it.
+  response.catch(() => undefined);
+  if (first) req.write(first);
+  else req.flushHeaders();
+  return {
+    response,
+    write: (chunk) => req.write(chunk),
+    end: (chunk) => {
+      finished = true;
+      req.end(chunk);
+    },
+    destroy: () => req.destroy(),
+    ended: () => finished,
+  };
+}
+
+/** Waits until `check` holds, polling; for states reached by another connection. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
