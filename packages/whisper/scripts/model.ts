@@ -1,0 +1,284 @@
+// pnpm model [<name> ...] | --list | --verify [<name|path> ...]
+// Downloads official whisper.cpp ggml models into CAPTION_MODEL_DIR (default <repo>/models), with
+// resume, retries and SHA-1 verification (src/download.ts). Exit codes: 0 ok, 1 failure, 2 usage.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  defaultModelDir,
+  MODEL_CATALOG,
+  ModelError,
+  type ModelSpec,
+  modelFile,
+  resolveModel,
+} from '../src/catalog.js';
+import { type DownloadEvent, downloadModel, sha1File } from '../src/download.js';
+
+const USAGE = `Usage: pnpm model [<name> ...]          download official whisper.cpp models (default: $CAPTION_MODEL or base)
+       pnpm model --list                 list the models with size and SHA-1 (* = downloaded)
+       pnpm model --verify [<name|path> ...]
+                                         check the SHA-1 of the given models, or of every model present
+
+Environment:
+  CAPTION_MODEL_DIR       where models live (default <repo>/models; relative to the repo root)
+  CAPTION_MODEL_BASE_URL  a mirror laid out like https://huggingface.co/ggerganov/whisper.cpp
+                          (files at <url>/resolve/main/ggml-<name>.bin)`;
+
+class UsageError extends Error {}
+
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+
+function humanSize(bytes: number): string {
+  return bytes >= 1024 * MiB ? `${(bytes / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(bytes / MiB)} MiB`;
+}
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '--:--';
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
+
+/** Progress bar on a TTY (redrawn in place), plain lines every few seconds otherwise. */
+class ProgressReporter {
+  private readonly tty = Boolean(process.stdout.isTTY);
+  private samples: { at: number; bytes: number }[] = [];
+  private lastDraw = 0;
+  private barShown = false;
+  private label = '';
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  onEvent = (event: DownloadEvent): void => {
+    switch (event.type) {
+      case 'wait':
+        this.line(`Waiting for another download of ${event.name} to finish (${event.holder})`);
+        break;
+      case 'check':
+        this.line(`Checking ${event.path} ...`);
+        break;
+      case 'present':
+        break;
+      case 'start':
+        this.label = `ggml-${event.name}.bin`;
+        this.samples = [];
+        this.lastDraw = 0;
+        this.line(
+          `${event.offset > 0 ? `Resuming at ${mib(event.offset)} MiB` : 'Downloading'} ${this.label}` +
+            `${event.total === undefined ? '' : ` (${mib(event.total)} MiB)`} from ${event.url}`,
+        );
+        break;
+      case 'progress':
+        this.progress(event.received, event.total);
+        break;
+      case 'retry':
+        this.line(
+          `Attempt ${event.attempt} failed (${event.reason}); retrying in ${duration(event.delayMs / 1000)}`,
+        );
+        break;
+      case 'done':
+        this.endBar();
+        break;
+    }
+  };
+
+  private progress(received: number, total: number | undefined): void {
+    const at = this.now();
+    this.samples.push({ at, bytes: received });
+    while (this.samples.length > 2 && at - (this.samples[0]?.at ?? at) > 5000) this.samples.shift();
+    const complete = total !== undefined && received >= total;
+    const interval = this.tty ? 100 : 5000;
+    if (!complete && at - this.lastDraw < interval) return;
+    this.lastDraw = at;
+    const first = this.samples[0] ?? { at, bytes: received };
+    const speed = at > first.at ? ((received - first.bytes) / (at - first.at)) * 1000 : 0;
+    const parts: string[] = [];
+    if (total) {
+      const fraction = Math.min(received / total, 1);
+      parts.push(`${(fraction * 100).toFixed(1).padStart(5)}%`, `${mib(received)}/${mib(total)} MiB`);
+    } else {
+      parts.push(`${mib(received)} MiB`);
+    }
+    parts.push(`${mib(speed)} MiB/s`);
+    if (total)
+      parts.push(`ETA ${complete ? '0:00' : duration(speed > 0 ? (total - received) / speed : Number.NaN)}`);
+    const text = parts.join('  ');
+    if (!this.tty) {
+      console.log(`${this.label}  ${text}`);
+      return;
+    }
+    const columns = process.stdout.columns || 80;
+    const barWidth = Math.max(10, Math.min(30, columns - this.label.length - 58));
+    const filled = total ? Math.round(Math.min(received / total, 1) * barWidth) : 0;
+    const bar = total ? ` [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]` : '';
+    process.stdout.write(`\r\x1b[2K${this.label}${bar} ${text}`);
+    this.barShown = true;
+  }
+
+  private endBar(): void {
+    if (this.barShown) process.stdout.write('\n');
+    this.barShown = false;
+  }
+
+  line(text: string): void {
+    this.endBar();
+    console.log(text);
+  }
+}
+
+function parseArgs(argv: string[]): { mode: 'download' | 'list' | 'verify' | 'help'; names: string[] } {
+  let mode: 'download' | 'list' | 'verify' | 'help' = 'download';
+  const names: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--') continue;
+    if (arg === '--help' || arg === '-h') mode = 'help';
+    else if (arg === '--list' || arg === '-l') mode = mode === 'help' ? mode : 'list';
+    else if (arg === '--verify') mode = mode === 'help' ? mode : 'verify';
+    else if (arg.startsWith('-')) throw new UsageError(`Unknown option ${arg}`);
+    else names.push(arg);
+  }
+  if (mode === 'list' && names.length > 0) throw new UsageError('--list takes no model names');
+  return { mode, names };
+}
+
+function list(modelDir: string): void {
+  console.log(`Models (${modelDir}; * = downloaded):`);
+  for (const spec of MODEL_CATALOG) {
+    const present = existsSync(modelFile(spec.name, modelDir));
+    const notes = [
+      spec.multilingual ? 'multilingual' : 'English-only',
+      spec.quantization ? `quantized ${spec.quantization}` : '',
+      spec.name.endsWith('-tdrz') ? 'speaker turns (tinydiarize)' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    console.log(
+      `${present ? '* ' : '  '}${spec.name.padEnd(20)} ${humanSize(spec.approxBytes).padStart(8)}  ${spec.sha1}  ${notes}`,
+    );
+  }
+}
+
+async function verify(names: string[], modelDir: string, cwd: string): Promise<boolean> {
+  const targets: { path: string; spec: ModelSpec | undefined }[] = [];
+  if (names.length === 0) {
+    for (const spec of MODEL_CATALOG) {
+      const path = modelFile(spec.name, modelDir);
+      if (existsSync(path)) targets.push({ path, spec });
+    }
+    if (targets.length === 0) {
+      console.log(`No models in ${modelDir}`);
+      return true;
+    }
+  } else {
+    for (const name of names) {
+      const model = resolveModel(name, modelDir, { cwd });
+      targets.push({ path: model.path, spec: model.spec });
+    }
+  }
+  let ok = true;
+  for (const { path, spec } of targets) {
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      console.error(`${path}: missing`);
+      ok = false;
+    } else if (!spec) {
+      console.error(`${path}: not an official model, no published SHA-1 to check against`);
+      ok = false;
+    } else {
+      const actual = await sha1File(path);
+      if (actual === spec.sha1) {
+        console.log(`${path}: OK (${spec.name}, SHA-1 ${actual})`);
+      } else {
+        console.error(`${path}: SHA-1 mismatch for ${spec.name}: expected ${spec.sha1}, got ${actual}`);
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+async function download(names: string[], modelDir: string, cwd: string, signal: AbortSignal): Promise<void> {
+  const reporter = new ProgressReporter();
+  for (const name of names) {
+    const model = resolveModel(name, modelDir, { cwd });
+    if (model.source === 'file') {
+      if (!existsSync(model.path))
+        throw new ModelError('MODEL_MISSING', `Model file ${model.path} does not exist`);
+      reporter.line(`${model.path} is a file path: nothing to download`);
+      continue;
+    }
+    const spec = model.spec as ModelSpec;
+    let fetched = false;
+    await downloadModel(model.name, {
+      modelDir,
+      signal,
+      onProgress: (event) => {
+        if (event.type === 'start') fetched = true;
+        reporter.onEvent(event);
+      },
+    });
+    reporter.line(
+      fetched
+        ? `Saved ${model.path} (${spec.name}, SHA-1 verified)`
+        : `${model.path} is already there and verified`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`pnpm model: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const modelDir = defaultModelDir();
+  // pnpm --filter runs us inside packages/whisper; paths on the command line are the user's
+  const cwd = resolve(process.env.INIT_CWD ?? process.cwd());
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(1);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    switch (args.mode) {
+      case 'help':
+        console.log(USAGE);
+        return 0;
+      case 'list':
+        list(modelDir);
+        return 0;
+      case 'verify':
+        return (await verify(args.names, modelDir, cwd)) ? 0 : 1;
+      case 'download': {
+        const names = args.names.length > 0 ? args.names : [process.env.CAPTION_MODEL || 'base'];
+        await download(names, modelDir, cwd, controller.signal);
+        return 0;
+      }
+    }
+  } catch (err) {
+    if (err instanceof ModelError && err.code === 'MODEL_UNKNOWN') {
+      console.error(`pnpm model: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`\npnpm model: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(`pnpm model: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,492 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ModelError, repoRoot } from '../src/catalog.js';
+import {
+  type DownloadEvent,
+  type DownloadOptions,
+  downloadModel,
+  ensureModel,
+  sha1File,
+} from '../src/download.js';
+
+/** 3 MiB + 17 bytes of deterministic noise (an LCG), so chunk and range edges are not round. */
+const DATA = (() => {
+  const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+  let x = 0x2545f491;
+  for (let i = 0; i < bytes.length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
+  return bytes;
+})();
+const SHA1 = createHash('sha1').update(DATA).digest('hex');
+const FILE_PATH = '/resolve/main/ggml-test.bin';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>;
+
+interface TestServer {
+  url: string;
+  /** Request path and Range header of every request, in order. */
+  seen: { path: string; range: string | undefined }[];
+  close(): Promise<void>;
+}
+
+async function startServer(handler: Handler): Promise<TestServer> {
+  const seen: TestServer['seen'] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push({ path: req.url ?? '', range: req.headers.range });
+    Promise.resolve(handler(req, res, seen.length - 1)).catch((err) => res.destroy(err));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+interface SendOptions {
+  honorRange?: boolean;
+  /** Stop after this many bytes of the body, then `after` decides what happens. */
+  splitAt?: number;
+  after?: 'destroy' | 'hang' | Promise<void>;
+  data?: Buffer;
+}
+
+/** Serves the file like a static server / CDN: 200, or 206 for `Range: bytes=N-` when honoured. */
+async function sendFile(req: IncomingMessage, res: ServerResponse, options: SendOptions = {}): Promise<void> {
+  const data = options.data ?? DATA;
+  const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+  let start = 0;
+  if (range && options.honorRange !== false) {
+    start = Number(range[1]);
+    if (start >= data.length) {
+      res.writeHead(416, { 'content-range': `bytes */${data.length}` }).end();
+      return;
+    }
+    res.writeHead(206, {
+      'content-length': data.length - start,
+      'content-range': `bytes ${start}-${data.length - 1}/${data.length}`,
+    });
+  } else {
+    res.writeHead(200, { 'content-length': data.length, 'content-type': 'application/octet-stream' });
+  }
+  const body = data.subarray(start);
+  if (options.splitAt === undefined) {
+    res.end(body);
+    return;
+  }
+  const first = body.subarray(0, options.splitAt);
+  await new Promise<void>((done) => res.write(first, () => done()));
+  if (options.after === 'destroy') {
+    res.socket?.destroy();
+  } else if (options.after === 'hang' || options.after === undefined) {
+    // never finishes: the client's stall timer has to notice
+  } else {
+    await options.after;
+    res.end(body.subarray(options.splitAt));
+  }
+}
+
+let dir: string;
+let server: TestServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'model-download-'));
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const finalPath = () => join(dir, 'ggml-test.bin');
+const partialPath = () => `${finalPath()}.partial`;
+
+function options(extra: Partial<DownloadOptions> = {}): DownloadOptions & { events: DownloadEvent[] } {
+  const events: DownloadEvent[] = [];
+  return {
+    modelDir: dir,
+    baseUrl: server?.url ?? 'http://127.0.0.1:9',
+    expectedSha1: SHA1,
+    retryDelayMs: 1,
+    env: {},
+    onProgress: (event) => events.push(event),
+    events,
+    ...extra,
+  };
+}
+
+function expectFinalFile(): void {
+  expect(readFileSync(finalPath()).equals(DATA)).toBe(true);
+  expect(readdirSync(dir)).toEqual(['ggml-test.bin']); // no partial, no lock left behind
+}
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  const err = await promise.then(
+    () => {
+      throw new Error('expected the download to fail');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ModelError);
+  return err as ModelError;
+}
+
+describe('downloadModel', () => {
+  it('downloads through a redirect, verifies and returns the final path', async () => {
+    server = await startServer((req, res) => {
+      if (req.url === FILE_PATH) {
+        res.writeHead(302, { location: '/cdn/blob?sig=1' }).end();
+      } else {
+        return sendFile(req, res);
+      }
+    });
+    const opts = options();
+    await expect(downloadModel('test', opts)).resolves.toBe(finalPath());
+    expectFinalFile();
+    expect(server.seen).toEqual([
+      { path: FILE_PATH, range: undefined },
+      { path: '/cdn/blob?sig=1', range: undefined },
+    ]);
+    expect(opts.events.find((e) => e.type === 'start')).toMatchObject({ offset: 0, total: DATA.length });
+    expect(opts.events.at(-2)).toMatchObject({ type: 'progress', received: DATA.length, total: DATA.length });
+    expect(opts.events.at(-1)).toEqual({
+      type: 'done',
+      name: 'test',
+      path: finalPath(),
+      bytes: DATA.length,
+      sha1: SHA1,
+    });
+  });
+
+  it('resumes a partial download with a Range request and verifies the whole file', async () => {
+    const kept = 1024 * 1024 + 123;
+    writeFileSync(partialPath(), DATA.subarray(0, kept));
+    server = await startServer((req, res) => sendFile(req, res));
+    const opts = options();
+    await downloadModel('test', opts);
+    expectFinalFile();
+    expect(server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${kept}-` }]);
+    expect(opts.events.find((e) => e.type === 'start')).toMatchObject({ offset: kept, total: DATA.length });
+  });
+
+  it('hashes the resumed prefix too: a corrupt partial fails verification', async () => {
+    const prefix = Buffer.from(DATA.subarray(0, 500_000));
+    prefix[1000] = (prefix[1000] ?? 0) ^ 0xff;
+    writeFileSync(partialPath(), prefix);
+    server = await startServer((req, res) => sendFile(req, res));
+    const err = await failure(downloadModel('test', options()));
+    expect(err.code).toBe('MODEL_CHECKSUM');
+    expect(server.seen[0]?.range).toBe('bytes=500000-');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('starts over when the server ignores Range and answers 200', async () => {
+    writeFileSync(partialPath(), Buffer.alloc(700_000, 7)); // even garbage is replaced, not appended to
+    server = await startServer((req, res) => sendFile(req, res, { honorRange: false }));
+    const opts = options();
+    await downloadModel('test', opts);
+    expectFinalFile();
+    expect(server.seen).toEqual([{ path: FILE_PATH, range: 'bytes=700000-' }]);
+    expect(opts.events.find((e) => e.type === 'start')).toMatchObject({ offset: 0 });
+  });
+
+  it('finishes a partial that is already complete when the server answers 416', async () => {
+    writeFileSync(partialPath(), DATA);
+    server = await startServer((req, res) => sendFile(req, res));
+    await downloadModel('test', options());
+    expectFinalFile();
+    expect(server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${DATA.length}-` }]);
+  });
+
+  it('deletes the partial and names both digests on a SHA-1 mismatch', async () => {
+    server = await startServer((req, res) => sendFile(req, res));
+    const wrong = '0123456789abcdef0123456789abcdef01234567';
+    const err = await failure(downloadModel('test', options({ expectedSha1: wrong })));
+    expect(err.code).toBe('MODEL_CHECKSUM');
+    expect(err.message).toBe(
+      `ggml-test.bin from ${server.url}${FILE_PATH} failed verification: expected SHA-1 ${wrong}, got ${SHA1} ` +
+        `(${DATA.length} bytes). The partial download was deleted; run again to download it from scratch.`,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('retries a 503 and a 429 with backoff, then succeeds', async () => {
+    server = await startServer((req, res, index) => {
+      if (index === 0) return void res.writeHead(503).end('busy');
+      if (index === 1) return void res.writeHead(429, { 'retry-after': '0' }).end();
+      return sendFile(req, res);
+    });
+    const opts = options();
+    await downloadModel('test', opts);
+    expectFinalFile();
+    expect(server.seen).toHaveLength(3);
+    expect(opts.events.filter((e) => e.type === 'retry')).toEqual([
+      { type: 'retry', name: 'test', attempt: 1, delayMs: 1, reason: 'HTTP 503 Service Unavailable' },
+      { type: 'retry', name: 'test', attempt: 2, delayMs: 0, reason: 'HTTP 429 Too Many Requests' },
+    ]);
+  });
+
+  it('resumes with Range after the connection drops mid-body', async () => {
+    server = await startServer((req, res, index) =>
+      sendFile(req, res, index === 0 ? { splitAt: 1_500_000, after: 'destroy' } : {}),
+    );
+    const opts = options();
+    await downloadModel('test', opts);
+    expectFinalFile();
+    expect(server.seen).toHaveLength(2);
+    expect(server.seen[0]?.range).toBeUndefined();
+    const resumedAt = Number(/^bytes=(\d+)-$/.exec(server.seen[1]?.range ?? '')?.[1]);
+    expect(resumedAt).toBeGreaterThan(0);
+    expect(resumedAt).toBeLessThanOrEqual(1_500_000);
+    expect(opts.events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1 });
+  });
+
+  it('drops a stalled connection and resumes', async () => {
+    server = await startServer((req, res, index) =>
+      sendFile(req, res, index === 0 ? { splitAt: 1_000_000, after: 'hang' } : {}),
+    );
+    const opts = options({ stallTimeoutMs: 1000 });
+    await downloadModel('test', opts);
+    expectFinalFile();
+    expect(server.seen[1]?.range).toMatch(/^bytes=\d+-$/);
+    expect(opts.events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'no data for 1 s' });
+  });
+
+  it('fails fast with a clear message on a 404', async () => {
+    server = await startServer((_req, res) => void res.writeHead(404).end('Entry not found'));
+    const err = await failure(downloadModel('test', options()));
+    expect(err.code).toBe('MODEL_HTTP');
+    expect(err.status).toBe(404);
+    expect(err.message).toBe(
+      `Downloading test from ${server.url}${FILE_PATH} failed: HTTP 404 Not Found: ` +
+        'no such model file there (check the name and CAPTION_MODEL_BASE_URL)',
+    );
+    expect(server.seen).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('gives up after the retry budget on a server that keeps failing', async () => {
+    server = await startServer((_req, res) => void res.writeHead(502).end());
+    const err = await failure(downloadModel('test', options({ retries: 2 })));
+    expect(err.code).toBe('MODEL_HTTP');
+    expect(err.status).toBe(502);
+    expect(err.message).toBe(
+      `Downloading test from ${server.url}${FILE_PATH} failed after 3 attempts: HTTP 502 Bad Gateway`,
+    );
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('reports an unreachable server as a network error after its retries', async () => {
+    const closed = await startServer(() => {});
+    const url = closed.url;
+    await closed.close();
+    const err = await failure(downloadModel('test', options({ baseUrl: url, retries: 1 })));
+    expect(err.code).toBe('MODEL_NETWORK');
+    expect(err.message).toBe(
+      `Downloading test from ${url}${FILE_PATH} failed after 2 attempts: network error (ECONNREFUSED)`,
+    );
+  });
+
+  it('does nothing when the verified file is already in place', async () => {
+    writeFileSync(finalPath(), DATA);
+    server = await startServer((req, res) => sendFile(req, res));
+    const opts = options();
+    await expect(downloadModel('test', opts)).resolves.toBe(finalPath());
+    expect(server.seen).toEqual([]);
+    expect(opts.events.map((e) => e.type)).toEqual(['check', 'present']);
+    expectFinalFile();
+  });
+
+  it('replaces a corrupt file in place with a verified download', async () => {
+    writeFileSync(finalPath(), DATA.subarray(0, 1000));
+    server = await startServer((req, res) => sendFile(req, res));
+    await downloadModel('test', options());
+    expectFinalFile();
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('writes to .partial and only renames into place once verified', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((done) => {
+      release = done;
+    });
+    let halfway!: () => void;
+    const reachedHalfway = new Promise<void>((done) => {
+      halfway = done;
+    });
+    server = await startServer((req, res) => sendFile(req, res, { splitAt: 1_048_576, after: released }));
+    const download = downloadModel(
+      'test',
+      options({
+        onProgress: (event) => {
+          if (event.type === 'progress' && event.received >= 1_048_576) halfway();
+        },
+      }),
+    );
+    await reachedHalfway;
+    expect(existsSync(finalPath())).toBe(false);
+    expect(existsSync(partialPath())).toBe(true);
+    expect(existsSync(`${finalPath()}.lock`)).toBe(true);
+    release();
+    await download;
+    expectFinalFile();
+  });
+
+  it('keeps the partial when cancelled, and the next run resumes it', async () => {
+    const controller = new AbortController();
+    server = await startServer((req, res, index) =>
+      sendFile(req, res, index === 0 ? { splitAt: 2_000_000, after: 'hang' } : {}),
+    );
+    const err = await failure(
+      downloadModel(
+        'test',
+        options({
+          signal: controller.signal,
+          onProgress: (event) => {
+            if (event.type === 'progress' && event.received >= 2_000_000) controller.abort();
+          },
+        }),
+      ),
+    );
+    expect(err.code).toBe('MODEL_ABORTED');
+    expect(err.message).toBe('Download of test was cancelled; run again to resume');
+    expect(readdirSync(dir)).toEqual(['ggml-test.bin.partial']);
+    await downloadModel('test', options());
+    expectFinalFile();
+    expect(server.seen[1]?.range).toBe('bytes=2000000-');
+  });
+
+  it('lets concurrent downloads of the same model share one transfer', async () => {
+    server = await startServer((req, res) => sendFile(req, res));
+    const [a, b] = await Promise.all([downloadModel('test', options()), downloadModel('test', options())]);
+    expect(a).toBe(finalPath());
+    expect(b).toBe(finalPath());
+    expect(server.seen).toHaveLength(1);
+    expectFinalFile();
+  });
+
+  it('takes the base URL from CAPTION_MODEL_BASE_URL', async () => {
+    server = await startServer((req, res) => sendFile(req, res));
+    const { baseUrl: _unused, ...rest } = options();
+    await downloadModel('test', { ...rest, env: { CAPTION_MODEL_BASE_URL: `${server.url}/` } });
+    expectFinalFile();
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('refuses names outside the catalog unless a SHA-1 is given', async () => {
+    const err = await failure(downloadModel('test', { modelDir: dir }));
+    expect(err.code).toBe('MODEL_UNKNOWN');
+    expect(err.message).toMatch(/^Unknown model "test": use one of tiny, tiny\.en, base,/);
+    const traversal = await failure(downloadModel('../evil', { modelDir: dir, expectedSha1: SHA1 }));
+    expect(traversal.code).toBe('MODEL_UNKNOWN');
+  });
+});
+
+describe('ensureModel', () => {
+  it('uses a file path as is and refuses a missing one', async () => {
+    const file = join(dir, 'custom.bin');
+    const missing = await failure(ensureModel(file, { modelDir: dir }));
+    expect(missing.code).toBe('MODEL_MISSING');
+    expect(missing.message).toBe(`Model file ${file} does not exist`);
+    writeFileSync(file, 'x');
+    await expect(ensureModel(file, { modelDir: dir })).resolves.toMatchObject({ name: 'custom', path: file });
+  });
+
+  it('never downloads when offline, and says how to get the model', async () => {
+    const err = await failure(ensureModel('base.en', { modelDir: dir, offline: true }));
+    expect(err.code).toBe('MODEL_MISSING');
+    expect(err.message).toBe(
+      `Model base.en is not downloaded (${join(dir, 'ggml-base.en.bin')}) and downloads are off ` +
+        '(CAPTION_OFFLINE=1): run `pnpm model base.en` first',
+    );
+    writeFileSync(join(dir, 'ggml-base.en.bin'), 'not checked offline');
+    await expect(ensureModel('base.en', { modelDir: dir, offline: true })).resolves.toMatchObject({
+      name: 'base.en',
+      source: 'catalog',
+    });
+  });
+
+  it('downloads a catalog model when online and returns where it is', async () => {
+    server = await startServer((req, res) => sendFile(req, res));
+    // the catalog SHA-1 of tiny cannot match our test bytes: the override stands in for it
+    const model = await ensureModel('tiny', { ...options(), expectedSha1: SHA1 });
+    expect(model).toMatchObject({ name: 'tiny', path: join(dir, 'ggml-tiny.bin'), source: 'catalog' });
+    expect(await sha1File(model.path)).toBe(SHA1);
+    expect(server.seen).toEqual([{ path: '/resolve/main/ggml-tiny.bin', range: undefined }]);
+  });
+});
+
+describe('pnpm model (CLI)', () => {
+  const tsx = join(repoRoot, 'node_modules/.bin/tsx');
+  const script = join(repoRoot, 'packages/whisper/scripts/model.ts');
+
+  function cli(args: string[], env: Record<string, string> = {}) {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+      const child = spawn(tsx, [script, ...args], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, CAPTION_MODEL_DIR: dir, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+  }
+
+  it('lists the catalog with sizes and SHA-1', async () => {
+    const { code, stdout } = await cli(['--list']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^ {2}base\.en +142 MiB +137c40403d78fd54d454da0f9bd998f78703390c +English-only$/m,
+    );
+    expect(stdout).toMatch(/large-v3-turbo-q5_0/);
+  }, 30_000);
+
+  it('exits 2 with the valid names on an unknown model or option', async () => {
+    const unknown = await cli(['large-v9']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown model "large-v9": use one of tiny, tiny\.en, base,/);
+    const option = await cli(['--frobnicate']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/Unknown option --frobnicate/);
+  }, 30_000);
+
+  it('exits 1 and names both digests when a download does not verify', async () => {
+    server = await startServer((req, res) => sendFile(req, res));
+    const { code, stdout, stderr } = await cli(['tiny'], { CAPTION_MODEL_BASE_URL: server.url });
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/100\.0% +3\.0\/3\.0 MiB/); // plain progress lines when not a TTY
+    expect(stderr).toMatch(`expected SHA-1 bd577a113a864445d4c299885e0cb97d4ba92b5f, got ${SHA1}`);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 30_000);
+
+  it('--verify exits 1 on a corrupt file and 0 when nothing is there to check', async () => {
+    const empty = await cli(['--verify']);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(/No models in /);
+    writeFileSync(join(dir, 'ggml-tiny.bin'), 'garbage');
+    const { code, stdout, stderr } = await cli(['--verify']);
+    expect(code).toBe(1);
+    expect(`${stdout}${stderr}`).toMatch(/ggml-tiny\.bin: SHA-1 mismatch/);
+  }, 30_000);
+});
