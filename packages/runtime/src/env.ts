@@ -57,3 +57,22 @@ export const flagVar = () =>
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 export const portVar = () => intVar(0, 65535);
+
+/**
+ * Runs every config reader before failing, so one start-up names all the mistakes (each reader
+ * may throw a ConfigError).
+ */
+export function readAll<T extends unknown[]>(...readers: { [K in keyof T]: () => T[K] }): T {
+  const issues: string[] = [];
+  const values = readers.map((read) => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(...error.issues);
+      return undefined;
+    }
+  });
+  if (issues.length > 0) throw new ConfigError(issues);
+  return values as T;
+}

@@ -1,3 +1,3 @@
-export { ConfigError, flagVar, intVar, numberVar, parseEnv, portVar } from './env.js';
+export { ConfigError, flagVar, intVar, numberVar, parseEnv, portVar, readAll } from './env.js';
 export { parseEnvFile, readEnvFile } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, flagVar, intVar, parseEnv, parseEnvFile } from '../src/index.js';
+import { ConfigError, flagVar, intVar, parseEnv, parseEnvFile, readAll } from '../src/index.js';
 
 const schema = z.object({
   WORKERS: intVar(1, 16).default(1),
@@ -38,5 +38,18 @@ describe('parseEnvFile', () => {
 
   it('rejects lines that are not assignments', () => {
     expect(() => parseEnvFile('A=1\nnot an assignment')).toThrow('line 2: expected KEY=value');
+  });
+});
+
+describe('readAll', () => {
+  it('reports the issues of every reader together', () => {
+    expect(() =>
+      readAll(
+        () => parseEnv(schema, { WORKERS: '0' }),
+        () => parseEnv(schema, { OFFLINE: 'x' }),
+      ),
+    ).toThrow(
+      'Invalid configuration:\n  - WORKERS="0": must be at least 1\n  - OFFLINE="x": must be 1/0, true/false, yes/no or on/off',
+    );
   });
 });

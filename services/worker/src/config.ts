@@ -1,0 +1,27 @@
+import { type EngineConfig, loadEngineConfig } from '@live-captions/inference';
+import { parseEnv, readAll } from '@live-captions/runtime';
+import { z } from 'zod';
+
+export interface WorkerConfig {
+  redisUrl: string;
+  workerId: string | undefined;
+  engine: EngineConfig;
+}
+
+const schema = z.object({
+  REDIS_URL: z
+    .string({ message: 'is required: the worker takes its jobs from Redis' })
+    .regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }),
+  WORKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _ or -' })
+    .optional(),
+});
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const [values, engine] = readAll(
+    () => parseEnv(schema, env),
+    () => loadEngineConfig(env),
+  );
+  return { redisUrl: values.REDIS_URL, workerId: values.WORKER_ID, engine };
+}

