@@ -17,7 +17,8 @@ export interface MultipartBody {
 
 const multerLimits: multer.Options['limits'] = {
   fileSize: MAX_ENVELOPE_BYTES,
-  files: 1,
+  // Two, so a second file part is reported by name (duplicate `file` or an unknown field).
+  files: 2,
   fields: 16,
   fieldSize: 16 * 1024,
   fieldNameSize: 100,
