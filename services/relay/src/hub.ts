@@ -295,7 +295,7 @@ export class Hub {
     } else {
       entry = this.retention.append(log, {
         at: now,
-        frame: captionFrame(body, log.epoch, log.next),
+        frame: Buffer.from(captionFrame(body, log.epoch, log.next)),
         delivery: key,
         body,
       });
@@ -329,7 +329,7 @@ export class Hub {
         this.slow(reader);
         return;
       }
-      ws.send(entry.frame);
+      ws.send(entry.frame, { binary: false });
       reader.lastSent = entry.sequence;
       this.stats.delivered += 1;
     }

@@ -5,8 +5,8 @@ export interface Retained {
   readonly room: RoomLog;
   readonly sequence: number;
   readonly at: number;
-  /** The frame readers get. */
-  readonly frame: string;
+  /** The frame readers get, encoded once for all of them. */
+  readonly frame: Buffer;
   readonly bytes: number;
   /** `client:sequence` of the delivery that published it. */
   readonly delivery: string;
@@ -78,11 +78,11 @@ export class Retention {
     this.limits = limits;
   }
 
-  append(room: RoomLog, fields: { at: number; frame: string; delivery: string; body: string }): Retained {
+  append(room: RoomLog, fields: { at: number; frame: Buffer; delivery: string; body: string }): Retained {
     const entry: Retained = {
       room,
       sequence: room.next,
-      bytes: Buffer.byteLength(fields.frame),
+      bytes: fields.frame.length,
       evicted: false,
       ...fields,
     };

@@ -1,0 +1,278 @@
+// `pnpm bench relay [--duration=SECONDS]`: 32 publishers x 5 captions/s into one room, read by 100
+// and then 400 readers on loopback, through the relay and through a bare `ws` broadcast of the
+// same load. Prints delivery latency, deliveries/s, gaps, loss and the server's peak RSS.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
+interface WebSocket {
+  once(event: string, listener: (...args: unknown[]) => void): void;
+  send(data: string): void;
+  terminate(): void;
+}
+
+// bench/ is not a workspace package: borrow `ws` from the relay's dependencies.
+const { WebSocket } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ws') as {
+  WebSocket: new (url: string, options: object) => WebSocket;
+};
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const arg = (name: string, fallback: number) => {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return found ? Number(found.split('=')[1]) : fallback;
+};
+const DURATION_S = arg('duration', 60);
+const PUBLISHERS = arg('publishers', 32);
+const RATE = arg('rate', 5);
+const READER_COUNTS = [100, 400];
+const THREADS = arg('threads', Math.max(1, Math.min(8, availableParallelism() - 2)));
+const TEXT = 'The quick brown fox jumps over the lazy dog while the captions keep flowing steadily.';
+const ROOM = 'bench';
+const READ = 'benchRead_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const WRITE = 'benchWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+
+interface Server {
+  kind: 'relay' | 'bare';
+  child: ChildProcess;
+  url: string;
+}
+
+function startServer(kind: 'relay' | 'bare', configPath: string): Promise<Server> {
+  const entry =
+    kind === 'relay' ? join(root, 'services/relay/src/index.ts') : join(root, 'bench/relay/bare.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CAPTION_RELAY_CONFIG: configPath,
+      RELAY_PORT: '0',
+      RELAY_BIND: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        const port = /"port":(\d+)/.exec(line)?.[1];
+        if (port) {
+          child.stdout!.removeAllListeners('data');
+          child.stdout!.resume();
+          resolve({
+            kind,
+            child,
+            url: kind === 'relay' ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}`,
+          });
+          return;
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+function open(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+function firstMessage(ws: WebSocket): Promise<string> {
+  return new Promise((resolve) => ws.once('message', (data) => resolve(String(data))));
+}
+
+interface Result {
+  kind: string;
+  readers: number;
+  published: number;
+  delivered: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  gaps: number;
+  lost: number;
+  rss: number;
+}
+
+const quantile = (sorted: Float64Array, q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+function request<T>(worker: Worker, message: string, type: string): Promise<T> {
+  return new Promise((resolve) => {
+    const listen = (reply: { type: string }) => {
+      if (reply.type !== type) return;
+      worker.off('message', listen);
+      resolve(reply as T);
+    };
+    worker.on('message', listen);
+    worker.postMessage(message);
+  });
+}
+
+async function run(server: Server, readerCount: number): Promise<Result> {
+  // Readers live in worker threads so that the client side is not the bottleneck.
+  const joinFrame = JSON.stringify({ protocol: 2, join: ROOM, role: 'read', token: READ });
+  const workers: Worker[] = [];
+  for (let i = 0; i < THREADS; i++) {
+    const count = Math.floor(readerCount / THREADS) + (i < readerCount % THREADS ? 1 : 0);
+    const worker = new Worker(new URL('./readers.mjs', import.meta.url), {
+      workerData: { url: server.url, count, kind: server.kind, join: joinFrame },
+    });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    workers.push(worker);
+  }
+  const publishers: WebSocket[] = [];
+  for (let i = 0; i < PUBLISHERS; i++) {
+    const ws = await open(server.url);
+    if (server.kind === 'relay') {
+      const ready = firstMessage(ws);
+      ws.send(JSON.stringify({ protocol: 2, join: ROOM, role: 'write', token: WRITE }));
+      await ready;
+    }
+    publishers.push(ws);
+  }
+
+  let published = 0;
+  let peakRss = rssMiB(server.child.pid!);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMiB(server.child.pid!));
+  }, 1000);
+  const timers: NodeJS.Timeout[] = [];
+  const period = 1000 / RATE;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    publishers.forEach((ws, index) => {
+      const client = `bench_publisher_${String(index).padStart(4, '0')}`;
+      let sequence = 0;
+      const tick = () => {
+        sequence += 1;
+        published += 1;
+        // The id carries the send time (ms since the epoch, sub-ms precision) for the latency.
+        const id = String(performance.timeOrigin + performance.now());
+        ws.send(JSON.stringify({ msg: true, final: TEXT, id, delivery: { client, sequence } }));
+      };
+      timers.push(setTimeout(() => timers.push(setInterval(tick, period)), (index * period) / PUBLISHERS));
+    });
+    setTimeout(resolve, DURATION_S * 1000);
+  });
+  for (const timer of timers) clearInterval(timer);
+  const elapsed = (performance.now() - started) / 1000;
+  // Let the last captions arrive.
+  const expected = published * readerCount;
+  const drainUntil = performance.now() + 5000;
+  let delivered = 0;
+  while (performance.now() < drainUntil) {
+    const counts = await Promise.all(workers.map((w) => request<{ delivered: number }>(w, 'count', 'count')));
+    delivered = counts.reduce((sum, c) => sum + c.delivered, 0);
+    if (delivered >= expected) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, rssMiB(server.child.pid!));
+  const parts = await Promise.all(
+    workers.map((w) =>
+      request<{ latencies: Float64Array; delivered: number; gaps: number }>(w, 'stop', 'result'),
+    ),
+  );
+  for (const ws of publishers) ws.terminate();
+  await Promise.all(workers.map((w) => w.terminate()));
+  await new Promise((r) => setTimeout(r, 500));
+  delivered = parts.reduce((sum, p) => sum + p.delivered, 0);
+  const gaps = parts.reduce((sum, p) => sum + p.gaps, 0);
+  const sorted = new Float64Array(parts.reduce((sum, p) => sum + p.latencies.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    sorted.set(p.latencies, offset);
+    offset += p.latencies.length;
+  }
+  sorted.sort();
+  return {
+    kind: server.kind,
+    readers: readerCount,
+    published,
+    delivered,
+    perSecond: delivered / elapsed,
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    p99: quantile(sorted, 0.99),
+    gaps,
+    lost: expected - delivered,
+    rss: peakRss,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-relay-'));
+const configPath = join(dir, 'relay.private.json');
+writeFileSync(
+  configPath,
+  JSON.stringify({
+    origins: ['http://localhost:8081'],
+    rooms: { [ROOM]: { read: READ, write: WRITE } },
+    // One room holds every socket of the run and all of them come from 127.0.0.1.
+    limits: { connections: 2048, perIp: 2048, perRoom: 2048 },
+  }),
+);
+
+console.log(
+  `${PUBLISHERS} publishers x ${RATE} captions/s into one room, ${DURATION_S} s per run, loopback, Node ${process.version}`,
+);
+console.log(
+  `readers in ${THREADS} worker threads; relay limits raised for the run: connections, perIp, perRoom = 2048 (all sockets from 127.0.0.1 in one room)\n`,
+);
+const results: Result[] = [];
+try {
+  for (const readers of READER_COUNTS) {
+    for (const kind of ['relay', 'bare'] as const) {
+      const server = await startServer(kind, configPath);
+      try {
+        results.push(await run(server, readers));
+      } finally {
+        server.child.kill('SIGTERM');
+        await new Promise((r) => server.child.once('exit', r));
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const f = (n: number, digits = 2) => n.toFixed(digits);
+console.log(
+  '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(
+    `| ${r.kind} | ${r.readers} | ${r.published} | ${r.delivered} | ${f(r.perSecond, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'relay' ? r.gaps : '-'} | ${r.lost} | ${f(r.rss, 1)} |`,
+  );
+}
+console.log('\nrelay / bare ws (same load, same run):');
+for (const readers of READER_COUNTS) {
+  const relay = results.find((r) => r.kind === 'relay' && r.readers === readers)!;
+  const bare = results.find((r) => r.kind === 'bare' && r.readers === readers)!;
+  console.log(
+    `  ${readers} readers: p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, deliveries/s x${f(relay.perSecond / bare.perSecond)}, RSS x${f(relay.rss / bare.rss)}`,
+  );
+}
+const at400 = results.find((r) => r.kind === 'relay' && r.readers === 400)!;
+console.log(
+  `\ntargets with 400 readers: p95 <= 5 ms: ${at400.p95 <= 5 ? 'met' : 'NOT met'} (${f(at400.p95)} ms); zero gaps: ${at400.gaps === 0 ? 'met' : 'NOT met'}; zero loss: ${at400.lost === 0 ? 'met' : 'NOT met'}`,
+);

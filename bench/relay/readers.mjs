@@ -1,0 +1,45 @@
+// Worker thread of the relay benchmark (plain JS: workers do not get tsx): opens its share of the
+// readers, records the latency of every caption and reports when asked.
+import { createRequire } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { WebSocket } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ws');
+
+const { url, count, kind, join } = workerData;
+const now = () => performance.timeOrigin + performance.now();
+let latencies = [];
+let delivered = 0;
+let gaps = 0;
+const sockets = [];
+
+for (let i = 0; i < count; i++) {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const ready = new Promise((resolve) => ws.once('message', resolve));
+  ws.send(kind === 'relay' ? join : 'read');
+  await ready;
+  let last = -1;
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    latencies.push(now() - Number(frame.id));
+    delivered += 1;
+    if (kind === 'relay') {
+      if (last !== -1 && frame.relay.sequence !== last + 1) gaps += 1;
+      last = frame.relay.sequence;
+    }
+  });
+  sockets.push(ws);
+}
+parentPort.postMessage({ type: 'ready' });
+parentPort.on('message', (message) => {
+  if (message === 'count') {
+    parentPort.postMessage({ type: 'count', delivered });
+  } else if (message === 'stop') {
+    for (const ws of sockets) ws.terminate();
+    parentPort.postMessage({ type: 'result', latencies: Float64Array.from(latencies), delivered, gaps });
+    latencies = [];
+  }
+});
