@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Knex } from 'knex';
 import type { Tokens } from './adapters/tokens.js';
 import { ApiError, noRoute } from './domain/errors.js';
+import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
 import { eventRoutes } from './routes/events.js';
 import { linkedRoutes } from './routes/linked.js';
@@ -14,6 +15,8 @@ export interface AppOptions {
   timezone: string;
   tokens: Tokens;
   now?: () => Date;
+  /** Lifetime of cached GET answers in ms (0: no cache). */
+  cacheTtlMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -61,6 +64,7 @@ export function buildApp(options: AppOptions): Express {
 
   // Every route lives under {rest_root}/cal/events/v1.
   const api = express.Router();
+  api.use(responseCache(options.cacheTtlMs ?? 0));
   api.use(metaRoutes(ctx));
   api.use(eventRoutes(ctx));
   api.use(linkedRoutes(ctx, 'venue'));

@@ -17,6 +17,7 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().url({ message: 'must be a postgres:// URL' }).optional(),
   CALENDAR_DATA_DIR: z.string().default('./data/calendar'),
   CALENDAR_DB_POOL: intVar(1, 100).default(10),
+  CALENDAR_CACHE_TTL_MS: intVar(0, 600_000).default(1000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -24,6 +24,7 @@ async function main() {
     restRoot: config.CALENDAR_REST_ROOT,
     timezone: config.CALENDAR_TIMEZONE,
     tokens,
+    cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     onError: (error) => log.error({ err: error }, 'request failed'),
   });
   const server = app.listen(config.CALENDAR_PORT, config.CALENDAR_BIND, () => {

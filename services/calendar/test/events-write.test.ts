@@ -5,7 +5,8 @@ const now = new Date('2030-06-15T12:00:00Z');
 let api: TestApi;
 
 beforeAll(async () => {
-  api = await startTestApi({ now: () => now, timezone: 'Europe/Paris' });
+  // With the GET cache on: every read-after-write below also checks that writes invalidate it.
+  api = await startTestApi({ now: () => now, timezone: 'Europe/Paris', cacheTtlMs: 60_000 });
 });
 
 afterAll(async () => {
@@ -206,6 +207,19 @@ describe('update events', () => {
     expect((await api.request.get(`${ROOT}/events/${created.id}`)).status).toBe(403);
     await api.request.patch(`${ROOT}/events/${created.id}`).set(api.as('admin')).send({ password: '' });
     expect((await api.request.get(`${ROOT}/events/${created.id}`)).status).toBe(200);
+  });
+});
+
+describe('GET cache', () => {
+  it('serves repeated reads from the cache and drops it on writes', async () => {
+    const created = (await post({ ...base, title: 'Cached' })).body;
+    const first = await api.request.get(`${ROOT}/events/${created.id}`);
+    await api.knex('cal_events').where('id', created.id).update({ title: 'Changed behind the API' });
+    const cached = await api.request.get(`${ROOT}/events/${created.id}`);
+    expect(cached.body.title).toBe(first.body.title);
+    await api.request.patch(`${ROOT}/events/${created.id}`).set(api.as('admin')).send({ excerpt: 'x' });
+    const fresh = await api.request.get(`${ROOT}/events/${created.id}`);
+    expect(fresh.body.title).toBe('Changed behind the API');
   });
 });
 

@@ -39,6 +39,7 @@ export interface TestApi {
 export interface TestOptions {
   timezone?: string;
   now?: () => Date;
+  cacheTtlMs?: number;
 }
 
 /** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
@@ -56,6 +57,7 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     timezone: options.timezone ?? 'UTC',
     tokens: parseTokens(tokenFile),
     now: options.now,
+    cacheTtlMs: options.cacheTtlMs,
     onError: (error) => console.error(error),
   });
   const server = app.listen(0, '127.0.0.1');

@@ -11,10 +11,12 @@ afterAll(async () => {
   await api.close();
 });
 
-describe.each([
+const cases: [string, string][] = [
   ['categories', 'cal_events_cat'],
   ['tags', 'post_tag'],
-] as const)('%s', (path, taxonomy) => {
+];
+
+describe.each(cases)('%s', (path, taxonomy) => {
   it('creates with 201, a Location header and the term shape', async () => {
     const res = await api.request
       .post(`${ROOT}/${path}`)

@@ -20,6 +20,37 @@ export interface EventFilter {
   ticketed?: boolean;
 }
 
+/** Every column but the search vector. */
+const eventColumns = [
+  'id',
+  'author',
+  'status',
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'date_utc',
+  'modified_utc',
+  'image',
+  'password',
+  'all_day',
+  'start_local',
+  'end_local',
+  'start_utc',
+  'end_utc',
+  'timezone',
+  'cost',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'ticketed',
+  'post_parent',
+  'venue_id',
+];
+
 /** Words of a search as a prefix full-text query (`jazz fest` -> `jazz:* & fest:*`). */
 export function tsQuery(search: string): string | undefined {
   const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -74,7 +105,7 @@ export async function listEvents(knex: Knex, filter: EventFilter, limit: number,
     query.whereRaw(`${distanceSql} <= ?`, [near.lat, near.lng, near.lat, near.radiusKm]);
   }
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
-  query.select('e.*');
+  query.select(eventColumns.map((c) => `e.${c}`));
   if (near) query.orderByRaw(`${distanceSql}`, [near.lat, near.lng, near.lat]);
   if (filter.include)
     query.orderBy([
@@ -87,7 +118,7 @@ export async function listEvents(knex: Knex, filter: EventFilter, limit: number,
 }
 
 export async function findEvent(knex: Knex, by: { id: number } | { slug: string }) {
-  return (await knex('cal_events').where(by).first()) as EventRow | undefined;
+  return (await knex('cal_events').where(by).first(eventColumns)) as EventRow | undefined;
 }
 
 export async function existingEventIds(knex: Knex, ids: number[]) {
@@ -95,11 +126,11 @@ export async function existingEventIds(knex: Knex, ids: number[]) {
 }
 
 export async function insertEvent(knex: Knex, row: Record<string, unknown>) {
-  const [created] = await knex('cal_events').insert(row).returning('*');
+  const [created] = await knex('cal_events').insert(row).returning(eventColumns);
   return created as EventRow;
 }
 
 export async function updateEvent(knex: Knex, id: number, changes: Record<string, unknown>) {
-  const [updated] = await knex('cal_events').where('id', id).update(changes).returning('*');
+  const [updated] = await knex('cal_events').where('id', id).update(changes).returning(eventColumns);
   return updated as EventRow;
 }

@@ -49,20 +49,43 @@ export function isTimezone(name: string): boolean {
   }
 }
 
+const utcFields = (instant: Date): WallTime => ({
+  year: instant.getUTCFullYear(),
+  month: instant.getUTCMonth() + 1,
+  day: instant.getUTCDate(),
+  hour: instant.getUTCHours(),
+  minute: instant.getUTCMinutes(),
+  second: instant.getUTCSeconds(),
+});
+
+// Offsets only change on quarter hours in every zone: cache them per zone and quarter hour.
+const QUARTER = 900_000;
+const offsets = new Map<string, number>();
+
 /** Wall-clock fields of `instant` as seen in `timeZone`. */
 export function toWall(instant: Date, timeZone: string): WallTime {
-  const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  if (timeZone === 'UTC') return utcFields(instant);
+  const ms = instant.getTime();
+  const key = `${timeZone}|${Math.floor(ms / QUARTER)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const parts: Record<string, number> = {};
+    for (const part of formatter(timeZone).formatToParts(instant)) {
+      if (part.type !== 'literal') parts[part.type] = Number(part.value);
+    }
+    const wall = {
+      year: parts.year!,
+      month: parts.month!,
+      day: parts.day!,
+      hour: parts.hour!,
+      minute: parts.minute!,
+      second: parts.second!,
+    };
+    offset = wallAsUtc(wall) - (ms - (ms % 1000));
+    if (offsets.size > 50_000) offsets.clear();
+    offsets.set(key, offset);
   }
-  return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour!,
-    minute: parts.minute!,
-    second: parts.second!,
-  };
+  return utcFields(new Date(ms + offset));
 }
 
 const wallAsUtc = (w: WallTime) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
@@ -196,15 +219,25 @@ export function wallOf(parsed: ParsedDate, timeZone: string): WallTime {
 /** Short name of the zone at `instant` (`UTC`, `CET`, `EDT`...; `GMT+2` where Intl has no name). */
 export function timezoneAbbr(timeZone: string, instant: Date): string {
   if (timeZone === 'UTC') return 'UTC';
+  let fallback: string | undefined;
   for (const locale of ['en-US', 'en-GB']) {
-    const name = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
+    const name = abbrFormatter(locale, timeZone)
       .formatToParts(instant)
       .find((part) => part.type === 'timeZoneName')?.value;
     if (name && !name.startsWith('GMT') && !name.startsWith('UTC')) return name;
+    fallback ??= name;
   }
-  return (
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
-      .formatToParts(instant)
-      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone
-  );
+  return fallback ?? timeZone;
+}
+
+const abbrFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function abbrFormatter(locale: string, timeZone: string): Intl.DateTimeFormat {
+  const key = `${locale} ${timeZone}`;
+  let found = abbrFormatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+    abbrFormatters.set(key, found);
+  }
+  return found;
 }

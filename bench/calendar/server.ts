@@ -1,0 +1,45 @@
+// The calendar app for the benchmark, in its own process so that the load generator does not
+// share its event loop. Talks to main.ts over IPC: {port} once listening; 'reset' / 'read' the
+// time spent in PostgreSQL (knex query sent -> rows parsed).
+import type { AddressInfo } from 'node:net';
+import { openDatabase } from '../../services/calendar/src/adapters/db.js';
+import { buildApp } from '../../services/calendar/src/app.js';
+
+const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: '', poolSize: 10 });
+const started = new Map<string, bigint>();
+let dbNanos = 0n;
+let queries = 0;
+db.knex.on('query', (q: { __knexQueryUid: string }) =>
+  started.set(q.__knexQueryUid, process.hrtime.bigint()),
+);
+db.knex.on('query-response', (_r: unknown, q: { __knexQueryUid: string }) => {
+  const t = started.get(q.__knexQueryUid);
+  if (t !== undefined) dbNanos += process.hrtime.bigint() - t;
+  started.delete(q.__knexQueryUid);
+  queries++;
+});
+
+const app = buildApp({
+  knex: db.knex,
+  restRoot: '/wp-json',
+  timezone: 'UTC',
+  tokens: new Map(),
+  cacheTtlMs: Number(process.env.CALENDAR_CACHE_TTL_MS ?? 1000),
+});
+const server = app.listen(0, '127.0.0.1', () => {
+  process.send?.({ port: (server.address() as AddressInfo).port });
+});
+
+process.on('message', (message) => {
+  if (message === 'reset') {
+    dbNanos = 0n;
+    queries = 0;
+    process.send?.({ reset: true });
+  } else if (message === 'read') {
+    process.send?.({ dbMs: Number(dbNanos / 1_000_000n), queries });
+  } else if (message === 'stop') {
+    server.close();
+    server.closeAllConnections();
+    db.close().then(() => process.exit(0));
+  }
+});
