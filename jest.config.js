@@ -1,5 +1,14 @@
+import { existsSync, readdirSync } from 'node:fs';
+
+// Every workspace package and service with a jest.config.js, plus the cross-service suites in e2e/.
+const projects = ['packages', 'services']
+  .flatMap((group) => readdirSync(group).map((name) => `${group}/${name}`))
+  .concat('e2e')
+  .filter((dir) => existsSync(`${dir}/jest.config.js`))
+  .map((dir) => `<rootDir>/${dir}`);
+
 export default {
-  projects: ['<rootDir>/packages/*', '<rootDir>/services/*'],
+  projects,
   maxWorkers: 2,
   testTimeout: 30_000,
 };

