@@ -35,15 +35,9 @@ export const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.met
 const schema = z.object({
   CAPTION_BIND: z.string().default('127.0.0.1'),
   CAPTION_PORT: portVar().default(8765),
-  CAPTION_API_KEY: z.string().optional(),
-  CAPTION_ALLOWED_ORIGINS: z.string().optional(),
   CAPTION_MAX_STREAMS: intVar(1, 256).default(12),
   CAPTION_QUEUE_TIMEOUT: intVar(1, 120).default(20),
   CAPTION_HTTP_LIMIT: intVar(1, 100_000).optional(),
-  REDIS_URL: z
-    .string()
-    .refine((value) => /^rediss?:\/\//.test(value), { message: 'must be a redis:// or rediss:// URL' })
-    .optional(),
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
   CAPTION_TRUST_PROXY: z.string().optional(),
 });
@@ -54,22 +48,35 @@ function packageVersion(): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
-  const vars = parseEnv(schema, env);
   const issues: string[] = [];
-  const apiKey = vars.CAPTION_API_KEY;
+  let vars: z.infer<typeof schema> | undefined;
+  try {
+    vars = parseEnv(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  // Checked apart from the schema so that every wrong variable is reported at once, and the
+  // key is never echoed (parseEnv shows the values it refuses).
+  const apiKey = env.CAPTION_API_KEY || undefined;
   if (apiKey !== undefined) {
     const problem = apiKeyProblem(apiKey);
-    // Never echo the key itself.
     if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
   }
+  // A Redis URL may carry a password: never echoed either.
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    issues.push('REDIS_URL: must be a redis:// or rediss:// URL');
+  }
   const allowedOrigins: string[] = [];
-  if (vars.CAPTION_ALLOWED_ORIGINS !== undefined) {
+  const origins = env.CAPTION_ALLOWED_ORIGINS || undefined;
+  if (origins !== undefined) {
     if (apiKey === undefined) {
       issues.push(
         'CAPTION_ALLOWED_ORIGINS: needs CAPTION_API_KEY (browser origins are only allowed with a token)',
       );
     }
-    for (const entry of vars.CAPTION_ALLOWED_ORIGINS.split(',').map((value) => value.trim())) {
+    for (const entry of origins.split(',').map((value) => value.trim())) {
       try {
         allowedOrigins.push(parseAllowedOrigin(entry));
       } catch (error) {
@@ -77,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
       }
     }
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0 || vars === undefined) throw new ConfigError(issues);
 
   return {
     bind: vars.CAPTION_BIND,
@@ -87,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     maxStreams: vars.CAPTION_MAX_STREAMS,
     queueTimeoutSeconds: vars.CAPTION_QUEUE_TIMEOUT,
     httpLimit: vars.CAPTION_HTTP_LIMIT ?? Math.max(64, 6 * vars.CAPTION_MAX_STREAMS + 16),
-    redisUrl: vars.REDIS_URL,
+    redisUrl,
     relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
     trustProxy: vars.CAPTION_TRUST_PROXY,
     version: packageVersion(),

@@ -17,18 +17,31 @@ function environment(): NodeJS.ProcessEnv {
   return { ...(readEnvFile(file) ?? {}), ...process.env };
 }
 
+/** Gateway and engine settings, every wrong variable of both reported at once. */
+function settings(env: NodeJS.ProcessEnv) {
+  const issues: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(...error.issues);
+      return undefined;
+    }
+  };
+  const config = attempt(() => loadConfig(env));
+  // CAPTION_QUEUE_NAME is validated with the engine settings the workers share.
+  const engine = attempt(() => loadEngineConfig(env));
+  const relay = config && attempt(() => loadRelayTokens(config.relayTokensFile));
+  if (!config || !engine || issues.length > 0) throw new ConfigError(issues);
+  return { config, engine, relay };
+}
+
 async function main(): Promise<void> {
-  const env = environment();
-  const config = loadConfig(env);
-  const relay = loadRelayTokens(config.relayTokensFile);
+  const { config, engine, relay } = settings(environment());
   const queue = config.redisUrl
-    ? createRedisQueue({
-        redisUrl: config.redisUrl,
-        // CAPTION_QUEUE_NAME is validated with the engine settings the workers share.
-        queueName: loadEngineConfig(env).queueName,
-        logger,
-      })
-    : createInProcessQueue({ engine: loadEngineConfig(env), logger });
+    ? createRedisQueue({ redisUrl: config.redisUrl, queueName: engine.queueName, logger })
+    : createInProcessQueue({ engine, logger });
 
   const { app, shutdown } = createApp({ config, queue, relay, logger });
   const server = app.listen(config.port, config.bind);
@@ -36,12 +49,13 @@ async function main(): Promise<void> {
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  const address = server.address();
   logger.info(
     {
       bind: config.bind,
-      port: config.port,
+      port: typeof address === 'object' && address !== null ? address.port : config.port,
       backend: config.redisUrl ? 'redis' : 'in-process',
-      auth: !!config.apiKey,
+      auth: config.apiKey !== undefined,
     },
     'speech gateway listening',
   );

@@ -47,7 +47,13 @@ afterAll(async () => {
 const upload = (path = '/v1/audio/transcriptions', file: Buffer = short) =>
   request(gateway.base).post(path).set(AUTH).attach('file', file, 'clip.wav');
 
-function expectOpenAiError(body: unknown, detail: string, type: string, param: string | null, code: string | null) {
+function expectOpenAiError(
+  body: unknown,
+  detail: string,
+  type: string,
+  param: string | null,
+  code: string | null,
+) {
   expect(body).toEqual({ detail, error: { message: detail, type, param, code } });
 }
 
@@ -83,8 +89,16 @@ describe('POST /v1/audio/*: fields', () => {
         'file',
       ],
       [upload(), Messages.modelMissing, 'model'],
-      [upload('/v1/audio/translations').field('model', 'whisper-1').field('language', 'en'), Messages.languageOnTranslation, 'language'],
-      [upload().field('model', 'whisper-1').field('response_format', 'verbose_json'), Messages.responseFormat, 'response_format'],
+      [
+        upload('/v1/audio/translations').field('model', 'whisper-1').field('language', 'en'),
+        Messages.languageOnTranslation,
+        'language',
+      ],
+      [
+        upload().field('model', 'whisper-1').field('response_format', 'verbose_json'),
+        Messages.responseFormat,
+        'response_format',
+      ],
       [upload().field('model', 'whisper-1').field('stream', 'true'), Messages.streaming, 'stream'],
       [upload().field('model', 'whisper-1').field('temperature', '0.4'), Messages.temperature, 'temperature'],
       [upload().field('model', 'whisper-1').field('prompt', 'Kennedy'), Messages.prompt, 'prompt'],
@@ -95,11 +109,14 @@ describe('POST /v1/audio/*: fields', () => {
       expectOpenAiError(res.body, detail, 'invalid_request_error', param, null);
     }
     const model = await upload().field('model', 'gpt-4o-transcribe').expect(400);
-    expectOpenAiError(model.body, unknownModel('synthetic-tiny'), 'invalid_request_error', 'model', 'model_not_found');
-    const second = await upload()
-      .attach('file', short, 'again.wav')
-      .field('model', 'whisper-1')
-      .expect(400);
+    expectOpenAiError(
+      model.body,
+      unknownModel('synthetic-tiny'),
+      'invalid_request_error',
+      'model',
+      'model_not_found',
+    );
+    const second = await upload().attach('file', short, 'again.wav').field('model', 'whisper-1').expect(400);
     expect(second.body.detail).toBe(duplicateField('file'));
     const other = await upload().attach('audio', short, 'other.wav').field('model', 'whisper-1').expect(400);
     expect(other.body.detail).toBe(unknownField('audio'));
@@ -116,7 +133,11 @@ describe('POST /v1/audio/*: fields', () => {
   });
 
   it('415 for a body that is not multipart', async () => {
-    const res = await request(gateway.base).post('/v1/audio/transcriptions').set(AUTH).send({ model: 'whisper-1' }).expect(415);
+    const res = await request(gateway.base)
+      .post('/v1/audio/transcriptions')
+      .set(AUTH)
+      .send({ model: 'whisper-1' })
+      .expect(415);
     expectOpenAiError(res.body, Messages.multipart, 'invalid_request_error', null, 'unsupported_media_type');
   });
 });
@@ -140,12 +161,32 @@ describe('POST /v1/audio/*: WAV files', () => {
   it('415 for garbage, compressed or unsupported layouts; 400 truncated; 413 outside 0.01-12 s', async () => {
     const cases: [Buffer, number, string, string | null][] = [
       [Buffer.from('this is not audio at all'), 415, Messages.wavUnsupported, 'unsupported_media_type'],
-      [pcm({ sampleRate: 16000, channels: 1, bits: 16, formatTag: 0x55 }, 1), 415, Messages.wavUnsupported, 'unsupported_media_type'],
-      [pcm({ sampleRate: 16000, channels: 3, bits: 16 }, 1), 415, Messages.wavChannels, 'unsupported_media_type'],
+      [
+        pcm({ sampleRate: 16000, channels: 1, bits: 16, formatTag: 0x55 }, 1),
+        415,
+        Messages.wavUnsupported,
+        'unsupported_media_type',
+      ],
+      [
+        pcm({ sampleRate: 16000, channels: 3, bits: 16 }, 1),
+        415,
+        Messages.wavChannels,
+        'unsupported_media_type',
+      ],
       [pcm({ sampleRate: 96000, channels: 1, bits: 16 }, 1), 415, Messages.wavRate, 'unsupported_media_type'],
       [short.subarray(0, short.length - 1001), 400, Messages.wavTruncated, null],
-      [pcm({ sampleRate: 16000, channels: 1, bits: 16 }, 12.5), 413, Messages.audioTooLong, 'payload_too_large'],
-      [pcm({ sampleRate: 16000, channels: 1, bits: 16 }, 0.005), 413, Messages.audioTooShort, 'payload_too_large'],
+      [
+        pcm({ sampleRate: 16000, channels: 1, bits: 16 }, 12.5),
+        413,
+        Messages.audioTooLong,
+        'payload_too_large',
+      ],
+      [
+        pcm({ sampleRate: 16000, channels: 1, bits: 16 }, 0.005),
+        413,
+        Messages.audioTooShort,
+        'payload_too_large',
+      ],
     ];
     for (const [file, status, detail, code] of cases) {
       const res = await upload('/v1/audio/transcriptions', file).field('model', 'whisper-1');
@@ -157,13 +198,21 @@ describe('POST /v1/audio/*: WAV files', () => {
   it('413 when the multipart envelope passes 5 MiB, while streaming', async () => {
     const big = Buffer.alloc(5 * 1024 * 1024 + 1);
     const res = await upload('/v1/audio/transcriptions', big).field('model', 'whisper-1').expect(413);
-    expectOpenAiError(res.body, Messages.envelopeTooLarge, 'invalid_request_error', 'file', 'payload_too_large');
+    expectOpenAiError(
+      res.body,
+      Messages.envelopeTooLarge,
+      'invalid_request_error',
+      'file',
+      'payload_too_large',
+    );
     // Chunked, without a Content-Length: refused once the bytes pass the limit.
     const chunked = openUpload(gateway.port, 'POST', '/v1/audio/transcriptions', {
       ...AUTH,
       'Content-Type': 'multipart/form-data; boundary=xyz',
     });
-    chunked.write(Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n'));
+    chunked.write(
+      Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n'),
+    );
     chunked.write(Buffer.alloc(3 * 1024 * 1024));
     chunked.write(Buffer.alloc(3 * 1024 * 1024));
     const streamed = await chunked.response;
@@ -178,10 +227,18 @@ describe('POST /v1/audio/*: WAV files', () => {
       const pending = openUpload(slow.port, 'POST', '/v1/audio/transcriptions', {
         'Content-Type': 'multipart/form-data; boundary=xyz',
       });
-      pending.write(Buffer.from('--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'));
+      pending.write(
+        Buffer.from('--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n'),
+      );
       const res = await pending.response;
       expect(res.status).toBe(408);
-      expectOpenAiError(JSON.parse(res.body), Messages.uploadTimeout, 'invalid_request_error', null, 'upload_timeout');
+      expectOpenAiError(
+        JSON.parse(res.body),
+        Messages.uploadTimeout,
+        'invalid_request_error',
+        null,
+        'upload_timeout',
+      );
       pending.destroy();
     } finally {
       await slow.close();
@@ -210,7 +267,12 @@ describe('POST /v1/audio/*: sessions', () => {
       gateway.port,
       'POST',
       '/transcribe',
-      { ...AUTH, 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream', 'X-Stream-ID': 'shared-stream' },
+      {
+        ...AUTH,
+        'X-Caption-Local': '1',
+        'Content-Type': 'application/octet-stream',
+        'X-Stream-ID': 'shared-stream',
+      },
       Buffer.alloc(8),
     );
     await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
@@ -253,10 +315,18 @@ describe('the official openai SDK', () => {
   });
 
   it('raises AuthenticationError (401), BadRequestError (400), APIError 413 and RateLimitError (429)', async () => {
-    const wrong = new OpenAI({ apiKey: 'wrong-key-0123456789abcdefghij', baseURL: `${gateway.base}/v1`, maxRetries: 0 });
+    const wrong = new OpenAI({
+      apiKey: 'wrong-key-0123456789abcdefghij',
+      baseURL: `${gateway.base}/v1`,
+      maxRetries: 0,
+    });
     const auth = await wrong.models.list().catch((error: unknown) => error);
     expect(auth).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect(auth).toMatchObject({ status: 401, type: 'authentication_error', message: `401 ${Messages.unauthorized}` });
+    expect(auth).toMatchObject({
+      status: 401,
+      type: 'authentication_error',
+      message: `401 ${Messages.unauthorized}`,
+    });
 
     const bad = await client.audio.transcriptions
       .create({ file: await toFile(jfk, 'jfk.wav'), model: 'gpt-4o-transcribe' })
@@ -268,18 +338,30 @@ describe('the official openai SDK', () => {
       .create({ file: await toFile(Buffer.alloc(6 * 1024 * 1024), 'large.wav'), model: 'whisper-1' })
       .catch((error: unknown) => error);
     expect(large).toBeInstanceOf(OpenAI.APIError);
-    expect(large).toMatchObject({ status: 413, code: 'payload_too_large', message: `413 ${Messages.envelopeTooLarge}` });
+    expect(large).toMatchObject({
+      status: 413,
+      code: 'payload_too_large',
+      message: `413 ${Messages.envelopeTooLarge}`,
+    });
 
     const holder = openUpload(
       gateway.port,
       'POST',
       '/transcribe',
-      { ...AUTH, 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream', 'X-Stream-ID': 'sdk-stream' },
+      {
+        ...AUTH,
+        'X-Caption-Local': '1',
+        'Content-Type': 'application/octet-stream',
+        'X-Stream-ID': 'sdk-stream',
+      },
       Buffer.alloc(8),
     );
     await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
     const limited = await client.audio.transcriptions
-      .create({ file: await toFile(jfk, 'jfk.wav'), model: 'whisper-1' }, { headers: { 'X-Stream-ID': 'sdk-stream' } })
+      .create(
+        { file: await toFile(jfk, 'jfk.wav'), model: 'whisper-1' },
+        { headers: { 'X-Stream-ID': 'sdk-stream' } },
+      )
       .catch((error: unknown) => error);
     holder.destroy();
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);

@@ -1,0 +1,127 @@
+/**
+ * The gateway as a process (src/index.ts): refuses a wrong configuration, serves with the
+ * in-process engine, serves through Redis with a separately started worker, and exits cleanly
+ * on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { startRedisWorker } from '@live-captions/inference';
+import request from 'supertest';
+import { engineConfig, REDIS_URL, repoRoot, until } from './helpers/gateway.js';
+import { pcmBody, sine } from './helpers/wav.js';
+
+const ENTRY = join(repoRoot, 'services/speech/src/index.ts');
+const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startGatewayProcess(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'info',
+      CAPTION_PORT: '0',
+      CAPTION_MODEL: join(repoRoot, 'models/ggml-synthetic-tiny.bin'),
+      CAPTION_THREADS: '1',
+      CAPTION_OFFLINE: '1',
+      CAPTION_LOCAL_ENV_FILE: '/nonexistent/caption-local.env',
+      CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function listeningPort(started: Started): Promise<number> {
+  await until(
+    () => /"msg":"speech gateway listening"/.test(started.output()),
+    'the gateway to listen',
+    20_000,
+  );
+  const line = started
+    .output()
+    .split('\n')
+    .find((entry) => entry.includes('speech gateway listening'))!;
+  return (JSON.parse(line) as { port: number }).port;
+}
+
+async function healthy(base: string): Promise<void> {
+  await until(async () => (await request(base).get('/health')).status === 200, 'health 200', 20_000);
+}
+
+describe('speech gateway process', () => {
+  it('refuses to start on a wrong variable, naming it without echoing secrets', async () => {
+    const started = startGatewayProcess({
+      CAPTION_API_KEY: 'too-short-secret',
+      CAPTION_MAX_STREAMS: '0',
+      CAPTION_WORKERS: '99',
+      REDIS_URL: 'http://user:redis-password@host',
+    });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('CAPTION_API_KEY: must be at least 24 characters');
+    expect(started.output()).toContain('CAPTION_MAX_STREAMS="0": must be at least 1');
+    expect(started.output()).toContain('CAPTION_WORKERS="99": must be at most 16');
+    expect(started.output()).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(started.output()).not.toContain('too-short-secret');
+    expect(started.output()).not.toContain('redis-password');
+  });
+
+  it('serves with the in-process engine and exits 0 on SIGTERM', async () => {
+    const started = startGatewayProcess({});
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(started)}`;
+      await healthy(base);
+      const res = await request(base)
+        .post('/transcribe')
+        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
+        .send(oneSecond)
+        .expect(200);
+      expect(res.body.text).toBe('test');
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('serves through Redis with a separately started worker (503 until it is ready)', async () => {
+    const queueName = `speech-test-${randomUUID()}`;
+    const started = startGatewayProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName });
+    let worker: { close(): Promise<void> } | undefined;
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(started)}`;
+      await until(() => /inference queue started/.test(started.output()), 'the queue connection', 20_000);
+      await request(base).get('/health').expect(503);
+      worker = await startRedisWorker({ redisUrl: REDIS_URL, engine: engineConfig('tiny', { queueName }) });
+      await healthy(base);
+      const res = await request(base)
+        .post('/transcribe?mode=translate&language=fr')
+        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
+        .send(oneSecond)
+        .expect(200);
+      expect(res.body).toMatchObject({ text: 'test', translation: 'test', transcript: '' });
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+      await worker?.close();
+    }
+  });
+});
