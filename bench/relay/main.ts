@@ -83,6 +83,12 @@ function rssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function open(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { perMessageDeflate: false });
@@ -107,6 +113,7 @@ interface Result {
   gaps: number;
   lost: number;
   rss: number;
+  cpu: number;
 }
 
 const quantile = (sorted: Float64Array, q: number) =>
@@ -158,6 +165,7 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   const timers: NodeJS.Timeout[] = [];
   const period = 1000 / RATE;
   const started = performance.now();
+  const cpuBefore = cpuSeconds(server.child.pid!);
   await new Promise<void>((resolve) => {
     publishers.forEach((ws, index) => {
       const client = `bench_publisher_${String(index).padStart(4, '0')}`;
@@ -186,6 +194,7 @@ async function run(server: Server, readerCount: number): Promise<Result> {
     await new Promise((r) => setTimeout(r, 100));
   }
   clearInterval(sampler);
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
   peakRss = Math.max(peakRss, rssMiB(server.child.pid!));
   const parts = await Promise.all(
     workers.map((w) =>
@@ -216,6 +225,7 @@ async function run(server: Server, readerCount: number): Promise<Result> {
     gaps,
     lost: expected - delivered,
     rss: peakRss,
+    cpu,
   };
 }
 
@@ -258,10 +268,10 @@ const f = (n: number, digits = 2) => n.toFixed(digits);
 console.log(
   '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
   console.log(
-    `| ${r.kind} | ${r.readers} | ${r.published} | ${r.delivered} | ${f(r.perSecond, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'relay' ? r.gaps : '-'} | ${r.lost} | ${f(r.rss, 1)} |`,
+    `| ${r.kind} | ${r.readers} | ${r.published} | ${r.delivered} | ${f(r.perSecond, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'relay' ? r.gaps : '-'} | ${r.lost} | ${f(r.rss, 1)} | ${f(r.cpu)} | ${f((r.cpu * 1e6) / Math.max(1, r.delivered), 1)} |`,
   );
 }
 console.log('\nrelay / bare ws (same load, same run):');
@@ -269,7 +279,7 @@ for (const readers of READER_COUNTS) {
   const relay = results.find((r) => r.kind === 'relay' && r.readers === readers)!;
   const bare = results.find((r) => r.kind === 'bare' && r.readers === readers)!;
   console.log(
-    `  ${readers} readers: p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, deliveries/s x${f(relay.perSecond / bare.perSecond)}, RSS x${f(relay.rss / bare.rss)}`,
+    `  ${readers} readers: p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, deliveries/s x${f(relay.perSecond / bare.perSecond)}, RSS x${f(relay.rss / bare.rss)}, server CPU x${f(relay.cpu / bare.cpu)}`,
   );
 }
 const at400 = results.find((r) => r.kind === 'relay' && r.readers === 400)!;
