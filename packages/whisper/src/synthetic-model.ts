@@ -145,7 +145,7 @@ export function parseGgmlPrefix(buf: Buffer): GgmlPrefix {
   const count = i32();
   const vocab: Buffer[] = [];
   for (let i = 0; i < count; i++) {
-    const len = i32();
+    const len = i32() >>> 0; // uint32 in whisper.cpp
     need(len);
     vocab.push(buf.subarray(at, at + len));
     at += len;
