@@ -1,0 +1,261 @@
+/**
+ * One capture session against the speech gateway (no DOM): feeds the rolling buffer, sends one
+ * window at a time to `POST /transcribe` with a stable X-Stream-ID and a fresh X-Request-ID per
+ * window (reused, with the same bytes, on every retry), drains with `final=1` on stop and then
+ * closes the stream with `DELETE /streams/{id}`. When retries are exhausted it stops with the
+ * audio kept; `retry()` sends the same window again, `discard()` forgets the audio.
+ */
+
+import { RequestFailedError, type RetryOptions, withRetries } from './retry.js';
+import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
+
+/** The gateway's answer to a window (fields of the native response the page uses). */
+export interface TranscribeResult {
+  text: string;
+  transcript: string;
+  translation: string;
+  language: string | null;
+  output_language: string | null;
+  mode: string;
+  audio_seconds: number;
+  committed_seconds: number;
+  request_id: string;
+  queue_seconds: number;
+  inference_seconds: number;
+}
+
+export type SessionState = 'capturing' | 'draining' | 'failed' | 'closed';
+
+export interface SessionStatus {
+  state: SessionState;
+  /** A request is being sent, retried or processed. */
+  inFlight: boolean;
+  bufferedSeconds: number;
+  /** Audio the gateway has committed so far. */
+  committedSeconds: number;
+  /** Last failure (state `failed`) or the retry in progress. */
+  message?: string;
+}
+
+export interface CaptureSessionOptions extends RollingBufferOptions {
+  /** Base URL of the gateway (the page's own origin). */
+  baseUrl: string;
+  streamId: string;
+  language: string;
+  mode: 'transcribe' | 'translate' | 'both';
+  /** Service access token, when the gateway needs one. */
+  apiKey?: string;
+  fetch?: typeof fetch;
+  retry?: RetryOptions;
+  newRequestId?: () => string;
+  onResult?: (result: TranscribeResult, window: AudioWindow) => void;
+  onStatus?: (status: SessionStatus) => void;
+}
+
+const PCM_TYPE = 'application/octet-stream';
+
+export function randomId(prefix: string): string {
+  const bytes = new Uint8Array(12);
+  globalThis.crypto.getRandomValues(bytes);
+  return `${prefix}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+interface Pending {
+  window: AudioWindow;
+  requestId: string;
+}
+
+export class CaptureSession {
+  readonly streamId: string;
+  readonly buffer: RollingBuffer;
+  private readonly options: CaptureSessionOptions;
+  private readonly fetch: typeof fetch;
+  private state: SessionState = 'capturing';
+  private pending?: Pending;
+  private sending = false;
+  private committed = 0;
+  private message?: string;
+  private closing?: Promise<void>;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(options: CaptureSessionOptions) {
+    this.options = options;
+    this.streamId = options.streamId;
+    this.buffer = new RollingBuffer(options);
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  get status(): SessionStatus {
+    return {
+      state: this.state,
+      inFlight: this.sending,
+      bufferedSeconds: this.buffer.bufferedSeconds,
+      committedSeconds: this.committed,
+      ...(this.message ? { message: this.message } : {}),
+    };
+  }
+
+  /** Audio or a failed window is waiting (the page warns before leaving). */
+  get hasPendingAudio(): boolean {
+    return this.pending !== undefined || this.buffer.hasSpeech;
+  }
+
+  /** Changes the sending settings of the next windows. */
+  configure(update: {
+    language?: string;
+    mode?: CaptureSessionOptions['mode'];
+    threshold?: number;
+    intervalSeconds?: number;
+  }): void {
+    const { threshold, intervalSeconds, ...rest } = update;
+    Object.assign(this.options, rest);
+    this.buffer.configure({
+      ...(threshold !== undefined ? { threshold } : {}),
+      ...(intervalSeconds !== undefined ? { intervalSeconds } : {}),
+    });
+  }
+
+  /** A frame from the microphone (ignored once stopped). */
+  push(frame: Float32Array): void {
+    if (this.state !== 'capturing') return;
+    this.buffer.push(frame);
+    if (this.buffer.overflowing) {
+      // The gateway cannot keep up: stop taking audio and send what is buffered.
+      this.state = 'draining';
+      this.message = 'More than 30 s of audio waiting: capture stopped, sending the rest';
+    }
+    this.pump();
+  }
+
+  /** Stop capturing: the rest is sent with `final=1`, then the stream is closed. */
+  stop(): Promise<void> {
+    if (this.state === 'capturing') this.state = 'draining';
+    this.pump();
+    return this.whenIdle();
+  }
+
+  /** After a failure: sends the kept window again (same request ID and bytes), then drains. */
+  retry(): Promise<void> {
+    if (this.state !== 'failed') return this.whenIdle();
+    this.state = 'draining';
+    this.message = undefined;
+    this.pump();
+    return this.whenIdle();
+  }
+
+  /** After a failure: forgets the kept audio and closes the stream. */
+  discard(): Promise<void> {
+    if (this.state !== 'failed') return this.whenIdle();
+    this.pending = undefined;
+    this.buffer.clear();
+    this.state = 'draining';
+    this.message = undefined;
+    this.pump();
+    return this.whenIdle();
+  }
+
+  /** Resolves when the session is closed or failed (nothing more happens by itself). */
+  whenIdle(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'failed') return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private emit(): void {
+    this.options.onStatus?.(this.status);
+    if (this.state === 'closed' || this.state === 'failed') {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private pump(): void {
+    if (this.sending || this.state === 'failed' || this.state === 'closed') return;
+    if (!this.pending) {
+      const window = this.buffer.next(this.state === 'draining');
+      if (window)
+        this.pending = { window, requestId: (this.options.newRequestId ?? (() => randomId('req')))() };
+    }
+    if (this.pending) {
+      void this.send(this.pending);
+    } else if (this.state === 'draining') {
+      void this.close();
+    }
+    this.emit();
+  }
+
+  private async send(pending: Pending): Promise<void> {
+    this.sending = true;
+    const { window, requestId } = pending;
+    const query = new URLSearchParams({
+      language: this.options.language,
+      mode: this.options.mode,
+      window: '1',
+      final: window.final ? '1' : '0',
+      context_seconds: String(window.contextSeconds),
+    });
+    const body = window.samples.buffer.slice(0) as ArrayBuffer;
+    try {
+      const response = await withRetries(
+        () =>
+          this.fetch(new URL(`transcribe?${query}`, this.options.baseUrl), {
+            method: 'POST',
+            headers: this.headers({ 'Content-Type': PCM_TYPE, 'X-Request-ID': requestId }),
+            body,
+          }),
+        {
+          ...this.options.retry,
+          onRetry: (event) => {
+            this.message = `Retrying (${event.attempt}/3): ${event.message}`;
+            this.emit();
+            this.options.retry?.onRetry?.(event);
+          },
+        },
+      );
+      const result = (await response.json()) as TranscribeResult;
+      this.pending = undefined;
+      this.message = undefined;
+      this.buffer.commit(result.committed_seconds);
+      this.committed += Math.max(0, result.committed_seconds - window.contextSeconds);
+      this.sending = false;
+      this.options.onResult?.(result, window);
+    } catch (error) {
+      // The window stays in flight in the buffer: `retry()` sends the same bytes again.
+      this.sending = false;
+      this.state = 'failed';
+      this.message = error instanceof RequestFailedError ? error.message : String(error);
+      this.emit();
+      return;
+    }
+    this.pump();
+  }
+
+  private close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.sending = true;
+      try {
+        await withRetries(
+          () =>
+            this.fetch(new URL(`streams/${encodeURIComponent(this.streamId)}`, this.options.baseUrl), {
+              method: 'DELETE',
+              headers: this.headers({}),
+            }),
+          this.options.retry,
+        );
+      } catch {
+        // The session expires on its own after 120 s; nothing is lost.
+      }
+      this.sending = false;
+      this.state = 'closed';
+      this.emit();
+    })();
+    return this.closing;
+  }
+
+  private headers(extra: Record<string, string>): Record<string, string> {
+    return {
+      'X-Caption-Local': '1',
+      'X-Stream-ID': this.streamId,
+      ...(this.options.apiKey ? { Authorization: `Bearer ${this.options.apiKey}` } : {}),
+      ...extra,
+    };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The links hub's links (pure). Tokens go into fragments only and each link carries only what its
+ * page needs: capture writes the source room; the editor reads the source room and writes the
+ * output room; the overlay reads the output room. The service access token is never put in a link.
+ */
+import { fragment } from './params.js';
+
+export interface RelaySettings {
+  relayUrl: string;
+  sourceRoom: string;
+  outputRoom: string;
+  sourceReadToken?: string | null;
+  sourceWriteToken?: string | null;
+  outputReadToken?: string | null;
+  outputWriteToken?: string | null;
+}
+
+export interface OverlayOptions {
+  maxlines?: number;
+  clear?: boolean;
+  showtime?: number;
+  dual?: boolean;
+  fontsize?: number;
+  color?: string;
+}
+
+export interface Links {
+  capture: string | null;
+  editor: string | null;
+  overlay: string | null;
+}
+
+/** Same shape as the speech service's `GET /relay-config` answer. */
+export interface RelayConfigResponse extends RelaySettings {
+  site: string | null;
+}
+
+/**
+ * `site`: UI base URL with trailing slash; `captureUrl`: capture host with trailing slash (or
+ * null when there is none). A link is null when its page lacks a token.
+ */
+export function buildLinks(
+  site: string,
+  captureUrl: string | null,
+  relay: RelaySettings,
+  overlay: OverlayOptions = {},
+): Links {
+  const capture =
+    captureUrl && relay.sourceWriteToken
+      ? `${new URL(captureUrl).href}#${fragment({
+          relayUrl: relay.relayUrl,
+          room: relay.sourceRoom,
+          relayWriteToken: relay.sourceWriteToken,
+        })}`
+      : null;
+  const editor =
+    relay.sourceReadToken && relay.outputWriteToken
+      ? `${new URL('editor.html', site).href}#${fragment({
+          relayUrl: relay.relayUrl,
+          sourceRoom: relay.sourceRoom,
+          sourceReadToken: relay.sourceReadToken,
+          outputRoom: relay.outputRoom,
+          outputWriteToken: relay.outputWriteToken,
+        })}`
+      : null;
+  const overlayLink = relay.outputReadToken
+    ? overlayUrl(site, relay.relayUrl, relay.outputRoom, relay.outputReadToken, overlay)
+    : null;
+  return { capture, editor, overlay: overlayLink };
+}
+
+/** The overlay's address: display options in the query (OBS users edit them), the token in the fragment. */
+export function overlayUrl(
+  site: string,
+  relayUrl: string,
+  room: string,
+  readToken: string,
+  options: OverlayOptions = {},
+): string {
+  const url = new URL('overlay.html', site);
+  const query = fragment({
+    maxlines: options.maxlines,
+    clear: options.clear,
+    showtime: options.showtime,
+    dual: options.dual,
+    fontsize: options.fontsize,
+    color: options.color,
+  });
+  url.search = query;
+  return `${url.href}#${fragment({ relayUrl, room, relayReadToken: readToken })}`;
+}

@@ -1,0 +1,161 @@
+/// <reference lib="dom" />
+/**
+ * Links hub: reads the relay settings from the capture host's `GET /relay-config` (with the
+ * service access token) or takes them typed, and builds the capture, editor and overlay links.
+ */
+import { byId, copyText, setStatus, siteConfig } from '../lib/dom.js';
+import { buildLinks, type RelayConfigResponse } from '../lib/links.js';
+import { isRelayUrl } from '../lib/params.js';
+
+const input = (id: string) => byId<HTMLInputElement>(id);
+const ui = {
+  fetchForm: byId<HTMLFormElement>('fetch-form'),
+  captureUrl: input('capture-url'),
+  apiKey: input('api-key'),
+  fetchStatus: byId('fetch-status'),
+  relayUrl: input('relay-url'),
+  sourceRoom: input('source-room'),
+  outputRoom: input('output-room'),
+  sourceRead: input('source-read'),
+  sourceWrite: input('source-write'),
+  outputRead: input('output-read'),
+  outputWrite: input('output-write'),
+  maxlines: input('maxlines'),
+  showtime: input('showtime'),
+  fontsize: input('fontsize'),
+  color: input('color'),
+  clear: input('clear'),
+  dual: input('dual'),
+  captureLink: input('capture-link'),
+  editorLink: input('editor-link'),
+  overlayLink: input('overlay-link'),
+  linksStatus: byId('links-status'),
+};
+
+const site = new URL('./', location.href).href;
+const config = siteConfig();
+ui.captureUrl.value = config.captureUrl ?? '';
+ui.relayUrl.value = config.relayUrl ?? '';
+
+function captureBase(): string | null {
+  const value = ui.captureUrl.value.trim();
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? new URL('./', url).href : null;
+  } catch {
+    return null;
+  }
+}
+
+function numberOrUndefined(element: HTMLInputElement): number | undefined {
+  const value = element.valueAsNumber;
+  return element.value.trim() !== '' && Number.isFinite(value) ? value : undefined;
+}
+
+function update(): void {
+  const relayUrl = ui.relayUrl.value.trim();
+  const links = isRelayUrl(relayUrl)
+    ? buildLinks(
+        site,
+        captureBase(),
+        {
+          relayUrl,
+          sourceRoom: ui.sourceRoom.value.trim(),
+          outputRoom: ui.outputRoom.value.trim(),
+          sourceReadToken: ui.sourceRead.value.trim() || null,
+          sourceWriteToken: ui.sourceWrite.value.trim() || null,
+          outputReadToken: ui.outputRead.value.trim() || null,
+          outputWriteToken: ui.outputWrite.value.trim() || null,
+        },
+        {
+          maxlines: numberOrUndefined(ui.maxlines),
+          showtime: numberOrUndefined(ui.showtime),
+          fontsize: numberOrUndefined(ui.fontsize),
+          color: ui.color.value.trim() || undefined,
+          clear: ui.clear.checked,
+          dual: ui.dual.checked,
+        },
+      )
+    : { capture: null, editor: null, overlay: null };
+  ui.captureLink.value = links.capture ?? '';
+  ui.editorLink.value = links.editor ?? '';
+  ui.overlayLink.value = links.overlay ?? '';
+  ui.captureLink.placeholder = 'Needs the capture host, the source room and its write token';
+  ui.editorLink.placeholder = 'Needs both rooms, the source read and the output write token';
+  ui.overlayLink.placeholder = 'Needs the output room and its read token';
+  const missing = [links.capture, links.editor, links.overlay].filter((link) => !link).length;
+  setStatus(
+    ui.linksStatus,
+    missing === 0 ? 'All three links are ready.' : `${3 - missing} of 3 links ready.`,
+    missing === 0 ? 'ok' : 'idle',
+  );
+}
+
+async function fill(): Promise<void> {
+  const base = captureBase();
+  if (!base) {
+    setStatus(ui.fetchStatus, 'Enter the capture host address (http:// or https://).', 'warn');
+    return;
+  }
+  const key = ui.apiKey.value.trim();
+  setStatus(ui.fetchStatus, 'Asking the capture host…', 'busy');
+  let response: Response;
+  try {
+    response = await fetch(new URL('relay-config', base), {
+      headers: key ? { Authorization: `Bearer ${key}` } : {},
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch {
+    setStatus(
+      ui.fetchStatus,
+      'The capture host did not answer (is this site among its allowed origins?). Type the settings instead.',
+      'error',
+    );
+    return;
+  }
+  if (!response.ok) {
+    const why =
+      response.status === 401
+        ? 'the access token is missing or wrong'
+        : response.status === 404
+          ? 'the capture host has no relay settings'
+          : response.status === 403
+            ? 'this site is not among its allowed origins'
+            : `HTTP ${response.status}`;
+    setStatus(ui.fetchStatus, `Could not fill in: ${why}. Type the settings instead.`, 'warn');
+    return;
+  }
+  const relay = (await response.json()) as RelayConfigResponse;
+  ui.relayUrl.value = relay.relayUrl;
+  ui.sourceRoom.value = relay.sourceRoom;
+  ui.outputRoom.value = relay.outputRoom;
+  ui.sourceRead.value = relay.sourceReadToken ?? '';
+  ui.sourceWrite.value = relay.sourceWriteToken ?? '';
+  ui.outputRead.value = relay.outputReadToken ?? '';
+  ui.outputWrite.value = relay.outputWriteToken ?? '';
+  setStatus(ui.fetchStatus, 'Filled in from the capture host.', 'ok');
+  update();
+}
+
+ui.fetchForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void fill();
+});
+for (const form of ['relay-form', 'overlay-form']) {
+  const element = byId<HTMLFormElement>(form);
+  element.addEventListener('input', update);
+  element.addEventListener('change', update);
+  element.addEventListener('submit', (event) => event.preventDefault());
+}
+ui.captureUrl.addEventListener('input', update);
+for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('button[data-copy]'))) {
+  button.addEventListener('click', async () => {
+    const target = byId<HTMLInputElement>(button.dataset.copy!);
+    if (!target.value) return;
+    const copied = await copyText(target.value, target);
+    setStatus(ui.linksStatus, copied ? 'Copied.' : 'Selected: press Ctrl+C to copy.', copied ? 'ok' : 'idle');
+  });
+}
+update();

@@ -1,0 +1,76 @@
+/// <reference lib="dom" />
+/**
+ * Overlay (an OBS browser source): transparent page that reads the output room and shows the
+ * captions as text. Options (query or fragment): maxlines, clear, showtime, dual, fontsize, color.
+ * The reader resumes with its cursor after a reconnect, so a relay restart repeats nothing.
+ */
+import { RelayReader } from '@live-captions/relay-client';
+import { byId, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
+import { OverlayModel, overlayOptions } from '../lib/overlay-model.js';
+import { isRelayUrl, readParams } from '../lib/params.js';
+
+const container = byId('captions');
+const help = byId('overlay-help');
+const params = readParams(location.href);
+stripTokensFromAddress(params.cleanUrl, params.hadTokens);
+
+const options = overlayOptions(params.get);
+const model = new OverlayModel(options);
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+// Font options become CSS custom properties (no inline style attributes: CSP self-only).
+const fontSize = Number(params.get('fontsize'));
+if (Number.isFinite(fontSize) && fontSize >= 8 && fontSize <= 200) {
+  document.documentElement.style.setProperty('--caption-size', `${fontSize}px`);
+}
+const color = params.get('color');
+if (color && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(color) && CSS.supports('color', color)) {
+  document.documentElement.style.setProperty('--caption-color', color);
+}
+const background = params.get('bg');
+if (background && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(background) && CSS.supports('color', background)) {
+  document.documentElement.style.setProperty('--caption-background', background);
+}
+
+function render(): void {
+  container.replaceChildren(
+    ...model.lines.map((line) => {
+      const element = document.createElement('p');
+      element.className = 'caption-line';
+      if (line.translation) element.classList.add('translation');
+      if (line.interim) element.classList.add('interim');
+      element.textContent = line.text;
+      return element;
+    }),
+  );
+  clearTimeout(idleTimer);
+  if (model.lines.length > 0 && options.showtimeMs > 0) {
+    idleTimer = setTimeout(() => {
+      if (model.clearAll()) render();
+    }, options.showtimeMs);
+  }
+}
+
+const url = params.get('relayUrl') ?? siteConfig().relayUrl;
+const room = params.get('room');
+const token = params.get('relayReadToken');
+if (!isRelayUrl(url) || !room || !token) {
+  help.hidden = false;
+  document.body.dataset.relay = 'unconfigured';
+} else {
+  new RelayReader({
+    url,
+    room,
+    token,
+    onCaption: (caption) => {
+      if (model.apply(caption)) render();
+    },
+    // The state is exposed for OBS users' custom CSS and for tests; nothing is shown to the audience.
+    onState: (event) => {
+      document.body.dataset.relay = event.state;
+    },
+    onGap: ({ gap }) => {
+      document.body.dataset.gap = gap;
+    },
+  });
+}

@@ -1,0 +1,166 @@
+import { describe, expect, test } from '@jest/globals';
+import { CaptureSession, type SessionStatus } from '../src/browser/lib/capture-session.js';
+
+const RATE = 16_000;
+
+interface Call {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+}
+
+/** A gateway double: answers from `plan` (status per call, then 200), records every request. */
+function gateway(plan: number[] = []) {
+  const calls: Call[] = [];
+  const fetch = (async (input: URL | string, init?: RequestInit) => {
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const url = new URL(String(input));
+    const body = init?.body ? new Uint8Array(init.body as ArrayBuffer) : undefined;
+    calls.push({
+      method: init?.method ?? 'GET',
+      url,
+      headers: init?.headers as Record<string, string>,
+      body,
+    });
+    if (init?.method === 'DELETE') return Response.json({ closed: 'x' });
+    const status = plan.shift() ?? 200;
+    if (status !== 200) return Response.json({ detail: 'Service restarting' }, { status });
+    const seconds = (body?.length ?? 0) / 4 / RATE;
+    const final = url.searchParams.get('final') === '1';
+    return Response.json({
+      text: ' test',
+      transcript: ' test',
+      translation: '',
+      language: 'en',
+      output_language: 'en',
+      mode: 'transcribe',
+      audio_seconds: seconds,
+      committed_seconds: final
+        ? seconds
+        : Math.max(Number(url.searchParams.get('context_seconds')), seconds - 1),
+      request_id: headers['X-Request-ID'],
+      queue_seconds: 0,
+      inference_seconds: 0.1,
+    });
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+function session(fetch: typeof globalThis.fetch, statuses: SessionStatus[] = [], results: string[] = []) {
+  let n = 0;
+  return new CaptureSession({
+    baseUrl: 'http://localhost:8765/',
+    streamId: 'stream-test-1',
+    language: 'en',
+    mode: 'transcribe',
+    threshold: 0.002,
+    intervalSeconds: 3,
+    fetch,
+    retry: { sleep: async () => {} },
+    newRequestId: () => `request-${++n}`,
+    onStatus: (status) => statuses.push(status),
+    onResult: (result) => results.push(result.text),
+  });
+}
+
+function speak(target: CaptureSession, seconds: number): void {
+  for (let i = 0; i < (seconds * RATE) / 800; i++) target.push(new Float32Array(800).fill(0.1));
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('capture session', () => {
+  test('windows carry the stream, a fresh request id, the local header and the rolling query', async () => {
+    const { fetch, calls } = gateway();
+    const s = session(fetch);
+    speak(s, 3);
+    await settle();
+    speak(s, 3);
+    await s.stop();
+    const posts = calls.filter((call) => call.method === 'POST');
+    expect(posts.map((call) => call.headers['X-Request-ID'])).toEqual([
+      'request-1',
+      'request-2',
+      'request-3',
+    ]);
+    expect(posts[0]!.headers).toMatchObject({
+      'X-Caption-Local': '1',
+      'X-Stream-ID': 'stream-test-1',
+      'Content-Type': 'application/octet-stream',
+    });
+    expect(Object.fromEntries(posts[0]!.url.searchParams)).toEqual({
+      language: 'en',
+      mode: 'transcribe',
+      window: '1',
+      final: '0',
+      context_seconds: '0',
+    });
+    expect(posts[1]!.url.searchParams.get('context_seconds')).toBe('0.5');
+    expect(posts.at(-1)!.url.searchParams.get('final')).toBe('1');
+    // Stop drains, then closes the stream.
+    const last = calls.at(-1)!;
+    expect(last.method).toBe('DELETE');
+    expect(last.url.pathname).toBe('/streams/stream-test-1');
+    expect(last.headers['X-Caption-Local']).toBe('1');
+    expect(s.status.state).toBe('closed');
+  });
+
+  test('503 three times: the same request id and bytes are retried, no audio lost', async () => {
+    const { fetch, calls } = gateway([503, 503, 503]);
+    const results: string[] = [];
+    const s = session(fetch, [], results);
+    speak(s, 3);
+    await s.stop();
+    const posts = calls.filter((call) => call.method === 'POST');
+    // Four attempts of the window, then the uncommitted last second drained as final.
+    expect(posts.map((call) => call.headers['X-Request-ID'])).toEqual([
+      ...Array(4).fill('request-1'),
+      'request-2',
+    ]);
+    for (const post of posts.slice(0, 4)) expect(post.body).toEqual(posts[0]!.body);
+    const bytesPerSecond = RATE * 4;
+    // The drain starts 0.5 s before the committed point (2 s) of the retried window: contiguous.
+    expect(posts[4]!.body).toEqual(posts[0]!.body!.subarray(1.5 * bytesPerSecond));
+    expect(results).toEqual([' test', ' test']);
+    expect(s.status.state).toBe('closed');
+  });
+
+  test('retries exhausted: stops with the audio kept; Retry sends the same window, Discard forgets', async () => {
+    const { fetch, calls } = gateway([503, 503, 503, 503]);
+    const statuses: SessionStatus[] = [];
+    const s = session(fetch, statuses);
+    speak(s, 3);
+    await s.whenIdle();
+    expect(s.status).toMatchObject({ state: 'failed', message: 'Service restarting' });
+    expect(s.hasPendingAudio).toBe(true);
+    speak(s, 1); // the page has stopped the microphone; late frames are ignored
+    expect(calls).toHaveLength(4);
+    await s.retry();
+    const posts = calls.filter((call) => call.method === 'POST');
+    expect(posts.map((call) => call.headers['X-Request-ID'])).toEqual([
+      ...Array(5).fill('request-1'),
+      'request-2',
+    ]);
+    expect(posts[4]!.body).toEqual(posts[0]!.body);
+    expect(s.status.state).toBe('closed');
+
+    const again = gateway([503, 503, 503, 503]);
+    const d = session(again.fetch);
+    speak(d, 3);
+    await d.whenIdle();
+    await d.discard();
+    expect(again.calls.map((call) => call.method)).toEqual(['POST', 'POST', 'POST', 'POST', 'DELETE']);
+    expect(d.status.state).toBe('closed');
+    expect(d.hasPendingAudio).toBe(false);
+  });
+
+  test('a 400 stops at once without retrying, audio kept', async () => {
+    const { fetch, calls } = gateway([400]);
+    const s = session(fetch);
+    speak(s, 3);
+    await s.whenIdle();
+    expect(calls).toHaveLength(1);
+    expect(s.status.state).toBe('failed');
+  });
+});
