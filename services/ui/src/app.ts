@@ -1,0 +1,32 @@
+/**
+ * The UI service as an express app, assembled in order; `index.ts` adds config and listening.
+ */
+import { uiDir } from '@live-captions/web';
+import express, { type Express } from 'express';
+import type { UiConfig } from './config.js';
+import { connectSources } from './domain/site-config.js';
+import { pageRoutes } from './routes/pages.js';
+import { securityHeaders } from './routes/security.js';
+
+export interface UiAppOptions {
+  config: Pick<UiConfig, 'relayUrl' | 'captureUrl'>;
+  /** Built pages; default: `uiDir` of @live-captions/web. */
+  assetsDir?: string;
+}
+
+export function createUiApp(options: UiAppOptions): Express {
+  const site = { relayUrl: options.config.relayUrl, captureUrl: options.config.captureUrl };
+  const app = express();
+  app.disable('x-powered-by');
+  // Headers first, so that every answer (404s included) carries them.
+  app.use(securityHeaders(connectSources(site)));
+  app.get('/health', function health(_req, res) {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ ready: true });
+  });
+  app.use(pageRoutes(options.assetsDir ?? uiDir, site));
+  app.use(function notFound(_req, res) {
+    res.status(404).type('text/plain').send('Not found\n');
+  });
+  return app;
+}

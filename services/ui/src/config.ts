@@ -1,0 +1,81 @@
+import { ConfigError, parseEnv, portVar } from '@live-captions/runtime';
+import { z } from 'zod';
+
+/** Local defaults of the two public addresses (production sets both from the hostnames). */
+export const DEFAULT_RELAY_URL = 'ws://localhost:8080/ws';
+export const DEFAULT_CAPTURE_URL = 'http://localhost:8765/';
+
+export interface UiConfig {
+  bind: string;
+  port: number;
+  /** RELAY_URL: the relay WebSocket address written into /site-config.js; null when set empty. */
+  relayUrl: string | null;
+  /** CAPTURE_URL: capture host with trailing slash; null (set empty) makes `/` the landing page. */
+  captureUrl: string | null;
+}
+
+const schema = z.object({
+  UI_BIND: z.string().min(1).default('127.0.0.1'),
+  UI_PORT: portVar().default(8081),
+});
+
+/** Unset: the default; set empty: null; otherwise checked by `check` (returns the problem). */
+function address(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: string,
+  check: (url: URL, raw: string) => string | undefined,
+  issues: string[],
+): string | null {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const value = raw.trim();
+  if (value === '') return null;
+  let problem: string | undefined;
+  try {
+    problem = check(new URL(value), value);
+  } catch {
+    problem = 'is not a URL';
+  }
+  if (problem) issues.push(`${name}=${JSON.stringify(value)}: ${problem}`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
+  const issues: string[] = [];
+  let vars: z.infer<typeof schema> | undefined;
+  try {
+    vars = parseEnv(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+  }
+  const relayUrl = address(
+    env,
+    'RELAY_URL',
+    DEFAULT_RELAY_URL,
+    (url) =>
+      url.protocol !== 'ws:' && url.protocol !== 'wss:'
+        ? 'must be a ws:// or wss:// URL (e.g. wss://relay.example.org)'
+        : url.username || url.password || url.search || url.hash
+          ? 'must not carry userinfo, query or fragment'
+          : undefined,
+    issues,
+  );
+  const captureUrl = address(
+    env,
+    'CAPTURE_URL',
+    DEFAULT_CAPTURE_URL,
+    (url, raw) =>
+      url.protocol !== 'http:' && url.protocol !== 'https:'
+        ? 'must be an http(s) URL (e.g. https://capture.example.org/)'
+        : url.username || url.password || url.search || url.hash
+          ? 'must not carry userinfo, query or fragment'
+          : !raw.endsWith('/')
+            ? 'must end with a slash (e.g. https://capture.example.org/)'
+            : undefined,
+    issues,
+  );
+  if (issues.length > 0 || !vars) throw new ConfigError(issues);
+  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl };
+}

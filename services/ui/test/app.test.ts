@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { ConfigError } from '@live-captions/runtime';
+import { buildPages } from '@live-captions/web';
+import request from 'supertest';
+import { createUiApp } from '../src/app.js';
+import { DEFAULT_CAPTURE_URL, DEFAULT_RELAY_URL, loadConfig } from '../src/config.js';
+
+let pages: string;
+let assetsDir: string;
+
+beforeAll(async () => {
+  pages = mkdtempSync(join(tmpdir(), 'ui-pages-'));
+  await buildPages({ outDir: pages });
+  assetsDir = join(pages, 'ui');
+}, 60_000);
+
+afterAll(() => rmSync(pages, { recursive: true, force: true }));
+
+const app = (env: NodeJS.ProcessEnv = {}) => createUiApp({ config: loadConfig(env), assetsDir });
+
+describe('config', () => {
+  test('local defaults; empty CAPTURE_URL or RELAY_URL mean none', () => {
+    expect(loadConfig({})).toEqual({
+      bind: '127.0.0.1',
+      port: 8081,
+      relayUrl: DEFAULT_RELAY_URL,
+      captureUrl: DEFAULT_CAPTURE_URL,
+    });
+    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '' })).toMatchObject({
+      captureUrl: null,
+      relayUrl: null,
+    });
+  });
+
+  test('every wrong variable is named, once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        UI_PORT: '70000',
+        RELAY_URL: 'https://relay.example.org',
+        CAPTURE_URL: 'https://capture.example.org',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual([
+      'UI_PORT="70000": must be at most 65535',
+      'RELAY_URL="https://relay.example.org": must be a ws:// or wss:// URL (e.g. wss://relay.example.org)',
+      'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
+    ]);
+  });
+});
+
+describe('pages', () => {
+  test('/ is the links hub when a capture host is set, else the landing page', async () => {
+    const hub = await request(app({ CAPTURE_URL: 'https://capture.example.org/' }))
+      .get('/')
+      .expect(200);
+    expect(hub.text).toContain('<title>Links · Live captions</title>');
+    const home = await request(app({ CAPTURE_URL: '' }))
+      .get('/')
+      .expect(200);
+    expect(home.text).toContain('<title>Live captions</title>');
+  });
+
+  test('/site-config.js carries the two addresses and nothing else', async () => {
+    const response = await request(
+      app({ RELAY_URL: 'wss://relay.example.org', CAPTURE_URL: 'https://capture.example.org/' }),
+    )
+      .get('/site-config.js')
+      .expect(200)
+      .expect('Content-Type', /text\/javascript/);
+    expect(response.text).toBe(
+      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/"});\n',
+    );
+    const local = await request(app()).get('/site-config.js');
+    expect(local.text).toContain(`"relayUrl":"${DEFAULT_RELAY_URL}","captureUrl":"${DEFAULT_CAPTURE_URL}"`);
+  });
+
+  test('editor, overlay and their scripts are served; unknown paths are 404', async () => {
+    const server = app();
+    for (const path of [
+      '/editor.html',
+      '/overlay.html',
+      '/links.html',
+      '/index.html',
+      '/editor.js',
+      '/overlay.js',
+      '/base.css',
+    ]) {
+      await request(server).get(path).expect(200);
+    }
+    await request(server).get('/nothing.html').expect(404);
+    await request(server).get('/../package.json').expect(404);
+  });
+
+  test('health', async () => {
+    await request(app()).get('/health').expect(200, { ready: true });
+  });
+});
+
+describe('security headers', () => {
+  test('self-only CSP with the relay and the capture host as connect sources', async () => {
+    const response = await request(
+      app({ RELAY_URL: 'wss://relay.example.org/ws', CAPTURE_URL: 'https://capture.example.org/' }),
+    ).get('/editor.html');
+    const csp = response.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self' wss://relay.example.org https://capture.example.org");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  test('the pages have no inline scripts or styles (the CSP would block them)', async () => {
+    const server = app();
+    for (const path of ['/', '/editor.html', '/overlay.html', '/links.html', '/index.html']) {
+      const html = (await request(server).get(path)).text;
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+      expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+      // No asset from outside the stack.
+      expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    }
+  });
+});
