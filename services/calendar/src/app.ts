@@ -56,6 +56,7 @@ export function buildApp(options: AppOptions): Express {
   };
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   app.set('query parser', parseQuery);
   app.set('trust proxy', 'loopback');
   app.use(express.json({ limit: '1mb' }));
