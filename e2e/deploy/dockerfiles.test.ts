@@ -1,0 +1,187 @@
+/**
+ * Every image: multi-stage, a pinned base, pnpm deploy of only the service's production
+ * dependencies, a non-root user, a health check (in the image or in compose), and nothing
+ * secret or heavy in the build context.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  type ComposeConfig,
+  composeConfig,
+  environmentOf,
+  HOSTS,
+  healthcheckArgv,
+  repoRoot,
+} from './helpers/compose.js';
+import { type Dockerfile, finalUser, isRootUser, parseDockerfile, stageEnv } from './helpers/dockerfile.js';
+
+const IMAGES = [
+  { service: 'speech', dockerfile: 'services/speech/Dockerfile', port: '8765' },
+  { service: 'relay', dockerfile: 'services/relay/Dockerfile', port: '8080' },
+  { service: 'ui', dockerfile: 'services/ui/Dockerfile', port: '8081' },
+  { service: 'calendar', dockerfile: 'services/calendar/Dockerfile', port: '8082' },
+  { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined },
+  { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined },
+] as const;
+
+const read = (path: string): Dockerfile => parseDockerfile(readFileSync(join(repoRoot, path), 'utf8'));
+
+describe('Dockerfile reader', () => {
+  it('joins continuations, drops comment lines inside them, and reads stages and exec forms', () => {
+    const parsed = parseDockerfile(
+      [
+        '# syntax=docker/dockerfile:1',
+        'ARG BASE=node:20',
+        'FROM ${BASE} AS build',
+        'RUN a \\',
+        '# a comment between continued lines',
+        '  && b',
+        'FROM scratch',
+        'USER 1000:1000',
+        'CMD ["node", "x.js"]',
+      ].join('\n'),
+    );
+    expect(parsed.directives).toEqual({ syntax: 'docker/dockerfile:1' });
+    expect(parsed.globalArgs.map((arg) => arg.args)).toEqual(['BASE=node:20']);
+    expect(parsed.stages.map((stage) => [stage.from, stage.name])).toEqual([
+      ['${BASE}', 'build'],
+      ['scratch', undefined],
+    ]);
+    expect(parsed.stages[0]!.instructions[0]!.args).toBe('a && b');
+    expect(parsed.stages[1]!.instructions[1]!.json).toEqual(['node', 'x.js']);
+    expect(finalUser(parsed.stages[1]!)).toBe('1000:1000');
+    expect(isRootUser('root')).toBe(true);
+    expect(isRootUser('0:0')).toBe(true);
+    expect(isRootUser('1000:1000')).toBe(false);
+    expect(() => parseDockerfile('RUN x')).toThrow(/before the first FROM/);
+    expect(() => parseDockerfile('FROM a\nRUN x \\')).toThrow(/ends inside/);
+  });
+});
+
+describe('service images', () => {
+  let config: ComposeConfig;
+  beforeAll(() => {
+    config = composeConfig();
+  });
+
+  for (const image of IMAGES) {
+    describe(image.dockerfile, () => {
+      const dockerfile = read(image.dockerfile);
+      const final = dockerfile.stages.at(-1)!;
+      const keywords = (keyword: string) => final.instructions.filter((item) => item.keyword === keyword);
+
+      it('runs as a non-root user (uid 1000)', () => {
+        const user = finalUser(final);
+        expect(user).toBeDefined();
+        expect(isRootUser(user!)).toBe(false);
+        expect(user).toBe('1000:1000');
+      });
+
+      it('has a health check in the image or in compose', () => {
+        const inImage = keywords('HEALTHCHECK').at(-1);
+        const inCompose = healthcheckArgv(config.services[image.service]!);
+        expect(inImage !== undefined && !/^NONE\b/i.test(inImage.args)).toBe(true);
+        expect(inCompose).toBeDefined();
+        // The image's check and compose's use the same script.
+        expect(inImage!.args).toContain('/app/healthcheck.mjs');
+        expect(inCompose!.join(' ')).toContain('/app/healthcheck.mjs');
+      });
+
+      it('builds in a separate stage and ships only the pnpm deploy output', () => {
+        expect(dockerfile.stages.length).toBeGreaterThanOrEqual(2);
+        const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
+        const runs = build.instructions.filter((item) => item.keyword === 'RUN').map((item) => item.args);
+        const service = `@live-captions/${image.service}`;
+        expect(runs.join('\n')).toContain('pnpm fetch --frozen-lockfile');
+        expect(runs.join('\n')).toContain(`--filter "${service}..."`);
+        expect(runs.join('\n')).toContain(`pnpm --filter ${service} deploy --prod --legacy --offline /out`);
+        const copies = keywords('COPY').map((item) => item.args);
+        expect(copies).toContain('--from=build /out /app');
+        // The final stage copies nothing else from the context but the health check script.
+        expect(copies.filter((args) => !args.startsWith('--from='))).toEqual([
+          'compose/healthcheck.mjs /app/healthcheck.mjs',
+        ]);
+      });
+
+      it('starts from pinned base images', () => {
+        const args = Object.fromEntries(
+          dockerfile.globalArgs.map((arg) => {
+            const [key, value = ''] = arg.args.split('=');
+            return [key, value];
+          }),
+        );
+        for (const stage of dockerfile.stages) {
+          const from = stage.from.replace(/\$\{(\w+)\}/g, (_, name: string) => args[name] ?? '');
+          const named = dockerfile.stages.some((other) => other.name === from);
+          if (!named) expect([stage.from, from]).toEqual([stage.from, expect.stringMatching(/:[^:]+$/)]);
+          expect(from).not.toMatch(/:latest$/);
+        }
+      });
+
+      if (image.port) {
+        it('listens on all interfaces on the port compose routes to', () => {
+          const env = stageEnv(final);
+          const prefix = Object.keys(env)
+            .find((key) => key.endsWith('_BIND'))!
+            .replace(/_BIND$/, '');
+          expect(env[`${prefix}_BIND`]).toBe('0.0.0.0');
+          expect(env[`${prefix}_PORT`]).toBe(image.port);
+          expect(keywords('EXPOSE').map((item) => item.args)).toEqual([image.port]);
+          expect(environmentOf(config.services[image.service]!)[`${prefix}_PORT`]).toBe(image.port);
+        });
+      }
+    });
+  }
+
+  it('builds whisper.cpp for a portable CPU in the CPU worker image', () => {
+    const dockerfile = read('services/worker/Dockerfile');
+    const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
+    expect(stageEnv(build)).toMatchObject({ WHISPER_CPU_TARGET: 'portable', WHISPER_CUDA: '0' });
+    const runs = build.instructions.map((item) => item.args).join('\n');
+    for (const tool of ['cmake', 'g++', 'make', 'python3']) expect(runs).toContain(` ${tool}`);
+    // The addon must be in the deployed package.
+    expect(runs).toContain('whisper_addon.node');
+    const final = dockerfile.stages.at(-1)!;
+    expect(final.from).toMatch(/^node:/);
+    expect(stageEnv(final).CAPTION_MODEL_DIR).toBe('/models');
+  });
+
+  it('builds whisper.cpp with CUDA on an NVIDIA CUDA base in the GPU worker image', () => {
+    const dockerfile = read('services/worker/Dockerfile.cuda');
+    const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
+    expect(build.from).toMatch(/^nvidia\/cuda:.*-devel-/);
+    expect(stageEnv(build)).toMatchObject({ WHISPER_CUDA: '1' });
+    const final = dockerfile.stages.at(-1)!;
+    expect(final.from).toMatch(/^nvidia\/cuda:.*-runtime-/);
+    expect(stageEnv(final).CAPTION_MODEL_DIR).toBe('/models');
+  });
+
+  it('never bakes models, secrets or local builds into an image (.dockerignore)', () => {
+    const ignored = readFileSync(join(repoRoot, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
+    for (const entry of ['models', 'secrets', '**/node_modules', '**/dist', '**/build', '.git', '.env.*']) {
+      expect(ignored).toContain(entry);
+    }
+    for (const image of IMAGES) {
+      const text = readFileSync(join(repoRoot, image.dockerfile), 'utf8');
+      expect([image.dockerfile, /COPY[^\n]*\b(models|secrets)\//.test(text)]).toEqual([
+        image.dockerfile,
+        false,
+      ]);
+    }
+    expect(existsSync(join(repoRoot, 'compose/healthcheck.mjs'))).toBe(true);
+  });
+
+  it('gives compose a build for every image it names, and the GPU overlay the CUDA file', () => {
+    for (const image of IMAGES.filter((item) => !item.dockerfile.endsWith('.cuda'))) {
+      expect(config.services[image.service]!.build?.dockerfile).toBe(image.dockerfile);
+      expect(config.services[image.service]!.build?.context).toBe(repoRoot);
+    }
+    expect(composeConfig(HOSTS, ['gpu']).services.worker!.build?.dockerfile).toBe(
+      'services/worker/Dockerfile.cuda',
+    );
+  });
+});
