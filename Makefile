@@ -11,6 +11,8 @@
 #   make test | dev     the test suite | the stack from source (`pnpm start`)
 
 ENV_FILE ?= .env.production
+# Where `make secrets` writes; compose always mounts secrets/.
+SECRETS_DIR ?= secrets
 PROJECT ?= live-captions
 OVERLAYS ?=
 DOCKER_COMPOSE ?= docker compose
@@ -34,21 +36,22 @@ endif
 ## plus the PostgreSQL password. Run it as root (sudo) so that the files belong to uid 1000 (the
 ## relay, speech and calendar images) and, for the password, group 70 (PostgreSQL).
 secrets:
-	$(SECRETS_INIT) $(if $(ENV_FILE),--env-file $(ENV_FILE))
-	@if [ -e secrets/postgres-password ]; then \
-	  echo "kept  secrets/postgres-password (exists; never overwritten)"; \
+	$(SECRETS_INIT) --dir $(SECRETS_DIR) $(if $(ENV_FILE),--env-file $(ENV_FILE))
+	@password=$(SECRETS_DIR)/postgres-password; \
+	if [ -e $$password ]; then \
+	  echo "kept  $$password (exists; never overwritten)"; \
 	else \
-	  (umask 077; od -An -N24 -tx1 /dev/urandom | tr -d ' \n' > secrets/postgres-password); \
-	  if [ "$$(id -u)" = 0 ]; then chown 1000:70 secrets/postgres-password; chmod 0440 secrets/postgres-password; \
-	  else echo "note: not root - the containers may not be able to read secrets/ (run: sudo make secrets)"; fi; \
-	  echo "wrote secrets/postgres-password"; \
+	  (umask 077; od -An -N24 -tx1 /dev/urandom | tr -d ' \n' > $$password); \
+	  if [ "$$(id -u)" = 0 ]; then chown 1000:70 $$password; chmod 0440 $$password; \
+	  else echo "note: not root - the containers may not be able to read $(SECRETS_DIR)/ (run: sudo make secrets)"; fi; \
+	  echo "wrote $$password"; \
 	fi
 
 ## Adds a Basic Auth user to secrets/traefik.htpasswd (bcrypt with htpasswd, else apr1 with openssl).
 htpasswd:
-	@touch secrets/traefik.htpasswd && chmod 0640 secrets/traefik.htpasswd
-	@if command -v htpasswd >/dev/null; then htpasswd -B secrets/traefik.htpasswd "$(AUTH_USER)"; \
-	else printf '%s:%s\n' "$(AUTH_USER)" "$$(openssl passwd -apr1)" >> secrets/traefik.htpasswd; fi
+	@touch $(SECRETS_DIR)/traefik.htpasswd && chmod 0640 $(SECRETS_DIR)/traefik.htpasswd
+	@if command -v htpasswd >/dev/null; then htpasswd -B $(SECRETS_DIR)/traefik.htpasswd "$(AUTH_USER)"; \
+	else printf '%s:%s\n' "$(AUTH_USER)" "$$(openssl passwd -apr1)" >> $(SECRETS_DIR)/traefik.htpasswd; fi
 
 model:
 	pnpm model $(MODEL)
@@ -69,7 +72,7 @@ gpu-up:
 	$(MAKE) up OVERLAYS="$(filter-out gpu,$(OVERLAYS)) gpu"
 
 auth-up:
-	@test -s secrets/traefik.htpasswd || { echo "secrets/traefik.htpasswd is missing: run make htpasswd"; exit 1; }
+	@test -s $(SECRETS_DIR)/traefik.htpasswd || { echo "secrets/traefik.htpasswd is missing: run make htpasswd"; exit 1; }
 	$(MAKE) up OVERLAYS="$(filter-out auth,$(OVERLAYS)) auth"
 
 local-up:

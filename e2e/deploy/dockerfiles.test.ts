@@ -33,6 +33,7 @@ describe('Dockerfile reader', () => {
       [
         '# syntax=docker/dockerfile:1',
         'ARG BASE=node:20',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Dockerfile syntax
         'FROM ${BASE} AS build',
         'RUN a \\',
         '# a comment between continued lines',
@@ -45,6 +46,7 @@ describe('Dockerfile reader', () => {
     expect(parsed.directives).toEqual({ syntax: 'docker/dockerfile:1' });
     expect(parsed.globalArgs.map((arg) => arg.args)).toEqual(['BASE=node:20']);
     expect(parsed.stages.map((stage) => [stage.from, stage.name])).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Dockerfile syntax
       ['${BASE}', 'build'],
       ['scratch', undefined],
     ]);

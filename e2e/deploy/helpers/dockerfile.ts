@@ -47,7 +47,7 @@ export function parseDockerfile(text: string): Dockerfile {
     if (!match) break;
     directives[match[1]!.toLowerCase()] = match[2]!;
   }
-  const escape = directives.escape ?? '\\';
+  const escapeChar = directives.escape ?? '\\';
 
   const instructions: Instruction[] = [];
   let pending: { text: string; line: number } | undefined;
@@ -56,8 +56,8 @@ export function parseDockerfile(text: string): Dockerfile {
     const trimmed = raw.trim();
     if (trimmed.startsWith('#')) continue; // comments, also between continued lines
     if (!pending && trimmed === '') continue;
-    const continued = trimmed.endsWith(escape);
-    const part = continued ? trimmed.slice(0, -escape.length) : trimmed;
+    const continued = trimmed.endsWith(escapeChar);
+    const part = continued ? trimmed.slice(0, -escapeChar.length) : trimmed;
     pending = pending
       ? { text: `${pending.text} ${part}`, line: pending.line }
       : { text: part, line: index + 1 };
