@@ -13,6 +13,7 @@ import { Admission } from './domain/admission.js';
 import type { RelayConfig } from './domain/relay-config.js';
 import { apiGuards } from './routes/guards.js';
 import {
+  accessLog,
   concurrencyLimit,
   cors,
   errorHandler,
@@ -79,6 +80,7 @@ export function createApp(options: AppOptions): SpeechApp {
     res.locals.correlationId = randomUUID();
     next();
   });
+  app.use(accessLog(logger));
   app.use(securityHeaders(relayOrigin));
   app.use(shutdownGuard(state));
   app.use(concurrencyLimit(config.httpLimit));

@@ -7,12 +7,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { startRedisWorker } from '@live-captions/inference';
 import request from 'supertest';
-import { engineConfig, REDIS_URL, repoRoot, until } from './helpers/gateway.js';
+import { deleteKeys, REDIS_URL, repoRoot, until } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
 const ENTRY = join(repoRoot, 'services/speech/src/index.ts');
+const WORKER_ENTRY = join(repoRoot, 'services/worker/src/index.ts');
 const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
 
 interface Started {
@@ -21,8 +21,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startGatewayProcess(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+function startProcess(env: Record<string, string>, entry = ENTRY): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
@@ -68,7 +68,7 @@ async function healthy(base: string): Promise<void> {
 
 describe('speech gateway process', () => {
   it('refuses to start on a wrong variable, naming it without echoing secrets', async () => {
-    const started = startGatewayProcess({
+    const started = startProcess({
       CAPTION_API_KEY: 'too-short-secret',
       CAPTION_MAX_STREAMS: '0',
       CAPTION_WORKERS: '99',
@@ -84,7 +84,7 @@ describe('speech gateway process', () => {
   });
 
   it('serves with the in-process engine and exits 0 on SIGTERM', async () => {
-    const started = startGatewayProcess({});
+    const started = startProcess({});
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`;
       await healthy(base);
@@ -101,15 +101,15 @@ describe('speech gateway process', () => {
     }
   });
 
-  it('serves through Redis with a separately started worker (503 until it is ready)', async () => {
+  it('serves through Redis with a separately started services/worker process (503 until it is ready)', async () => {
     const queueName = `speech-test-${randomUUID()}`;
-    const started = startGatewayProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName });
-    let worker: { close(): Promise<void> } | undefined;
+    const started = startProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName });
+    let worker: Started | undefined;
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`;
       await until(() => /inference queue started/.test(started.output()), 'the queue connection', 20_000);
       await request(base).get('/health').expect(503);
-      worker = await startRedisWorker({ redisUrl: REDIS_URL, engine: engineConfig('tiny', { queueName }) });
+      worker = startProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName, WORKER_ID: queueName }, WORKER_ENTRY);
       await healthy(base);
       const res = await request(base)
         .post('/transcribe?mode=translate&language=fr')
@@ -119,9 +119,12 @@ describe('speech gateway process', () => {
       expect(res.body).toMatchObject({ text: 'test', translation: 'test', transcript: '' });
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
     } finally {
       started.child.kill('SIGKILL');
-      await worker?.close();
+      worker?.child.kill('SIGKILL');
+      await deleteKeys([`bull:${queueName}:*`, `captions:${queueName}:*`]);
     }
   });
 });

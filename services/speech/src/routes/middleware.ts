@@ -59,6 +59,25 @@ export function securityHeaders(connectSources: string[]): RequestHandler[] {
   ];
 }
 
+/** One line per answered request (no headers, bodies or query: they may carry tokens or text). */
+export function accessLog(logger: Logger): RequestHandler {
+  return function logRequest(req, res, next) {
+    const started = performance.now();
+    res.once('finish', () => {
+      const fields = {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+        correlationId: res.locals.correlationId,
+      };
+      if (res.statusCode >= 500) logger.warn(fields, 'request failed');
+      else logger.debug(fields, 'request');
+    });
+    next();
+  };
+}
+
 /** During graceful shutdown every new request gets 503. */
 export function shutdownGuard(state: { closing: boolean }): RequestHandler {
   return function refuseWhileClosing(req, res, next) {
@@ -146,7 +165,6 @@ export function errorHandler(logger: Logger) {
       return;
     }
     if (error instanceof HttpError) {
-      if (error.status >= 500) logger.warn({ path: req.path, status: error.status }, error.message);
       sendError(req, res, error);
       return;
     }

@@ -86,7 +86,7 @@ export function startBackend(
   return name === 'redis' ? redisBackend(model, workers) : inProcessBackend(model, workers);
 }
 
-async function deleteKeys(patterns: string[]): Promise<void> {
+export async function deleteKeys(patterns: string[]): Promise<void> {
   const redis = new Redis(REDIS_URL);
   try {
     for (const pattern of patterns) {
