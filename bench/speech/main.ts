@@ -174,9 +174,18 @@ async function engineAlone(queue: InferenceQueue, audio: Float32Array, window: b
 
 const fmt = (ms: number) => ms.toFixed(1);
 
-async function latency(backend: Backend, gateway: Gateway, engine: InferenceQueue): Promise<(string | number)[][]> {
+async function latency(
+  backend: Backend,
+  gateway: Gateway,
+  engine: InferenceQueue,
+): Promise<(string | number)[][]> {
   const cases = [
-    { name: '3 s rolling window', audio: window3, window: true, query: '?window=1&final=0&context_seconds=0.5' },
+    {
+      name: '3 s rolling window',
+      audio: window3,
+      window: true,
+      query: '?window=1&final=0&context_seconds=0.5',
+    },
     { name: '11 s final clip', audio: clip11, window: false, query: '' },
   ];
   const rows: (string | number)[][] = [];
@@ -205,7 +214,10 @@ async function latency(backend: Backend, gateway: Gateway, engine: InferenceQueu
 }
 
 /** `streams` real-time streams for LEVEL_SECONDS; returns queue+decode p95 in seconds. */
-async function level(gateway: Gateway, streams: number): Promise<{ p95: number; median: number; errors: number }> {
+async function level(
+  gateway: Gateway,
+  streams: number,
+): Promise<{ p95: number; median: number; errors: number }> {
   const body = pcm(window3);
   const periods = Math.max(1, Math.floor(LEVEL_SECONDS / WINDOW_S));
   const totals: number[] = [];
@@ -219,7 +231,12 @@ async function level(gateway: Gateway, streams: number): Promise<{ p95: number; 
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       try {
-        const timed = await post(gateway.port, '?window=1&final=0&context_seconds=0.5', body, `bench-stream-${stream}`);
+        const timed = await post(
+          gateway.port,
+          '?window=1&final=0&context_seconds=0.5',
+          body,
+          `bench-stream-${stream}`,
+        );
         totals.push(timed.queueSeconds + timed.inferenceSeconds);
       } catch {
         errors++;
@@ -227,17 +244,31 @@ async function level(gateway: Gateway, streams: number): Promise<{ p95: number; 
     }
   };
   await Promise.all(Array.from({ length: streams }, (_, i) => run(i)));
-  return { p95: totals.length ? percentile(totals, 95) : Number.POSITIVE_INFINITY, median: median(totals), errors };
+  return {
+    p95: totals.length ? percentile(totals, 95) : Number.POSITIVE_INFINITY,
+    median: median(totals),
+    errors,
+  };
 }
 
-async function throughput(backend: Backend, gateway: Gateway): Promise<{ rows: (string | number)[][]; best: number }> {
+async function throughput(
+  backend: Backend,
+  gateway: Gateway,
+): Promise<{ rows: (string | number)[][]; best: number }> {
   const rows: (string | number)[][] = [];
   const tried = new Map<number, boolean>();
   const attempt = async (streams: number) => {
     const result = await level(gateway, streams);
     const ok = result.errors === 0 && result.p95 < TARGET_P95_S;
     tried.set(streams, ok);
-    rows.push([backend.name, streams, result.median.toFixed(3), result.p95.toFixed(3), result.errors, ok ? 'yes' : 'no']);
+    rows.push([
+      backend.name,
+      streams,
+      result.median.toFixed(3),
+      result.p95.toFixed(3),
+      result.errors,
+      ok ? 'yes' : 'no',
+    ]);
     return ok;
   };
   // Double until a level fails, then bisect between the last pass and the first failure.
@@ -283,15 +314,21 @@ async function main() {
       await backend.close();
     }
   }
-  console.log('Latency, milliseconds (client wall time; engine alone = queue.submit on the in-process engine)\n');
+  console.log(
+    'Latency, milliseconds (client wall time; engine alone = queue.submit on the in-process engine)\n',
+  );
   console.log(
     table(
       ['backend', 'case', 'engine median', 'engine p95', 'HTTP median', 'HTTP p95', 'HTTP/engine (median)'],
       latencyRows,
     ),
   );
-  console.log(`\nSustained real-time streams (one ${WINDOW_S} s window every ${WINDOW_S} s), queue+decode seconds\n`);
-  console.log(table(['backend', 'streams', 'median', 'p95', 'errors', `p95 < ${TARGET_P95_S} s`], throughputRows));
+  console.log(
+    `\nSustained real-time streams (one ${WINDOW_S} s window every ${WINDOW_S} s), queue+decode seconds\n`,
+  );
+  console.log(
+    table(['backend', 'streams', 'median', 'p95', 'errors', `p95 < ${TARGET_P95_S} s`], throughputRows),
+  );
   console.log('');
   console.log(table(['backend', `max streams with p95 < ${TARGET_P95_S} s`], best));
   agent.destroy();
