@@ -3,10 +3,13 @@
  * backend and signals; tests build it directly with a queue of their choice.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InferenceQueue } from '@live-captions/inference';
 import { createLogger, type Logger } from '@live-captions/runtime';
+import { captureDir } from '@live-captions/web';
 import express, { type Express } from 'express';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
@@ -28,8 +31,13 @@ import { statusRoutes } from './routes/status.js';
 /** Fixed by the contract: a body must be complete within 10 s. */
 export const UPLOAD_TIMEOUT_MS = 10_000;
 
-/** Placeholder capture page until the UI issue brings the real one. */
-export const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+/** Placeholder page, served while the capture page of @live-captions/web is not built. */
+export const PLACEHOLDER_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+
+/** The built capture page when there is one (`pnpm build`), else the placeholder. */
+export function staticDir(): string {
+  return existsSync(join(captureDir, 'index.html')) ? captureDir : PLACEHOLDER_DIR;
+}
 
 export interface AppOptions {
   config: SpeechConfig;
@@ -43,6 +51,7 @@ export interface AppOptions {
   uploadTimeoutMs?: number;
   /** Tests shorten the queue deadline below CAPTION_QUEUE_TIMEOUT's 1 s minimum. */
   queueTimeoutMs?: number;
+  /** Static files at `/`; default {@link staticDir}. */
   publicDir?: string;
 }
 
@@ -86,7 +95,7 @@ export function createApp(options: AppOptions): SpeechApp {
   app.use(concurrencyLimit(config.httpLimit));
   app.use(cors(allowed));
   // The static capture page needs no token.
-  app.use(express.static(options.publicDir ?? PUBLIC_DIR, { index: 'index.html', dotfiles: 'ignore' }));
+  app.use(express.static(options.publicDir ?? staticDir(), { index: 'index.html', dotfiles: 'ignore' }));
   app.use(nativeRoutes(admission, guards, uploadTimeoutMs));
   app.use(openAiRoutes(admission, guards, uploadTimeoutMs));
   app.use(statusRoutes(admission, guards, { apiKey: config.apiKey, config: options.relay }));

@@ -2,14 +2,14 @@
  * Auth matrix, browser origins and CORS, security headers, the static page, /relay-config,
  * health before and after the engine is ready, and unknown routes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessQueue } from '@live-captions/inference';
 import request from 'supertest';
 import { loadRelayTokens } from '../src/adapters/relay-tokens.js';
-import { createApp } from '../src/app.js';
+import { createApp, PLACEHOLDER_DIR, staticDir } from '../src/app.js';
 import { Messages } from '../src/domain/errors.js';
 import { API_KEY, type Backend, engineConfig, inProcessBackend, testConfig } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
@@ -197,6 +197,16 @@ describe('origins and CORS', () => {
       .expect(403);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-methods']).toBeUndefined();
+  });
+});
+
+describe('static page', () => {
+  it('serves the built capture page of @live-captions/web, or the placeholder without a build', async () => {
+    const page = await request(open.app).get('/').expect(200);
+    expect(page.text).toBe(readFileSync(join(staticDir(), 'index.html'), 'utf8'));
+    const placeholder = createApp({ queue: backend.queue, config: testConfig(), publicDir: PLACEHOLDER_DIR });
+    const res = await request(placeholder.app).get('/').expect(200);
+    expect(res.text).toContain('The capture page arrives with the UI');
   });
 });
 
