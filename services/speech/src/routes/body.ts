@@ -90,6 +90,11 @@ export function watchUpload(
       }
     }, limits.timeoutMs);
 
+    if (req.destroyed) {
+      // The client left while the request was being validated.
+      finish(new ClientGone());
+      return;
+    }
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       finish(limits.tooLarge());
       return;
