@@ -91,9 +91,11 @@ function loadJson<T>(storage: Storage, key: string): Partial<T> {
 }
 
 function saveSettings(): void {
+  const previous = loadJson<Saved>(localStorage, SETTINGS_KEY);
   const saved: Saved = {
     microphone: ui.microphone.value,
-    language: ui.language.value,
+    // Until /health has listed the languages the select only holds `auto`: keep the saved choice.
+    language: health ? ui.language.value : previous.language,
     mode: selectedMode(),
     sensitivity: ui.sensitivity.value as Sensitivity,
     interval: ui.interval.value,
@@ -166,7 +168,7 @@ function fillLanguages(report: SpeechHealth): void {
   for (const { code, name } of options)
     ui.language.append(new Option(name === code ? code : `${name} (${code})`, code));
   if (!report.multilingual) ui.language.options[0]!.disabled = true;
-  const wanted = [saved, current, 'en'].find(
+  const wanted = [saved, current === 'auto' ? undefined : current, 'en'].find(
     (code) => code && report.languages.concat('auto').includes(code),
   );
   ui.language.value = wanted ?? report.languages[0] ?? 'auto';
@@ -211,12 +213,14 @@ function connectRelay(): void {
     setStatus(ui.relayStatus, 'Relay: needs a ws:// or wss:// address, a room and a write token', 'warn');
     return;
   }
-  const created: RelayPublisher = new RelayPublisher({
+  // The constructor already reports `connecting`, before `created` is assigned.
+  let created: RelayPublisher | undefined;
+  created = new RelayPublisher({
     url,
     room,
     token,
-    onState: (event) => relayState(event, created.queued),
-    onQueue: (queued) => relayState({ state: created.state }, queued),
+    onState: (event) => relayState(event, created?.queued ?? 0),
+    onQueue: (queued) => relayState({ state: created?.state ?? 'connecting' }, queued),
   });
   publisher = created;
 }
@@ -315,6 +319,7 @@ function showSession(status: SessionStatus): void {
       break;
     case 'failed':
       if (audio) void stopAudio();
+      ui.stop.disabled = true;
       ui.failureText.textContent = `The speech service did not answer: ${status.message ?? 'unknown error'}. ${formatSeconds(status.bufferedSeconds)} of audio is kept.`;
       setStatus(ui.captureStatus, 'Stopped: audio kept, waiting for Retry or Discard', 'error');
       break;

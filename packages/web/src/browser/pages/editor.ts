@@ -212,13 +212,15 @@ function connect(): void {
         'warn',
       ),
   });
-  const created: RelayPublisher = new RelayPublisher({
+  // The constructor already reports `connecting`, before `created` is assigned.
+  let created: RelayPublisher | undefined;
+  created = new RelayPublisher({
     url,
     room: outputRoom,
     token: ui.outputToken.value.trim(),
-    onState: (event) => relayStatus(ui.outputStatus, 'Output', event, `; queued ${created.queued}`),
+    onState: (event) => relayStatus(ui.outputStatus, 'Output', event, `; queued ${created?.queued ?? 0}`),
     onQueue: (queued) =>
-      relayStatus(ui.outputStatus, 'Output', { state: created.state }, `; queued ${queued}`),
+      relayStatus(ui.outputStatus, 'Output', { state: created?.state ?? 'connecting' }, `; queued ${queued}`),
   });
   publisher = created;
 }

@@ -11,7 +11,8 @@ declare function registerProcessor(name: string, processor: new () => AudioWorkl
 declare const sampleRate: number;
 
 class CaptureProcessor extends AudioWorkletProcessor {
-  private frame = new Float32Array(Math.round(sampleRate / 20));
+  private readonly size = Math.max(128, Math.round(sampleRate / 20));
+  private frame = new Float32Array(this.size);
   private filled = 0;
 
   process(inputs: Float32Array[][]): boolean {
@@ -24,8 +25,9 @@ class CaptureProcessor extends AudioWorkletProcessor {
       this.filled += count;
       offset += count;
       if (this.filled === this.frame.length) {
+        // Transferring detaches the buffer: a new frame of the same size follows.
         this.port.postMessage(this.frame, [this.frame.buffer]);
-        this.frame = new Float32Array(this.frame.length);
+        this.frame = new Float32Array(this.size);
         this.filled = 0;
       }
     }

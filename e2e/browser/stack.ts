@@ -1,0 +1,366 @@
+/**
+ * The stack a browser suite runs against, started from the sources in a temp folder: the speech
+ * gateway (synthetic model), the relay (generated config) and the UI service, plus a small proxy
+ * that is the capture host the browser sees. The proxy forwards everything to the gateway,
+ * records every `POST /transcribe` (ids, query, bytes, answer) and can answer 503 on demand.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MODEL = join(ROOT, 'models/ggml-synthetic-tiny.bin');
+/** A clip with quiet at both ends: looped by chromium's fake microphone it pauses once per loop. */
+export const CLIP = join(ROOT, '../shared/audio/en-picovoice-test.wav');
+
+const token = () => randomBytes(32).toString('base64url');
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A service process started from its TypeScript sources; output kept for failure messages. */
+class ServiceProcess {
+  private child?: ChildProcess;
+  output = '';
+
+  constructor(
+    readonly name: string,
+    private readonly entry: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  start(): void {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, this.entry)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        this.output = (this.output + chunk.toString()).slice(-20_000);
+      });
+    }
+    this.child = child;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** One `POST /transcribe` as the proxy saw it. */
+export interface RecordedWindow {
+  requestId: string;
+  streamId: string;
+  query: Record<string, string>;
+  sha256: string;
+  samples: Float32Array;
+  status: number;
+  injected: boolean;
+  answer?: { committed_seconds: number; text: string };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+};
+
+/** The capture host: forwards to the gateway, records windows, injects failures. */
+export class CaptureProxy {
+  readonly windows: RecordedWindow[] = [];
+  readonly deletes: string[] = [];
+  private failures = 0;
+  private server?: Server;
+  /** Set when the gateway does not serve the capture page yet: the proxy serves it with the gateway's headers. */
+  private staticFallback?: { dir: string; headers: Record<string, string> };
+
+  constructor(
+    readonly port: number,
+    private readonly gatewayPort: number,
+  ) {}
+
+  /** The next `count` windows get a 503 (not forwarded). */
+  failNext(count: number): void {
+    this.failures = count;
+  }
+
+  async start(captureDir: string): Promise<void> {
+    const probe = await fetch(`http://127.0.0.1:${this.gatewayPort}/capture-worklet.js`);
+    if (probe.status !== 200) {
+      const headers: Record<string, string> = {};
+      for (const name of [
+        'content-security-policy',
+        'x-content-type-options',
+        'referrer-policy',
+        'cache-control',
+      ]) {
+        const value = probe.headers.get(name);
+        if (value) headers[name] = value;
+      }
+      this.staticFallback = { dir: captureDir, headers };
+    }
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Whether the capture page came from the gateway itself (the wiring the lead adds). */
+  get servedByGateway(): boolean {
+    return this.staticFallback === undefined;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://capture.test');
+    if (this.staticFallback && req.method === 'GET' && this.serveStatic(url.pathname, res)) return;
+    if (req.method === 'DELETE' && url.pathname.startsWith('/streams/'))
+      this.deletes.push(url.pathname.slice(9));
+    const isWindow = req.method === 'POST' && url.pathname === '/transcribe';
+    const record: RecordedWindow | undefined = isWindow
+      ? {
+          requestId: String(req.headers['x-request-id'] ?? ''),
+          streamId: String(req.headers['x-stream-id'] ?? ''),
+          query: Object.fromEntries(url.searchParams),
+          sha256: createHash('sha256').update(body).digest('hex'),
+          samples: new Float32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length)),
+          status: 0,
+          injected: false,
+        }
+      : undefined;
+    if (record) this.windows.push(record);
+    if (record && this.failures > 0) {
+      this.failures -= 1;
+      record.status = 503;
+      record.injected = true;
+      res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"detail":"Service restarting"}');
+      return;
+    }
+    const upstream = request({
+      host: '127.0.0.1',
+      port: this.gatewayPort,
+      method: req.method,
+      path: req.url,
+      headers: req.headers,
+    });
+    upstream.on('response', async (answer) => {
+      const parts: Buffer[] = [];
+      for await (const part of answer) parts.push(part as Buffer);
+      const text = Buffer.concat(parts);
+      if (record) {
+        record.status = answer.statusCode ?? 0;
+        if (record.status === 200) record.answer = JSON.parse(text.toString());
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    upstream.end(body);
+  }
+
+  private serveStatic(pathname: string, res: ServerResponse): boolean {
+    const { dir, headers } = this.staticFallback!;
+    const name = pathname === '/' ? 'index.html' : normalize(pathname).replace(/^\/+/, '');
+    const file = join(dir, name);
+    if (!file.startsWith(dir) || !existsSync(file) || !TYPES[extname(file)]) return false;
+    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)]! }).end(readFileSync(file));
+    return true;
+  }
+}
+
+export interface Stack {
+  dir: string;
+  apiKey: string;
+  rooms: { source: string; output: string };
+  tokens: { sourceRead: string; sourceWrite: string; outputRead: string; outputWrite: string };
+  captureUrl: string;
+  uiUrl: string;
+  relayUrl: string;
+  proxy: CaptureProxy;
+  restartRelay(): Promise<void>;
+  stop(): Promise<void>;
+  logs(): string;
+}
+
+/** Starts gateway, relay, ui and the capture proxy on free ports. */
+export async function startStack(captureDir: string): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-stack-'));
+  const [gatewayPort, capturePort, relayPort, uiPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const captureOrigin = `http://127.0.0.1:${capturePort}`;
+  const uiOrigin = `http://127.0.0.1:${uiPort}`;
+  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
+  const rooms = { source: 'e2e-source', output: 'e2e-output' };
+  const tokens = { sourceRead: token(), sourceWrite: token(), outputRead: token(), outputWrite: token() };
+  const apiKey = token();
+  writeFileSync(
+    join(dir, 'relay.private.json'),
+    JSON.stringify({
+      origins: [captureOrigin, uiOrigin],
+      rooms: {
+        [rooms.source]: { read: tokens.sourceRead, write: tokens.sourceWrite },
+        [rooms.output]: { read: tokens.outputRead, write: tokens.outputWrite },
+      },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'relay-tokens.env'),
+    [
+      `RELAY_ADDRESS=${relayUrl}`,
+      `RELAY_SITE=${uiOrigin}/`,
+      `RELAY_ROOM=${rooms.source}`,
+      `RELAY_OUTPUT_ROOM=${rooms.output}`,
+      `RELAY_SOURCE_READ=${tokens.sourceRead}`,
+      `RELAY_SOURCE_WRITE=${tokens.sourceWrite}`,
+      `RELAY_OUTPUT_READ=${tokens.outputRead}`,
+      `RELAY_OUTPUT_WRITE=${tokens.outputWrite}`,
+      '',
+    ].join('\n'),
+  );
+
+  const gateway = new ServiceProcess('speech', 'services/speech/src/index.ts', {
+    CAPTION_BIND: '127.0.0.1',
+    CAPTION_PORT: String(gatewayPort),
+    CAPTION_MODEL: MODEL,
+    CAPTION_OFFLINE: '1',
+    CAPTION_THREADS: '1',
+    CAPTION_API_KEY: apiKey,
+    CAPTION_ALLOWED_ORIGINS: uiOrigin,
+    CAPTION_LOCAL_ENV_FILE: join(dir, 'caption-local.env'),
+    CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
+  });
+  const relay = new ServiceProcess('relay', 'services/relay/src/index.ts', {
+    RELAY_BIND: '127.0.0.1',
+    RELAY_PORT: String(relayPort),
+    CAPTION_RELAY_CONFIG: join(dir, 'relay.private.json'),
+  });
+  const ui = new ServiceProcess('ui', 'services/ui/src/index.ts', {
+    UI_BIND: '127.0.0.1',
+    UI_PORT: String(uiPort),
+    RELAY_URL: relayUrl,
+    CAPTURE_URL: `${captureOrigin}/`,
+  });
+  const services = [gateway, relay, ui];
+  const proxy = new CaptureProxy(capturePort, gatewayPort);
+  const logs = () => services.map((service) => `--- ${service.name}\n${service.output}`).join('\n');
+  const relayReady = () =>
+    waitFor('the relay', async () =>
+      (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok ? true : undefined,
+    );
+
+  try {
+    for (const service of services) service.start();
+    const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
+    await waitFor(
+      'the gateway',
+      async () => ((await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok ? true : undefined),
+      60_000,
+    );
+    await relayReady();
+    await waitFor('the ui', async () => ((await fetch(`${uiOrigin}/health`)).ok ? true : undefined));
+    await proxy.start(captureDir);
+  } catch (error) {
+    await Promise.all(services.map((service) => service.stop()));
+    throw new Error(`${(error as Error).message}\n${logs()}`);
+  }
+
+  return {
+    dir,
+    apiKey,
+    rooms,
+    tokens,
+    captureUrl: `${captureOrigin}/`,
+    uiUrl: `${uiOrigin}/`,
+    relayUrl,
+    proxy,
+    logs,
+    async restartRelay() {
+      await relay.stop();
+      relay.start();
+      await relayReady();
+    },
+    async stop() {
+      await proxy.stop();
+      await Promise.all(services.map((service) => service.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A canonical PCM WAV of the clip (fmt + data only) for chromium's fake microphone, with
+ * `silenceSeconds` of silence appended so that every loop ends with a pause the page detects.
+ */
+export function fakeMicrophoneWav(source: string, dir: string, silenceSeconds = 0.6): string {
+  const wav = readFileSync(source);
+  let offset = 12;
+  let fmt: Buffer | undefined;
+  let data: Buffer | undefined;
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString('ascii', offset, offset + 4);
+    const size = wav.readUInt32LE(offset + 4);
+    const chunk = wav.subarray(offset + 8, offset + 8 + size);
+    if (id === 'fmt ') fmt = chunk;
+    if (id === 'data') data = chunk;
+    offset += 8 + size + (size % 2);
+  }
+  if (!fmt || !data) throw new Error(`${source}: not a PCM WAV`);
+  const bytesPerSecond = fmt.readUInt32LE(8);
+  const blockAlign = fmt.readUInt16LE(12);
+  const silence = Buffer.alloc(Math.round((silenceSeconds * bytesPerSecond) / blockAlign) * blockAlign);
+  data = Buffer.concat([data, silence]);
+  const header = Buffer.alloc(12);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(4 + 8 + fmt.length + 8 + data.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  const chunkHeader = (id: string, size: number) => {
+    const b = Buffer.alloc(8);
+    b.write(id, 0, 'ascii');
+    b.writeUInt32LE(size, 4);
+    return b;
+  };
+  const path = join(dir, 'microphone.wav');
+  writeFileSync(
+    path,
+    Buffer.concat([header, chunkHeader('fmt ', fmt.length), fmt, chunkHeader('data', data.length), data]),
+  );
+  return path;
+}
