@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import request from 'supertest';
 import { deleteKeys, REDIS_URL, repoRoot, until } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
@@ -63,10 +63,13 @@ async function listeningPort(started: Started): Promise<number> {
 }
 
 async function healthy(base: string): Promise<void> {
-  await until(async () => (await request(base).get('/health')).status === 200, 'health 200', 20_000);
+  await until(async () => (await request(base).get('/health')).status === 200, 'health 200', 40_000);
 }
 
 describe('speech gateway process', () => {
+  // Spawning tsx and loading the engine can take a while on a busy machine.
+  jest.setTimeout(120_000);
+
   it('refuses to start on a wrong variable, naming it without echoing secrets', async () => {
     const started = startProcess({
       CAPTION_API_KEY: 'too-short-secret',
@@ -107,7 +110,7 @@ describe('speech gateway process', () => {
     let worker: Started | undefined;
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`;
-      await until(() => /inference queue started/.test(started.output()), 'the queue connection', 20_000);
+      await until(() => /inference queue started/.test(started.output()), 'the queue connection', 40_000);
       await request(base).get('/health').expect(503);
       worker = startProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName, WORKER_ID: queueName }, WORKER_ENTRY);
       await healthy(base);

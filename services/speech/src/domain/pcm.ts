@@ -1,11 +1,13 @@
 /**
  * The native route's body: little-endian float32, mono, 16 kHz, normalized to [-1, 1].
  */
+import { endianness } from 'node:os';
 import { HttpError, Messages } from './errors.js';
 
 // Bound locally: global lookups are slow in per-sample loops inside vm contexts (jest).
 const finite = Number.isFinite;
 const { abs } = Math;
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 export const SAMPLE_RATE = 16_000;
 export const MAX_SECONDS = 12;
@@ -25,12 +27,14 @@ export function decodePcm(body: Buffer): Float32Array {
     throw new HttpError(400, Messages.pcmLength);
   }
   const samples = new Float32Array(body.length / 4);
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(samples.buffer).set(body);
+  } else {
+    for (let i = 0; i < samples.length; i += 1) samples[i] = body.readFloatLE(i * 4);
+  }
   for (let i = 0; i < samples.length; i += 1) {
-    const value = body.readFloatLE(i * 4);
-    if (!finite(value) || abs(value) > MAX_ABS_SAMPLE) {
-      throw new HttpError(400, Messages.pcmSamples);
-    }
-    samples[i] = value;
+    const value = samples[i]!;
+    if (!finite(value) || abs(value) > MAX_ABS_SAMPLE) throw new HttpError(400, Messages.pcmSamples);
   }
   return samples;
 }

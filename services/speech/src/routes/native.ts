@@ -49,7 +49,8 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
       });
       const samples = decodePcm(body);
       checkWindow(options, samples.length);
-      const signature = requestSignature('native', body, options);
+      // Only a request ID makes a result cacheable: no hashing without one.
+      const signature = ids.requestId ? requestSignature('native', body, options) : '';
       const cached = admission.sessions.lookup(session, ids.requestId, signature);
       if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
       if (cached.kind === 'hit') return sendCached(res, cached.response);

@@ -92,7 +92,9 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
           decode: { language, mode, window: false, final: true, contextSeconds: 0 },
           responseFormat,
         };
-        const signature = requestSignature(`v1-${task}`, file!.buffer, options.decode, responseFormat);
+        const signature = ids.requestId
+          ? requestSignature(`v1-${task}`, file!.buffer, options.decode, responseFormat)
+          : '';
         const cached = admission.sessions.lookup(session, ids.requestId, signature);
         if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
         if (cached.kind === 'hit') return sendCached(res, cached.response);
