@@ -1,8 +1,6 @@
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import type { EngineConfig } from './config.js';
-import { runInferenceJob } from './domain/run-job.js';
-import { prepareModelFile } from './engine/model-file.js';
 import { EnginePool } from './engine/pool.js';
 import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from './queue.js';
 
@@ -21,16 +19,7 @@ export function createInProcessQueue(options: InProcessQueueOptions): InferenceQ
   let closed = false;
 
   async function start(): Promise<void> {
-    const model = await prepareModelFile(options.engine, options.logger);
-    pool = await EnginePool.start({
-      modelPath: model.path,
-      modelName: model.name,
-      workers: options.engine.workers,
-      threadsPerWorker: options.engine.threadsPerWorker,
-      beamSize: options.engine.beamSize,
-      watchdogMs: options.engine.watchdogMs,
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
+    pool = await EnginePool.fromConfig(options.engine, options.logger);
   }
 
   return {
@@ -45,18 +34,7 @@ export function createInProcessQueue(options: InProcessQueueOptions): InferenceQ
       { startDeadline }: SubmitOptions,
     ): Promise<InferenceResult> {
       if (!pool || closed) throw new InferenceError('unavailable', 'the engine is not ready');
-      const engine = pool;
-      const enqueuedAt = Date.now();
-      try {
-        const result = await engine.withSlot(startDeadline, (slot) =>
-          runInferenceJob(slot, request, audio, (Date.now() - enqueuedAt) / 1000),
-        );
-        engine.stats.completed++;
-        return result;
-      } catch (error) {
-        if (!(error instanceof InferenceError) || error.code === 'inference_failed') engine.stats.failed++;
-        throw error instanceof InferenceError ? error : new InferenceError('inference_failed', String(error));
-      }
+      return pool.runJob(request, { enqueuedAt: Date.now(), startDeadline }, () => audio);
     },
 
     async status(): Promise<QueueStatus> {

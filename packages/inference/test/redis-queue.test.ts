@@ -39,15 +39,28 @@ describe('BullMQ backend on the real Redis', () => {
   it('announces the ready worker with its engine figures', async () => {
     const status = await queue.status();
     expect(status.workers).toHaveLength(1);
-    expect(status.workers[0]).toMatchObject({ id: 'worker-a', ready: true, engine: { model: 'synthetic-tiny', workers: 2 } });
-    expect(await queue.engine()).toMatchObject({ multilingual: true, modes: ['transcribe', 'translate', 'both'] });
+    expect(status.workers[0]).toMatchObject({
+      id: 'worker-a',
+      ready: true,
+      engine: { model: 'synthetic-tiny', workers: 2 },
+    });
+    expect(await queue.engine()).toMatchObject({
+      multilingual: true,
+      modes: ['transcribe', 'translate', 'both'],
+    });
   });
 
   it('round-trips a job with binary audio', async () => {
     const result = await queue.submit(request({ mode: 'both', language: 'es' }), seconds(2), {
       startDeadline: later(20_000),
     });
-    expect(result).toMatchObject({ text: 'test', transcript: 'test', translation: 'test', language: 'es', audioSeconds: 2 });
+    expect(result).toMatchObject({
+      text: 'test',
+      transcript: 'test',
+      translation: 'test',
+      language: 'es',
+      audioSeconds: 2,
+    });
     // The audio key is gone once the job ran.
     expect(await redis.keys(`captions:${config.queueName}:audio:*`)).toEqual([]);
   });
@@ -81,7 +94,11 @@ describe('BullMQ backend on the real Redis', () => {
   });
 
   it('finishes a running job on shutdown and withdraws its announcement', async () => {
-    const second = await startRedisWorker({ redisUrl: REDIS_URL, engine: { ...config, workers: 1 }, id: 'worker-b' });
+    const second = await startRedisWorker({
+      redisUrl: REDIS_URL,
+      engine: { ...config, workers: 1 },
+      id: 'worker-b',
+    });
     await until(async () => (await queue.status()).workers.length === 2, 'two workers');
     // Stop the first worker so the job lands on the second.
     await worker.close();

@@ -1,5 +1,11 @@
 import { hostname } from 'node:os';
-import type { EngineInfo, TaskMode, WorkerStatus } from '@live-captions/protocol';
+import type {
+  EngineInfo,
+  InferenceRequest,
+  InferenceResult,
+  TaskMode,
+  WorkerStatus,
+} from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import {
   type DecodeOptions,
@@ -8,8 +14,10 @@ import {
   WhisperModel,
   type WhisperState,
 } from '@live-captions/whisper';
-import type { DecodeSlot } from '../domain/run-job.js';
+import type { EngineConfig } from '../config.js';
+import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
+import { prepareModelFile } from './model-file.js';
 
 export interface EnginePoolOptions {
   modelPath: string;
@@ -102,6 +110,43 @@ export class EnginePool {
       'engine ready',
     );
     return pool;
+  }
+
+  /** Finds (or downloads) the configured model, then starts a pool on it. */
+  static async fromConfig(config: EngineConfig, logger?: Logger): Promise<EnginePool> {
+    const model = await prepareModelFile(config, logger);
+    return EnginePool.start({
+      modelPath: model.path,
+      modelName: model.name,
+      workers: config.workers,
+      threadsPerWorker: config.threadsPerWorker,
+      beamSize: config.beamSize,
+      watchdogMs: config.watchdogMs,
+      ...(logger ? { logger } : {}),
+    });
+  }
+
+  /**
+   * Runs one job once a slot is free and counts it for health. `audio` is fetched only when the
+   * job starts, so a job that times out in the queue never loads its audio.
+   */
+  async runJob(
+    request: InferenceRequest,
+    timing: { enqueuedAt: number; startDeadline: number },
+    audio: () => Float32Array | Promise<Float32Array>,
+  ): Promise<InferenceResult> {
+    try {
+      const result = await this.withSlot(timing.startDeadline, async (slot) =>
+        runInferenceJob(slot, request, await audio(), (Date.now() - timing.enqueuedAt) / 1000),
+      );
+      this.stats.completed++;
+      return result;
+    } catch (error) {
+      const failure =
+        error instanceof InferenceError ? error : new InferenceError('inference_failed', String(error));
+      if (failure.code === 'inference_failed') this.stats.failed++;
+      throw failure;
+    }
   }
 
   /** Decodes running now. */

@@ -5,8 +5,6 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EngineConfig } from '../config.js';
 import { bufferToSamples } from '../domain/pcm.js';
-import { runInferenceJob } from '../domain/run-job.js';
-import { prepareModelFile } from '../engine/model-file.js';
 import { EnginePool } from '../engine/pool.js';
 import { InferenceError } from '../queue.js';
 import { encodeFailure } from './failure.js';
@@ -35,35 +33,21 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
   const id = options.id ?? randomUUID();
   const keys = keysFor(options.engine.queueName);
   const logger = options.logger;
-  const model = await prepareModelFile(options.engine, logger);
-  const pool = await EnginePool.start({
-    modelPath: model.path,
-    modelName: model.name,
-    workers: options.engine.workers,
-    threadsPerWorker: options.engine.threadsPerWorker,
-    beamSize: options.engine.beamSize,
-    watchdogMs: options.engine.watchdogMs,
-    ...(logger ? { logger } : {}),
-  });
+  const pool = await EnginePool.fromConfig(options.engine, logger);
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
 
   async function process(job: { id?: string; data: InferenceJob }): Promise<InferenceResult> {
     const jobId = job.id ?? '';
     const audioKey = keys.audio(jobId);
     try {
-      const queueSeconds = (Date.now() - job.data.enqueuedAt) / 1000;
-      const result = await pool.withSlot(job.data.startDeadline, async (slot) => {
+      return await pool.runJob(job.data, job.data, async () => {
         const bytes = await redis.getBuffer(audioKey);
         if (!bytes)
           throw new InferenceError('inference_failed', 'the job audio expired before the job started');
-        return runInferenceJob(slot, job.data, bufferToSamples(bytes), queueSeconds);
+        return bufferToSamples(bytes);
       });
-      pool.stats.completed++;
-      return result;
     } catch (error) {
-      const failure =
-        error instanceof InferenceError ? error : new InferenceError('inference_failed', String(error));
-      if (failure.code === 'inference_failed') pool.stats.failed++;
+      const failure = error as InferenceError;
       logger?.warn({ jobId, code: failure.code, correlationId: job.data.correlationId }, 'job failed');
       throw new UnrecoverableError(encodeFailure(failure));
     } finally {
