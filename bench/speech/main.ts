@@ -196,9 +196,15 @@ async function latency(
     await post(gateway.port, c.query, body, 'bench-latency');
     const http: number[] = [];
     const alone: number[] = [];
+    // ABBA order: neither path always runs right after the other.
     for (let i = 0; i < RUNS; i++) {
-      alone.push(await engineAlone(engine, c.audio, c.window));
-      http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+      if (i % 2 === 0) {
+        alone.push(await engineAlone(engine, c.audio, c.window));
+        http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+      } else {
+        http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+        alone.push(await engineAlone(engine, c.audio, c.window));
+      }
     }
     rows.push([
       backend.name,

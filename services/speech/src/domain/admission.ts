@@ -15,6 +15,8 @@ import type {
 import { HttpError, Messages } from './errors.js';
 import { type Session, StreamSessions } from './sessions.js';
 
+const ENGINE_CACHE_MS = 1_000;
+
 export interface AdmissionOptions {
   queue: InferenceQueue;
   maxStreams: number;
@@ -43,10 +45,18 @@ export class Admission {
     this.sessions = new StreamSessions({ maxStreams: options.maxStreams, now: options.now ?? Date.now });
   }
 
-  /** The loaded engine, or 503 `Model loading` while no worker is ready. */
+  private cachedEngine: { info: EngineInfo; until: number } | undefined;
+
+  /**
+   * The loaded engine, or 503 `Model loading` while no worker is ready. A found engine is reused
+   * for a second: with Redis, asking costs a round trip per request otherwise.
+   */
   async engine(): Promise<EngineInfo> {
+    const now = Date.now();
+    if (this.cachedEngine && this.cachedEngine.until > now) return this.cachedEngine.info;
     const engine = await this.queue.engine().catch(() => undefined);
     if (!engine) throw new HttpError(503, Messages.modelLoading);
+    this.cachedEngine = { info: engine, until: now + ENGINE_CACHE_MS };
     return engine;
   }
 
