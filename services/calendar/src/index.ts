@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError, createLogger } from '@live-captions/runtime';
+import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
 import { openDatabase } from './adapters/db.js';
 import { migrate } from './adapters/migrations.js';
 import { readTokens } from './adapters/tokens.js';
@@ -38,31 +38,12 @@ async function main() {
     );
   });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    server.close(() => {
-      db.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'database close failed');
-          process.exit(1);
-        },
-      );
-    });
+  stopOnSignals(log, async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+    await closed;
+    await db.close();
+  });
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    log.fatal({ err: error }, 'calendar failed to start');
-  }
-  process.exit(1);
-});
+runService(log, main);

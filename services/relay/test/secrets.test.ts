@@ -41,7 +41,10 @@ describe('secrets generator', () => {
     });
     for (const token of [env.RELAY_SOURCE_READ, env.RELAY_OUTPUT_WRITE])
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(parseSimpleEnv(read('caption-local.env')).CAPTION_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const captionLocal = parseSimpleEnv(read('caption-local.env'));
+    expect(captionLocal.CAPTION_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The local links hub (ui on :8081) reads /relay-config cross-origin.
+    expect(captionLocal.CAPTION_ALLOWED_ORIGINS).toBe('http://localhost:8081,http://127.0.0.1:8081');
   });
 
   it('never overwrites, and completes a missing file from the existing one', () => {

@@ -4,7 +4,7 @@
  * gracefully on SIGTERM/SIGINT.
  */
 import { createInProcessQueue, createRedisQueue, loadEngineConfig } from '@live-captions/inference';
-import { ConfigError, createLogger, readEnvFile } from '@live-captions/runtime';
+import { createLogger, readAll, readEnvFile, runService, stopOnSignals } from '@live-captions/runtime';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { createApp } from './app.js';
 import { loadConfig, SECRETS_DIR } from './config.js';
@@ -17,24 +17,14 @@ function environment(): NodeJS.ProcessEnv {
   return { ...(readEnvFile(file) ?? {}), ...process.env };
 }
 
-/** Gateway and engine settings, every wrong variable of both reported at once. */
+/** Gateway and engine settings (every wrong variable of both at once), then the relay tokens file. */
 function settings(env: NodeJS.ProcessEnv) {
-  const issues: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      issues.push(...error.issues);
-      return undefined;
-    }
-  };
-  const config = attempt(() => loadConfig(env));
   // CAPTION_QUEUE_NAME is validated with the engine settings the workers share.
-  const engine = attempt(() => loadEngineConfig(env));
-  const relay = config && attempt(() => loadRelayTokens(config.relayTokensFile));
-  if (!config || !engine || issues.length > 0) throw new ConfigError(issues);
-  return { config, engine, relay };
+  const [config, engine] = readAll(
+    () => loadConfig(env),
+    () => loadEngineConfig(env),
+  );
+  return { config, engine, relay: loadRelayTokens(config.relayTokensFile) };
 }
 
 async function main(): Promise<void> {
@@ -68,28 +58,7 @@ async function main(): Promise<void> {
     },
   );
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining running decodes');
-    shutdown(server).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals(logger, () => shutdown(server));
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    logger.fatal({ err: error }, 'speech gateway failed to start');
-  }
-  process.exit(1);
-});
+runService(logger, main);

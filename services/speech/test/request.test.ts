@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { EngineInfo } from '@live-captions/protocol';
+import { WHISPER_LANGUAGES } from '@live-captions/protocol';
 import { HttpError, Messages } from '../src/domain/errors.js';
-import { WHISPER_LANGUAGES } from '../src/domain/languages.js';
 import { checkWindow, parseIds, parseNativeQuery, requestSignature } from '../src/domain/request.js';
 
 const multilingual: EngineInfo = {

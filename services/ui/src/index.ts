@@ -4,18 +4,17 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, createLogger } from '@live-captions/runtime';
+import { ConfigError, createLogger, runService, stopOnSignals } from '@live-captions/runtime';
 import { uiDir } from '@live-captions/web';
 import { createUiApp } from './app.js';
 import { loadConfig } from './config.js';
 
 const logger = createLogger('ui');
 
-try {
+runService(logger, async () => {
   const config = loadConfig();
   if (!existsSync(join(uiDir, 'editor.html'))) {
-    console.error(`The pages are not built (${uiDir} is missing): run \`pnpm build\` first.`);
-    process.exit(1);
+    throw new ConfigError([`the pages are not built (${uiDir} is missing): run \`pnpm build\` first`]);
   }
   const app = createUiApp({ config });
   const server = app.listen(config.port, config.bind);
@@ -34,19 +33,9 @@ try {
     },
     'ui listening',
   );
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
+  stopOnSignals(logger, async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  logger.fatal({ err: error }, 'ui failed to start');
-  process.exit(1);
-}
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  });
+});

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { EngineInfo, TaskMode } from '@live-captions/protocol';
+import { isWhisperLanguage } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
-import { isWhisperLanguage } from './languages.js';
 import { SAMPLE_RATE } from './pcm.js';
 
 export const LEGACY_STREAM = 'legacy';

@@ -1,0 +1,40 @@
+import { ConfigError } from './env.js';
+import type { Logger } from './logger.js';
+
+/**
+ * Runs a service's start-up. A configuration mistake prints its message alone (an operator's typo
+ * deserves no stack trace); any other failure is logged as fatal. Both exit 1.
+ */
+export function runService(
+  logger: Logger,
+  start: () => Promise<void>,
+  isConfigError: (error: unknown) => boolean = (error) => error instanceof ConfigError,
+): void {
+  start().catch((error: unknown) => {
+    if (isConfigError(error)) console.error((error as Error).message);
+    else logger.fatal({ err: error }, 'failed to start');
+    process.exit(1);
+  });
+}
+
+/**
+ * On the first SIGTERM or SIGINT runs `stop` (stop accepting, drain, release), then exits 0, or 1
+ * when stopping fails. Further signals while it runs are ignored.
+ */
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
