@@ -1,6 +1,6 @@
-// Runs blocking whisper.cpp work on a dedicated thread and settles a promise on the JS thread.
-// A thread per call rather than libuv's pool: decodes take seconds, and N concurrent decodes would
-// otherwise starve the pool that fs and dns also use.
+// Runs blocking whisper.cpp work off the JS thread and settles a promise on the JS thread. Not on
+// libuv's pool: decodes take seconds, and N concurrent decodes would starve the pool that fs and
+// dns also use. Work runs on the given SerialWorker, or on a thread of its own (model loads).
 #pragma once
 
 #include <napi.h>
@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 #include <thread>
+
+#include "serial_worker.h"
 
 namespace live_captions {
 
@@ -19,12 +21,12 @@ struct OffThreadTask {
 };
 
 inline Napi::Promise RunOffThread(Napi::Env env, std::function<void()> work,
-                                  std::function<Napi::Value(Napi::Env)> complete) {
+                                  std::function<Napi::Value(Napi::Env)> complete, SerialWorker *on = nullptr) {
   auto *task = new OffThreadTask{std::move(work), std::move(complete), Napi::Promise::Deferred::New(env)};
   Napi::Promise promise = task->deferred.Promise();
   auto tsfn = Napi::ThreadSafeFunction::New(env, Napi::Function::New(env, [](const Napi::CallbackInfo &) {}),
                                             "live-captions-whisper", 0, 1);
-  std::thread([task, tsfn]() mutable {
+  auto run = [task, tsfn]() mutable {
     task->work();
     tsfn.BlockingCall(task, [](Napi::Env env, Napi::Function, OffThreadTask *done) {
       try {
@@ -35,7 +37,12 @@ inline Napi::Promise RunOffThread(Napi::Env env, std::function<void()> work,
       delete done;
     });
     tsfn.Release();
-  }).detach();
+  };
+  if (on != nullptr) {
+    on->Post(std::move(run));
+  } else {
+    std::thread(std::move(run)).detach();
+  }
   return promise;
 }
 

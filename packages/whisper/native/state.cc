@@ -101,12 +101,14 @@ State::State(const Napi::CallbackInfo &info) : Napi::ObjectWrap<State>(info) {
   }
   model_ref_ = Napi::Persistent(info[0].As<Napi::Object>());
   model_->StateCreated();
+  worker_ = std::make_unique<SerialWorker>();
 }
 
 State::~State() { Release(); }
 
 void State::Release() {
   if (state_ == nullptr) return;
+  worker_.reset();
   whisper_free_state(state_);
   state_ = nullptr;
   model_->StateFreed();
@@ -152,7 +154,8 @@ Napi::Value State::Decode(const Napi::CallbackInfo &info) {
                                (outcome.error.empty() ? std::string() : ": " + outcome.error));
         }
         return ToJs(env, outcome);
-      });
+      },
+      worker_.get());
 }
 
 Napi::Value State::Abort(const Napi::CallbackInfo &info) {

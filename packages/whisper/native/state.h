@@ -5,7 +5,9 @@
 #include <napi.h>
 
 #include <atomic>
+#include <memory>
 
+#include "serial_worker.h"
 #include "whisper.h"
 
 namespace live_captions {
@@ -31,6 +33,8 @@ class State : public Napi::ObjectWrap<State> {
   whisper_state *state_ = nullptr;
   std::atomic<bool> busy_{false};
   std::atomic<bool> abort_{false};
+  // Created with the state, joined when it is freed (never while a decode runs).
+  std::unique_ptr<SerialWorker> worker_;
 };
 
 }  // namespace live_captions
