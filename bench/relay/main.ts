@@ -266,7 +266,7 @@ try {
 
 const f = (n: number, digits = 2) => n.toFixed(digits);
 console.log(
-  '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB |',
+  '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB | server CPU s | CPU µs/delivery |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
