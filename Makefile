@@ -1,5 +1,5 @@
 # Operator shortcuts. Production: `make secrets up` on a host with Docker (Compose v2) and
-# .env.production filled in; see compose/README.md.
+# .env.production filled in; see the Production section of README.md.
 #
 #   make secrets        secrets/ for .env.production's hosts (never overwrites a file)
 #   make up | down | logs | ps
