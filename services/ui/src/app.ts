@@ -1,12 +1,13 @@
 /**
  * The UI service as an express app, assembled in order; `index.ts` adds config and listening.
  */
+
+import { securityHeaders } from '@live-captions/http';
 import { uiDir } from '@live-captions/web';
 import express, { type Express } from 'express';
 import type { UiConfig } from './config.js';
 import { connectSources } from './domain/site-config.js';
 import { pageRoutes } from './routes/pages.js';
-import { securityHeaders } from './routes/security.js';
 
 export interface UiAppOptions {
   config: Pick<UiConfig, 'relayUrl' | 'captureUrl'>;

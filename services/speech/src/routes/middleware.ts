@@ -1,9 +1,10 @@
 /**
  * Cross-cutting HTTP concerns, one factory each, assembled in order by `app.ts`.
  */
+
+import { securityHeaders as sharedSecurityHeaders } from '@live-captions/http';
 import type { Logger } from '@live-captions/runtime';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import helmet from 'helmet';
 import { bearerChecker, originAllowed } from '../domain/access.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { ClientGone } from './body.js';
@@ -31,27 +32,10 @@ export function sendError(req: Request, res: Response, error: HttpError): void {
 /** The service's own origin: `scheme://Host` (scheme from X-Forwarded-Proto only behind a trusted proxy). */
 export const ownOrigin = (req: Request) => `${req.protocol}://${(req.headers.host ?? '').toLowerCase()}`;
 
-/** helmet with a self-only CSP (connect-src may add the relay) and `Cache-Control: no-store`. */
+/** The stack's security headers plus `Cache-Control: no-store` (API answers must not be cached). */
 export function securityHeaders(connectSources: string[]): RequestHandler[] {
   return [
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          baseUri: ["'none'"],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          mediaSrc: ["'self'", 'blob:'],
-          connectSrc: ["'self'", ...connectSources],
-        },
-      },
-      referrerPolicy: { policy: 'no-referrer' },
-    }),
+    sharedSecurityHeaders(connectSources),
     function noStore(_req, res, next) {
       res.setHeader('Cache-Control', 'no-store');
       next();

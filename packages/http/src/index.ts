@@ -1,0 +1,1 @@
+export { securityHeaders } from './security-headers.js';
