@@ -3,8 +3,8 @@ import type { RequestHandler } from 'express';
 interface Entry {
   expires: number;
   headers: Record<string, string>;
-  /** The serialized JSON, so that hits cost no stringify. */
-  body: string;
+  /** The serialized JSON as bytes, so that hits cost neither stringify nor UTF-8 encoding. */
+  body: Buffer;
   /** One request is recomputing an expired entry; the others keep getting this one meanwhile. */
   refreshing: boolean;
 }
@@ -38,7 +38,7 @@ export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler 
       if (hit?.refreshing && entries.get(key) === hit) entries.delete(key);
     });
     res.json = (value: unknown) => {
-      const body = JSON.stringify(value);
+      const body = Buffer.from(JSON.stringify(value));
       if (res.statusCode === 200) {
         const headers: Record<string, string> = {};
         for (const name of totals) {
