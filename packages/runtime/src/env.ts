@@ -31,6 +31,25 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEn
   );
 }
 
+/**
+ * Like parseEnv, but adds the issues to `issues` and returns undefined instead of throwing, for
+ * loaders that run checks of their own (values that must never be echoed, cross-variable rules)
+ * and report everything in one ConfigError.
+ */
+export function parseEnvInto<S extends z.ZodObject>(
+  issues: string[],
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> | undefined {
+  try {
+    return parseEnv(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    issues.push(...error.issues);
+    return undefined;
+  }
+}
+
 /** Integer variable within [min, max]. */
 export const intVar = (min: number, max: number) =>
   z.coerce

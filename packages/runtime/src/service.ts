@@ -1,3 +1,4 @@
+import type { Server } from 'node:net';
 import { ConfigError } from './env.js';
 import type { Logger } from './logger.js';
 
@@ -37,4 +38,17 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/** Resolves with the bound port once `server` listens; rejects on a listen error (port in use). */
+export function listening(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  });
 }

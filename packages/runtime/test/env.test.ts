@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, flagVar, intVar, parseEnv, parseEnvFile, readAll } from '../src/index.js';
+import { ConfigError, flagVar, intVar, parseEnv, parseEnvFile, parseEnvInto, readAll } from '../src/index.js';
 
 const schema = z.object({
   WORKERS: intVar(1, 16).default(1),
@@ -51,5 +51,14 @@ describe('readAll', () => {
     ).toThrow(
       'Invalid configuration:\n  - WORKERS="0": must be at least 1\n  - OFFLINE="x": must be 1/0, true/false, yes/no or on/off',
     );
+  });
+});
+
+describe('parseEnvInto', () => {
+  it('collects the issues instead of throwing', () => {
+    const issues: string[] = ['earlier problem'];
+    expect(parseEnvInto(issues, schema, { WORKERS: '0' })).toBeUndefined();
+    expect(issues).toEqual(['earlier problem', 'WORKERS="0": must be at least 1']);
+    expect(parseEnvInto(issues, schema, { WORKERS: '2' })).toEqual({ WORKERS: 2, OFFLINE: false });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, intVar, parseEnv, portVar } from '@live-captions/runtime';
+import { ConfigError, intVar, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 import { apiKeyProblem, parseAllowedOrigin } from './domain/access.js';
 
@@ -49,13 +49,7 @@ function packageVersion(): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
   const issues: string[] = [];
-  let vars: z.infer<typeof schema> | undefined;
-  try {
-    vars = parseEnv(schema, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    issues.push(...error.issues);
-  }
+  const vars = parseEnvInto(issues, schema, env);
   // Checked apart from the schema so that every wrong variable is reported at once, and the
   // key is never echoed (parseEnv shows the values it refuses).
   const apiKey = env.CAPTION_API_KEY || undefined;

@@ -4,7 +4,14 @@
  * gracefully on SIGTERM/SIGINT.
  */
 import { createInProcessQueue, createRedisQueue, loadEngineConfig } from '@live-captions/inference';
-import { createLogger, readAll, readEnvFile, runService, stopOnSignals } from '@live-captions/runtime';
+import {
+  createLogger,
+  listening,
+  readAll,
+  readEnvFile,
+  runService,
+  stopOnSignals,
+} from '@live-captions/runtime';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { createApp } from './app.js';
 import { loadConfig, SECRETS_DIR } from './config.js';
@@ -35,15 +42,11 @@ async function main(): Promise<void> {
 
   const { app, shutdown } = createApp({ config, queue, relay, logger });
   const server = app.listen(config.port, config.bind);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address();
+  const port = await listening(server);
   logger.info(
     {
       bind: config.bind,
-      port: typeof address === 'object' && address !== null ? address.port : config.port,
+      port,
       backend: config.redisUrl ? 'redis' : 'in-process',
       auth: config.apiKey !== undefined,
     },

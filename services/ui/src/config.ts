@@ -1,4 +1,4 @@
-import { ConfigError, parseEnv, portVar } from '@live-captions/runtime';
+import { ConfigError, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
 /** Local defaults of the two public addresses (production sets both from the hostnames). */
@@ -43,13 +43,7 @@ function address(
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const issues: string[] = [];
-  let vars: z.infer<typeof schema> | undefined;
-  try {
-    vars = parseEnv(schema, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    issues.push(...error.issues);
-  }
+  const vars = parseEnvInto(issues, schema, env);
   const relayUrl = address(
     env,
     'RELAY_URL',

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, createLogger, runService, stopOnSignals } from '@live-captions/runtime';
+import { ConfigError, createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
 import { uiDir } from '@live-captions/web';
 import { createUiApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -18,15 +18,11 @@ runService(logger, async () => {
   }
   const app = createUiApp({ config });
   const server = app.listen(config.port, config.bind);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address();
+  const port = await listening(server);
   logger.info(
     {
       bind: config.bind,
-      port: typeof address === 'object' && address !== null ? address.port : config.port,
+      port,
       home: config.captureUrl ? 'links.html' : 'index.html',
       relayUrl: config.relayUrl,
       captureUrl: config.captureUrl,
