@@ -133,19 +133,26 @@ function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
   ) as Partial<T>;
 }
 
+/** The post fields venues and organizers share; the title goes out under the kind's name. */
+function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
+  return {
+    id: row.id,
+    author: String(row.author),
+    status: row.status,
+    ...postDates(row, site),
+    url: `${site.origin}/${kind}/${row.slug}/`,
+    [kind]: row.title,
+    description: row.description,
+    excerpt: row.excerpt,
+    slug: row.slug,
+    image: row.image ? renderImage(row.image) : null,
+  };
+}
+
 export function renderVenue(row: VenueRow, site: Site) {
   return {
     ...compact({
-      id: row.id,
-      author: String(row.author),
-      status: row.status,
-      ...postDates(row, site),
-      url: `${site.origin}/venue/${row.slug}/`,
-      venue: row.title,
-      description: row.description,
-      excerpt: row.excerpt,
-      slug: row.slug,
-      image: row.image ? renderImage(row.image) : null,
+      ...postFields(row, site, 'venue'),
       address: row.address,
       city: row.city,
       country: row.country,
@@ -167,16 +174,7 @@ export function renderVenue(row: VenueRow, site: Site) {
 export function renderOrganizer(row: OrganizerRow, site: Site) {
   return {
     ...compact({
-      id: row.id,
-      author: String(row.author),
-      status: row.status,
-      ...postDates(row, site),
-      url: `${site.origin}/organizer/${row.slug}/`,
-      organizer: row.title,
-      description: row.description,
-      excerpt: row.excerpt,
-      slug: row.slug,
-      image: row.image ? renderImage(row.image) : null,
+      ...postFields(row, site, 'organizer'),
       phone: row.phone,
       website: row.website,
       email: row.email,
