@@ -3,9 +3,8 @@ import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
-import type { InferenceRequest } from '@live-captions/protocol';
 import { Redis } from 'ioredis';
-import { readClip } from '../../../packages/whisper/test/fixtures.js';
+import { request as fixtureRequest, readClip } from '../../../packages/inference/test/fixtures.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serviceDir = resolve(here, '..');
@@ -25,16 +24,7 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; output
   return { child, output: () => output };
 }
 
-const request: InferenceRequest = {
-  mode: 'transcribe',
-  language: 'en',
-  window: false,
-  final: true,
-  contextSeconds: 0,
-  requestId: '',
-  streamId: 'legacy',
-  correlationId: 'worker-process-test',
-};
+const request = fixtureRequest({ correlationId: 'worker-process-test' });
 
 describe('worker process', () => {
   it('refuses to start with a clear message for each wrong variable', async () => {
