@@ -59,20 +59,21 @@ export function buildApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', parseQuery);
   app.set('trust proxy', 'loopback');
+  app.use(authenticate(options.tokens));
+  // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
+  const prefix = `${options.restRoot}/${NAMESPACE}`;
+  app.use(prefix, responseCache(options.cacheTtlMs ?? 0));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
-  app.use(authenticate(options.tokens));
 
-  // Every route lives under {rest_root}/cal/events/v1.
   const api = express.Router();
-  api.use(responseCache(options.cacheTtlMs ?? 0));
   api.use(metaRoutes(ctx));
   api.use(eventRoutes(ctx));
   api.use(linkedRoutes(ctx, 'venue'));
   api.use(linkedRoutes(ctx, 'organizer'));
   api.use(termRoutes(ctx, 'categories'));
   api.use(termRoutes(ctx, 'tags'));
-  app.use(`${options.restRoot}/${NAMESPACE}`, api);
+  app.use(prefix, api);
 
   app.use(function noRouteFound(_req, _res, next) {
     next(noRoute());

@@ -221,6 +221,29 @@ describe('GET cache', () => {
     const fresh = await api.request.get(`${ROOT}/events/${created.id}`);
     expect(fresh.body.title).toBe('Changed behind the API');
   });
+
+  it('keeps the headers of a list on hits and answers HEAD from the same entry', async () => {
+    await post({ ...base, title: 'Listed' });
+    const first = await api.request.get(`${ROOT}/events?start_date=2030-01-01`);
+    const hit = await api.request.get(`${ROOT}/events?start_date=2030-01-01`);
+    expect(hit.text).toBe(first.text);
+    for (const name of ['x-wp-total', 'x-wp-totalpages', 'x-tec-total', 'x-tec-totalpages', 'content-type']) {
+      expect(hit.headers[name]).toBe(first.headers[name]);
+    }
+    expect(Number(hit.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+    const head = await api.request.head(`${ROOT}/events?start_date=2030-01-01`);
+    expect(head.status).toBe(200);
+    expect(head.headers['x-wp-total']).toBe(first.headers['x-wp-total']);
+    expect(head.text ?? '').toBe('');
+  });
+
+  it('keeps answers apart per Host, since they embed absolute URLs', async () => {
+    const created = (await post({ ...base, title: 'Two hosts' })).body;
+    const one = await api.request.get(`${ROOT}/events/${created.id}`).set('Host', 'one.example');
+    const two = await api.request.get(`${ROOT}/events/${created.id}`).set('Host', 'two.example');
+    expect(one.body.rest_url).toBe(`http://one.example${ROOT}/events/${created.id}`);
+    expect(two.body.rest_url).toBe(`http://two.example${ROOT}/events/${created.id}`);
+  });
 });
 
 describe('delete and trash', () => {

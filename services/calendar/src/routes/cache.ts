@@ -1,21 +1,39 @@
-import type { RequestHandler } from 'express';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 
 interface Entry {
   expires: number;
-  headers: Record<string, string>;
+  /** Status line headers as one flat list, ready for `writeHead`, Content-Length included. */
+  head: string[];
   /** The serialized JSON as bytes, so that hits cost neither stringify nor UTF-8 encoding. */
   body: Buffer;
   /** One request is recomputing an expired entry; the others keep getting this one meanwhile. */
   refreshing: boolean;
 }
 
-const totals = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages'];
+/** The headers a route sets besides the ones `send` derives from the body. */
+function routeHeaders(headers: OutgoingHttpHeaders): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'content-length' || name === 'content-type' || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) flat.push(name, String(one));
+  }
+  return flat;
+}
 
 /**
- * A short-lived cache of GET answers, keyed by URL and caller, dropped whole by any write of
- * this process. `ttlMs` bounds how stale an answer can be when another process writes (and how
- * far the default date window, which moves with the clock, can lag); an expired entry is served
- * while one request recomputes it, so a burst never runs the same query fifty times. 0 disables.
+ * Answers embed absolute URLs built from the scheme and Host the caller used, and what a
+ * caller may see depends on who they are: both are part of the key with the URL.
+ */
+const keyOf = (req: Request, userId: number) =>
+  `${userId} ${req.protocol}://${req.get('host') ?? ''} ${req.originalUrl}`;
+
+/**
+ * A short-lived cache of GET answers, dropped whole by any write of this process. Mount it
+ * before the body parsers and the routes: a hit is written straight to the socket from bytes.
+ * `ttlMs` bounds how stale an answer can be when another process writes (and how far the
+ * default date window, which moves with the clock, can lag); an expired entry is served while
+ * one request recomputes it, so a burst never runs the same queries fifty times. 0 disables.
  */
 export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler {
   const entries = new Map<string, Entry>();
@@ -26,11 +44,11 @@ export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler 
       res.on('finish', () => entries.clear());
       return next();
     }
-    const user = res.locals.user as { id: number } | undefined;
-    const key = `${user?.id ?? 0} ${req.originalUrl}`;
+    const key = keyOf(req, (res.locals.user as { id: number } | undefined)?.id ?? 0);
     const hit = entries.get(key);
     if (hit && (hit.expires > Date.now() || hit.refreshing)) {
-      res.status(200).set(hit.headers).type('application/json; charset=utf-8').send(hit.body);
+      res.writeHead(200, hit.head);
+      res.end(req.method === 'HEAD' ? undefined : hit.body);
       return;
     }
     if (hit) hit.refreshing = true;
@@ -39,16 +57,19 @@ export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler 
     });
     res.json = (value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
+      res.type('application/json; charset=utf-8');
       if (res.statusCode === 200) {
-        const headers: Record<string, string> = {};
-        for (const name of totals) {
-          const header = res.get(name);
-          if (header !== undefined) headers[name] = header;
-        }
+        const head = [
+          ...routeHeaders(res.getHeaders()),
+          'content-type',
+          'application/json; charset=utf-8',
+          'content-length',
+          String(body.length),
+        ];
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(key, { expires: Date.now() + ttlMs, headers, body, refreshing: false });
+        entries.set(key, { expires: Date.now() + ttlMs, head, body, refreshing: false });
       }
-      return res.type('application/json; charset=utf-8').send(body);
+      return res.send(body);
     };
     next();
   };
