@@ -104,7 +104,7 @@ export async function listEvents(knex: Knex, filter: EventFilter, limit: number,
     query.whereNotNull('v.geo_lat').whereNotNull('v.geo_lng');
     query.whereRaw(`${distanceSql} <= ?`, [near.lat, near.lng, near.lat, near.radiusKm]);
   }
-  const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
+  const counting = query.clone().count({ total: '*' });
   query.select(eventColumns.map((c) => `e.${c}`));
   if (near) query.orderByRaw(`${distanceSql}`, [near.lat, near.lng, near.lat]);
   if (filter.include)
@@ -113,7 +113,11 @@ export async function listEvents(knex: Knex, filter: EventFilter, limit: number,
       { column: 'e.id', order: 'desc' },
     ]);
   else query.orderBy(['e.start_utc', 'e.id']);
-  const rows = (await query.limit(limit).offset(offset)) as EventRow[];
+  query.limit(limit).offset(offset);
+  // Two connections at once, except in a transaction (one connection: one after the other).
+  const [[{ total }], rows] = (
+    knex.isTransaction ? [await counting, await query] : await Promise.all([counting, query])
+  ) as [[{ total: number }], EventRow[]];
   return { rows, total };
 }
 
