@@ -60,7 +60,15 @@ interface TraefikStatic {
 }
 
 interface TraefikDynamic {
-  http: { middlewares: Record<string, { headers?: Record<string, unknown> }> };
+  http: {
+    middlewares: Record<
+      string,
+      {
+        headers?: Record<string, unknown>;
+        compress?: { encodings?: string[]; minResponseBodyBytes?: number };
+      }
+    >;
+  };
   tls?: { options?: Record<string, { minVersion?: string }> };
 }
 
@@ -296,7 +304,11 @@ describe('compose.auth.yaml', () => {
     });
     expect(config.secrets?.traefik_htpasswd?.file).toBe(join(repoRoot, 'secrets/traefik.htpasswd'));
     const ui = routersOf(config.services.ui!).get('ui')!;
-    expect(ui.middlewares!.split(',')).toEqual(['basic-auth@docker', 'security-headers@file']);
+    expect(ui.middlewares!.split(',')).toEqual([
+      'basic-auth@docker',
+      'security-headers@file',
+      'compress@file',
+    ]);
     checkRouters(config);
   });
 
@@ -381,5 +393,22 @@ describe('traefik/ configuration', () => {
       referrerPolicy: 'no-referrer',
     });
     expect(traefikDynamic.tls?.options?.default?.minVersion).toBe('VersionTLS12');
+  });
+
+  it('compresses the calendar and UI answers, and nothing of speech or the relay', () => {
+    expect(traefikDynamic.http.middlewares.compress!.compress!.encodings).toContain('gzip');
+    const config = composeConfig(HOSTS);
+    for (const [name, compressed] of [
+      ['calendar', true],
+      ['ui', true],
+      ['speech', false],
+      ['relay', false],
+    ] as const) {
+      const router = routersOf(config.services[name]!).get(name)!;
+      expect([name, (router.middlewares ?? '').split(',').includes('compress@file')]).toEqual([
+        name,
+        compressed,
+      ]);
+    }
   });
 });
