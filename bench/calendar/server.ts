@@ -40,6 +40,13 @@ process.on('message', (message) => {
   } else if (message === 'stop') {
     server.close();
     server.closeAllConnections();
-    db.close().then(() => process.exit(0));
+    // Handlers of requests whose sockets just closed still run their queries: let them finish
+    // rather than abort them (tarn logs every aborted acquire).
+    const pool = db.knex.client.pool as { numUsed(): number; numPendingAcquires(): number };
+    const settle = setInterval(() => {
+      if (pool.numUsed() > 0 || pool.numPendingAcquires() > 0) return;
+      clearInterval(settle);
+      db.close().then(() => process.exit(0));
+    }, 20);
   }
 });
