@@ -37,11 +37,18 @@ const keyOf = (req: Request, userId: number) =>
  */
 export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler {
   const entries = new Map<string, Entry>();
+  // Bumped when a write starts and when it ends: a read that overlapped a write may have seen
+  // the old rows, so it must not store its answer after the write cleared the cache.
+  let generation = 0;
+  const drop = () => {
+    generation++;
+    entries.clear();
+  };
   return function responseCache(req, res, next) {
     if (ttlMs <= 0) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      entries.clear();
-      res.on('finish', () => entries.clear());
+      drop();
+      res.on('close', drop);
       return next();
     }
     const key = keyOf(req, (res.locals.user as { id: number } | undefined)?.id ?? 0);
@@ -52,13 +59,14 @@ export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler 
       return;
     }
     if (hit) hit.refreshing = true;
+    const readAt = generation;
     res.on('close', () => {
       if (hit?.refreshing && entries.get(key) === hit) entries.delete(key);
     });
     res.json = (value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
       res.type('application/json; charset=utf-8');
-      if (res.statusCode === 200) {
+      if (res.statusCode === 200 && generation === readAt) {
         const head = [
           ...routeHeaders(res.getHeaders()),
           'content-type',
