@@ -46,6 +46,28 @@ function authenticate(tokens: Tokens): RequestHandler {
   };
 }
 
+/** Codes for the client errors the body parsers and the router raise themselves. */
+const requestErrorCodes: Record<number, string> = {
+  413: 'rest_request_too_large',
+  415: 'rest_unsupported_media_type',
+};
+
+/**
+ * A 4xx the body parsers or the router raised (body too large, unsupported charset or
+ * encoding, undecodable path) as an API error with that status; anything else is ours (500).
+ */
+function requestError(error: unknown): ApiError | undefined {
+  const { status, expose, message } = (error ?? {}) as {
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+  };
+  if (typeof status !== 'number' || status < 400 || status > 499 || expose === false) return undefined;
+  const text = typeof message === 'string' && message ? message : 'Bad request';
+  const sentence = `${text[0]!.toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+  return new ApiError(status, requestErrorCodes[status] ?? 'rest_invalid_request', sentence);
+}
+
 export function buildApp(options: AppOptions): Express {
   const ctx: AppContext = {
     knex: options.knex,
@@ -85,6 +107,11 @@ export function buildApp(options: AppOptions): Express {
     }
     if (error?.type === 'entity.parse.failed') {
       res.status(400).json(new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.').toJSON());
+      return;
+    }
+    const refused = requestError(error);
+    if (refused) {
+      res.status(refused.status).json(refused.toJSON());
       return;
     }
     options.onError?.(error);

@@ -27,16 +27,25 @@ const toList = (v: unknown) => {
     .filter((part) => part !== '');
 };
 
-export const positiveInt = () =>
+/** Ids are PostgreSQL `integer`s: a larger one cannot exist, and would fail the query. */
+export const MAX_ID = 2_147_483_647;
+const idNumber = (error: string) =>
+  z
+    .number({ error })
+    .int({ error })
+    .min(1, { error })
+    .max(MAX_ID, { error: `must be at most ${MAX_ID}` });
+
+export const positiveInt = () => z.preprocess(toInt, idNumber('must be a positive integer'));
+export const integer = () =>
   z.preprocess(
     toInt,
     z
-      .number({ error: 'must be a positive integer' })
-      .int({ error: 'must be a positive integer' })
-      .min(1, { error: 'must be a positive integer' }),
+      .number({ error: 'must be an integer' })
+      .int({ error: 'must be an integer' })
+      .min(-MAX_ID, { error: `must be at least -${MAX_ID}` })
+      .max(MAX_ID, { error: `must be at most ${MAX_ID}` }),
   );
-export const integer = () =>
-  z.preprocess(toInt, z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }));
 export const number = () => z.preprocess(toNumber, z.number({ error: 'must be a number' }));
 export const boolean = () => z.preprocess(toBool, z.boolean({ error: 'must be a boolean' }));
 export const text = () => z.string({ error: 'must be a string' });
@@ -45,13 +54,15 @@ export const dateText = () =>
 export const idList = () =>
   z.preprocess(
     toList,
-    z.array(z.preprocess(toInt, z.number().int().min(1)), { error: 'must be a list of positive integers' }),
+    z.array(z.preprocess(toInt, idNumber('must be a list of positive integers')), {
+      error: 'must be a list of positive integers',
+    }),
   );
 /** Ids or slugs/names, mixed. */
 export const idOrNameList = () =>
   z.preprocess(
     toList,
-    z.array(z.union([z.preprocess(toInt, z.number().int().min(1)), z.string().min(1)]), {
+    z.array(z.union([z.preprocess(toInt, idNumber('must be a positive integer')), z.string().min(1)]), {
       error: 'must be a list of ids or names',
     }),
   );
@@ -119,7 +130,10 @@ export const termListQuery = z.object({
 export type TermListQuery = z.infer<typeof termListQuery>;
 
 /** A linked record on an event write: an id, `{id}`, or the fields of a new one. */
-const linkRef = z.union([z.preprocess(toInt, z.number().int()), z.record(z.string(), z.unknown())]);
+const linkRef = z.union([
+  z.preprocess(toInt, z.number().int().max(MAX_ID)),
+  z.record(z.string(), z.unknown()),
+]);
 const links = () =>
   z.preprocess(
     (v) => (v === '' ? [] : v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : toList(v)),

@@ -7,6 +7,12 @@ import { invalidParams, missingParams } from './errors.js';
  * Unknown fields (read-only ones included) are dropped.
  */
 export function validate<S extends z.ZodObject>(schema: S, input: Record<string, unknown>): z.infer<S> {
+  const withNul = Object.keys(schema.shape).filter((name) => hasNul(input[name]));
+  if (withNul.length > 0) {
+    throw invalidParams(
+      Object.fromEntries(withNul.map((name) => [name, `${name} must not contain NUL characters.`])),
+    );
+  }
   const missing = Object.entries(schema.shape)
     .filter(([name, field]) => isMissing(input[name]) && !(field as z.ZodType).safeParse(undefined).success)
     .map(([name]) => name);
@@ -22,3 +28,10 @@ export function validate<S extends z.ZodObject>(schema: S, input: Record<string,
 }
 
 const isMissing = (value: unknown) => value === undefined || value === null;
+
+/** PostgreSQL text cannot hold U+0000: refuse it here rather than fail the query. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || hasNul(inner, depth + 1));
+}
