@@ -306,6 +306,33 @@ describe('GET /events status and passwords', () => {
     expect(titles(await api.request.get(`${ROOT}/events?status=publish`))).not.toContain('Draft Talk');
   });
 
+  it('lists every status but trash by default to roles that may edit, their own to authors', async () => {
+    const draft = (
+      await api.request.post(`${ROOT}/events`).set(api.as('author')).send({
+        title: 'Author Draft',
+        start_date: '2030-06-24 11:00',
+        end_date: '2030-06-24 12:00',
+        status: 'draft',
+      })
+    ).body;
+    const editor = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('editor')));
+    expect(editor).toEqual(expect.arrayContaining(['Draft Talk', 'Author Draft', 'Jazz Night']));
+    const author = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('author')));
+    expect(author).toEqual(expect.arrayContaining(['Author Draft', 'Jazz Night']));
+    expect(author).not.toContain('Draft Talk');
+    const other = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('author2')));
+    expect(other).not.toContain('Author Draft');
+    for (const who of [undefined, 'subscriber'] as const) {
+      const seen = who
+        ? api.request.get(`${ROOT}/events?per_page=50`).set(api.as(who))
+        : api.request.get(`${ROOT}/events?per_page=50`);
+      expect(titles(await seen)).not.toContain('Draft Talk');
+    }
+    await api.request.delete(`${ROOT}/events/${draft.id}`).set(api.as('admin'));
+    const trashed = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('editor')));
+    expect(trashed).not.toContain('Author Draft');
+  });
+
   it('lets editors list any status', async () => {
     const res = await api.request.get(`${ROOT}/events?status=draft`).set(api.as('editor'));
     expect(res.status).toBe(200);
