@@ -154,7 +154,14 @@ export const eventWrite = z.object({
   timezone: text().optional(),
   all_day: boolean().optional().describe('Whole-day event'),
   image: z.union([z.string(), z.number()]).optional().describe('Featured image ID or URL'),
-  cost: z.unknown().optional(),
+  cost: z
+    .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()], {
+      error: 'must be a string, a number or a list of them',
+    })
+    // A list of prices reads as a range, each price kept apart for cost_details.
+    .transform((v) => (Array.isArray(v) ? v.join(', ') : v === null ? null : String(v)))
+    .optional()
+    .describe('The event cost: a price, a range or a list of prices'),
   website: z.unknown().optional().describe('Website URL'),
   show_map: boolean().optional(),
   show_map_link: boolean().optional(),

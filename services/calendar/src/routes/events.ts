@@ -328,7 +328,7 @@ async function saveEvent(
     if (input[name] !== undefined) columns[name] = input[name];
   }
   if (input.image !== undefined) columns.image = input.image === '' ? null : String(input.image);
-  if (input.cost !== undefined) columns.cost = input.cost === null ? null : String(input.cost);
+  if (input.cost !== undefined) columns.cost = input.cost;
   if (input.website !== undefined)
     columns.website = input.website === '' || input.website === null ? null : String(input.website);
   if (input.status !== undefined || !current)
