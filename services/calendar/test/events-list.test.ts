@@ -287,6 +287,17 @@ describe('GET /events filters', () => {
     expect(titles(await api.request.get(`${ROOT}/events?search=conc`))).toEqual(['Rock Concert']);
   });
 
+  it('finds stop words and punctuation as substrings, taking % and _ literally', async () => {
+    // "for" is an English stop word: full text alone would match nothing.
+    expect(titles(await api.request.get(`${ROOT}/events?search=for`))).toContain('Secret Party');
+    for (const search of ['!!', '%25', '_']) {
+      expect([search, titles(await api.request.get(`${ROOT}/events?search=${search}`))]).toEqual([
+        search,
+        [],
+      ]);
+    }
+  });
+
   it('never lists hide_from_listings events but returns them singly', async () => {
     const res = await api.request.get(`${ROOT}/events?per_page=50`);
     expect(titles(res)).not.toContain('Hidden Meetup');

@@ -57,6 +57,34 @@ export function tsQuery(search: string): string | undefined {
   return words.length > 0 ? words.map((word) => `${word}:*`).join(' & ') : undefined;
 }
 
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Full text (indexed, prefix-matching words) when the search has words the English
+ * dictionary keeps; a search of stop words only (`the`) or of punctuation only (`!!`) would
+ * match nothing or everything there, so it falls back to a case-insensitive substring.
+ */
+async function whereSearch(knex: Knex, query: Knex.QueryBuilder, search: string) {
+  const ts = tsQuery(search);
+  if (ts) {
+    const [{ n }] = (await knex.raw(`SELECT numnode(to_tsquery('english', ?)) AS n`, [ts])).rows as [
+      { n: number },
+    ];
+    if (n > 0) {
+      query.whereRaw(`e.search @@ to_tsquery('english', ?)`, [ts]);
+      return;
+    }
+  }
+  const pattern = `%${likeEscape(search)}%`;
+  query.where((q) =>
+    q
+      .whereILike('e.title', pattern)
+      .orWhereILike('e.description', pattern)
+      .orWhereILike('e.excerpt', pattern),
+  );
+}
+
 const distanceSql = `(6371 * acos(least(1, cos(radians(?)) * cos(radians(v.geo_lat)) *
   cos(radians(v.geo_lng) - radians(?)) + sin(radians(?)) * sin(radians(v.geo_lat)))))`;
 
@@ -77,9 +105,8 @@ export async function listEvents(knex: Knex, filter: EventFilter, limit: number,
   } else {
     query.whereIn('e.id', filter.include);
   }
-  if (filter.search !== undefined) {
-    const ts = tsQuery(filter.search);
-    if (ts) query.whereRaw(`e.search @@ to_tsquery('english', ?)`, [ts]);
+  if (filter.search !== undefined && filter.search.trim() !== '') {
+    await whereSearch(knex, query, filter.search.trim());
   }
   for (const termIds of [filter.categoryIds, filter.tagIds]) {
     if (termIds)
