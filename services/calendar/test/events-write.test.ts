@@ -210,6 +210,20 @@ describe('update events', () => {
   });
 });
 
+describe('linked records inside event writes', () => {
+  it('checks the author of an inline venue as the event author', async () => {
+    const res = await post({ ...base, venue: { venue: 'Borrowed Hall', author: 1 } }, 'contributor');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('rest_forbidden');
+  });
+
+  it('answers 400 invalid-linked-post-id to an id beyond any record', async () => {
+    const res = await post({ ...base, venue: { id: 99_999_999_999 } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid-linked-post-id');
+  });
+});
+
 describe('cost', () => {
   it('takes a price, a number or a list of prices, and refuses anything else', async () => {
     const list = (await post({ ...base, title: 'Priced', cost: ['5', 15] })).body;

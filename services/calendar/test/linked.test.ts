@@ -128,6 +128,126 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
     const anonymous = await api.request.delete(`${ROOT}/${path}/999999`);
     expect(anonymous.status).toBe(401);
   });
+
+  it('deduplicates only against records the caller may read', async () => {
+    const hidden = 'Backstage Draft';
+    const draft = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ [kind]: hidden });
+    expect(draft.body).toMatchObject({ status: 'draft', author: '4' });
+    expect((await api.request.get(`${ROOT}/${path}/${draft.body.id}`).set(api.as('author2'))).status).toBe(
+      403,
+    );
+
+    const other = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('author2'))
+      .send({ [kind]: hidden.toLowerCase() });
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(draft.body.id);
+    expect(other.body).toMatchObject({ author: '6', status: 'publish' });
+
+    const own = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ [kind]: hidden });
+    expect(own.body.id).toBe(draft.body.id);
+    const editor = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('editor'))
+      .send({ [kind]: hidden });
+    expect(editor.body.id).toBe(draft.body.id);
+  });
+
+  it('checks author as events do: 400 unknown user, 403 another user below editor', async () => {
+    const unknown = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('admin'))
+      .send({ [kind]: 'Ghost Owned', author: 999 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
+    expect(unknown.body.data.params).toHaveProperty('author');
+
+    const impersonated = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ [kind]: 'Impersonated', author: 1 });
+    expect(impersonated.status).toBe(403);
+    expect(impersonated.body.code).toBe('rest_forbidden');
+
+    const self = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ [kind]: 'Self Owned', author: 4 });
+    expect(self.status).toBe(201);
+    expect(self.body.author).toBe('4');
+    const delegated = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('editor'))
+      .send({ [kind]: 'Delegated', author: 3 });
+    expect(delegated.status).toBe(201);
+    expect(delegated.body.author).toBe('3');
+  });
+
+  it('checks and applies author on updates', async () => {
+    const created = (
+      await api.request
+        .post(`${ROOT}/${path}`)
+        .set(api.as('author'))
+        .send({ [kind]: `Handed over ${kind}` })
+    ).body;
+    const item = `${ROOT}/${path}/${created.id}`;
+    expect((await api.request.patch(item).set(api.as('admin')).send({ author: 999 })).status).toBe(400);
+    const stolen = await api.request.patch(item).set(api.as('author')).send({ author: 6 });
+    expect(stolen.status).toBe(403);
+    expect(stolen.body.code).toBe('rest_forbidden');
+    const handed = await api.request.patch(item).set(api.as('admin')).send({ author: 6 });
+    expect(handed.status).toBe(200);
+    expect(handed.body.author).toBe('6');
+  });
+
+  it('refuses (400) a body slug other than the path slug on updates by slug', async () => {
+    const created = (
+      await api.request
+        .post(`${ROOT}/${path}`)
+        .set(api.as('admin'))
+        .send({ [kind]: `Slugged ${kind}` })
+    ).body;
+    const bySlug = `${ROOT}/${path}/by-slug/${created.slug}`;
+    const renamed = await api.request.patch(bySlug).set(api.as('admin')).send({ slug: 'other' });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.code).toBe('rest_invalid_param');
+    expect(renamed.body.data.params).toHaveProperty('slug');
+    const same = await api.request
+      .patch(bySlug)
+      .set(api.as('admin'))
+      .send({ slug: created.slug, phone: '1' });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ slug: created.slug, phone: '1' });
+    const byId = await api.request
+      .patch(`${ROOT}/${path}/${created.id}`)
+      .set(api.as('admin'))
+      .send({ slug: `renamed-${kind}` });
+    expect(byId.body.slug).toBe(`renamed-${kind}`);
+  });
+
+  it('searches `%`, `_` and `\\` literally', async () => {
+    for (const title of ['Score_Board', '100% Fun', 'Back\\slash', 'Plain Name']) {
+      await api.request
+        .post(`${ROOT}/${path}`)
+        .set(api.as('admin'))
+        .send({ [kind]: title });
+    }
+    const names = async (search: string) =>
+      (await api.request.get(`${ROOT}/${path}`).query({ search, per_page: 50 })).body[path].map(
+        (r: Record<string, string>) => r[kind],
+      );
+    expect(await names('_')).toEqual(['Score_Board']);
+    expect(await names('%')).toEqual(['100% Fun']);
+    expect(await names('\\')).toEqual(['Back\\slash']);
+    expect(await names('score_b')).toEqual(['Score_Board']);
+  });
 });
 
 describe('linked validation', () => {

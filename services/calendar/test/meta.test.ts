@@ -36,6 +36,19 @@ describe('root description', () => {
     expect(Object.keys(res.body.routes)).toHaveLength(15);
   });
 
+  it('marks the path slug required on venue and organizer updates by slug', async () => {
+    const { routes } = (await api.request.get(ROOT)).body;
+    for (const path of ['venues', 'organizers']) {
+      const route = routes[`/cal/events/v1/${path}/by-slug/(?P<slug>[^/]+)`];
+      for (const endpoint of route.endpoints) {
+        expect(endpoint.args.slug).toMatchObject({ required: true, type: 'string' });
+      }
+      expect(Object.keys(route.endpoints[2].args)[0]).toBe('slug');
+    }
+    const events = routes['/cal/events/v1/events/by-slug/(?P<slug>[^/]+)'];
+    expect(events.endpoints[2].args.slug.required).toBe(false);
+  });
+
   it('validates its query', async () => {
     const res = await api.request.get(`${ROOT}?namespace=cal/events/v1&context=view`);
     expect(res.status).toBe(200);
@@ -70,6 +83,43 @@ describe('/doc', () => {
     expect(res.body.components.schemas.Event.properties.start_date_details.$ref).toBe(
       '#/components/schemas/DateDetails',
     );
+  });
+
+  it('describes list responses with the collection envelope', async () => {
+    const { paths } = (await api.request.get(`${ROOT}/doc`)).body;
+    const lists: [string, string][] = [
+      ['events', 'Event'],
+      ['venues', 'Venue'],
+      ['organizers', 'Organizer'],
+      ['categories', 'Term'],
+      ['tags', 'Term'],
+    ];
+    for (const [collection, component] of lists) {
+      const ok = paths[`/${collection}`].get.responses['200'];
+      const schema = ok.content['application/json'].schema;
+      expect(Object.keys(schema.properties)).toEqual([
+        collection,
+        'rest_url',
+        'next_rest_url',
+        'previous_rest_url',
+        'total',
+        'total_pages',
+      ]);
+      expect(schema.properties[collection]).toEqual({
+        type: 'array',
+        items: { $ref: `#/components/schemas/${component}` },
+      });
+      expect(schema.properties.total).toEqual({ type: 'integer' });
+      expect(schema.required).toEqual([collection, 'rest_url', 'total', 'total_pages']);
+      expect(Object.keys(ok.headers)).toEqual([
+        'X-TEC-Total',
+        'X-TEC-TotalPages',
+        'X-WP-Total',
+        'X-WP-TotalPages',
+      ]);
+      const created = paths[`/${collection}`].post.responses['201'].content['application/json'].schema;
+      expect(created).toEqual({ $ref: `#/components/schemas/${component}` });
+    }
   });
 
   it('answers rest_no_route for unknown paths', async () => {

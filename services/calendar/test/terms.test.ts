@@ -112,6 +112,20 @@ describe.each(cases)('%s', (path, taxonomy) => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
   });
+
+  it('searches `%`, `_` and `\\` literally', async () => {
+    for (const name of ['Fifty_Fifty', '100% Jazz', 'Back\\slash', 'Plain']) {
+      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name });
+    }
+    const names = async (search: string) =>
+      (await api.request.get(`${ROOT}/${path}`).query({ search, hide_empty: 0, per_page: 50 })).body[
+        path
+      ].map((t: { name: string }) => t.name);
+    expect(await names('_')).toEqual(['Fifty_Fifty']);
+    expect(await names('%')).toEqual(['100% Jazz']);
+    expect(await names('\\')).toEqual(['Back\\slash']);
+    expect(await names('fifty_f')).toEqual(['Fifty_Fifty']);
+  });
 });
 
 describe('category hierarchy and ordering', () => {
@@ -132,6 +146,32 @@ describe('category hierarchy and ordering', () => {
       .set(api.as('admin'))
       .send({ name: 'Orphan', parent: 999999 });
     expect(bad.status).toBe(400);
+  });
+
+  it('refuses (400) a parent that is the category itself or one of its descendants', async () => {
+    const create = async (name: string, parent?: number) =>
+      (await api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name, parent })).body as {
+        id: number;
+      };
+    const top = await create('Arts');
+    const middle = await create('Music', top.id);
+    const leaf = await create('Jazz', middle.id);
+    for (const parent of [leaf.id, middle.id, top.id]) {
+      const res = await api.request
+        .patch(`${ROOT}/categories/${top.id}`)
+        .set(api.as('admin'))
+        .send({ parent });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
+      expect(res.body.data.params).toHaveProperty('parent');
+    }
+    expect((await api.request.get(`${ROOT}/categories/${top.id}`)).body.parent).toBe(0);
+    const moved = await api.request
+      .patch(`${ROOT}/categories/${leaf.id}`)
+      .set(api.as('admin'))
+      .send({ parent: top.id });
+    expect(moved.status).toBe(200);
+    expect(moved.body.parent).toBe(top.id);
   });
 
   it('orders by name descending and honours include/exclude', async () => {

@@ -15,6 +15,12 @@ export interface LinkedFilter {
   author?: number;
 }
 
+/**
+ * A LIKE pattern matching `text` as a literal substring: `%`, `_` and the backslash (PostgreSQL's
+ * default LIKE escape character) are escaped, so a search for `_` is not a wildcard.
+ */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
 /** Event ids linked to the venue/organizer: a subquery. */
 function eventsOf(knex: Knex, kind: LinkedKind) {
   return kind === 'venue'
@@ -35,7 +41,7 @@ export async function listLinked(
   if (filter.author !== undefined)
     query.where((q) => q.where('p.status', 'publish').orWhere('p.author', filter.author!));
   if (filter.search) {
-    const pattern = `%${filter.search}%`;
+    const pattern = containsPattern(filter.search);
     const fields =
       kind === 'venue'
         ? ['title', 'description', 'address', 'city', 'country', 'zip']
@@ -71,15 +77,26 @@ export async function findLinkedByIds(knex: Knex, kind: LinkedKind, ids: number[
   return (await knex(linkedTable[kind]).whereIn('id', ids)) as LinkedRow[];
 }
 
-/** An existing, not trashed record whose given fields all match case-insensitively. */
-export async function findDuplicate(knex: Knex, kind: LinkedKind, fields: Record<string, unknown>) {
+/**
+ * The oldest existing, not trashed record whose given fields all match case-insensitively and
+ * that `visible` accepts (any, when not given): answering a record the caller may not read would
+ * leak it.
+ */
+export async function findDuplicate(
+  knex: Knex,
+  kind: LinkedKind,
+  fields: Record<string, unknown>,
+  visible?: (row: LinkedRow) => boolean,
+) {
   const query = knex(linkedTable[kind]).whereNot('status', 'trash');
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'string') query.whereRaw('lower(??) = lower(?)', [name, value]);
     else query.where(name, value as Knex.Value);
   }
-  return (await query.orderBy('id').first()) as LinkedRow | undefined;
+  if (!visible) return (await query.orderBy('id').first()) as LinkedRow | undefined;
+  // Exact duplicates are few: filtering them here keeps one permission rule (canRead).
+  return ((await query.orderBy('id')) as LinkedRow[]).find(visible);
 }
 
 export async function insertLinked(knex: Knex, kind: LinkedKind, row: Record<string, unknown>) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { TermRow } from '../domain/render.js';
+import { containsPattern } from './linked-repo.js';
 
 export interface TermFilter {
   taxonomy: string;
@@ -33,9 +34,8 @@ export async function termIdsOfEvent(knex: Knex, eventId: number): Promise<numbe
 export async function listTerms(knex: Knex, filter: TermFilter, limit: number, offset: number) {
   const query = knex('cal_terms as t').where('t.taxonomy', filter.taxonomy);
   if (filter.search) {
-    query.where((q) =>
-      q.whereILike('t.name', `%${filter.search}%`).orWhereILike('t.slug', `%${filter.search}%`),
-    );
+    const pattern = containsPattern(filter.search);
+    query.where((q) => q.whereILike('t.name', pattern).orWhereILike('t.slug', pattern));
   }
   if (filter.include) query.whereIn('t.id', filter.include);
   if (filter.exclude) query.whereNotIn('t.id', filter.exclude);
@@ -56,7 +56,6 @@ export async function listTerms(knex: Knex, filter: TermFilter, limit: number, o
       description: 't.description',
     }[filter.orderby] ?? 't.count';
   const rows = (await query
-
     .select('t.*')
     .orderBy(column, filter.order)
     .orderBy('t.id', filter.order)
@@ -69,6 +68,21 @@ export async function findTerm(knex: Knex, taxonomy: string, id: number) {
   return (await knex('cal_terms as t').select('t.*').where({ 't.taxonomy': taxonomy, 't.id': id }).first()) as
     | TermRow
     | undefined;
+}
+
+/**
+ * The term and its ancestors, by id. UNION (not UNION ALL) stops on a loop already stored, so the
+ * walk always ends.
+ */
+export async function ancestorIds(knex: Knex, id: number): Promise<number[]> {
+  const { rows } = (await knex.raw(
+    `WITH RECURSIVE up(id, parent) AS (
+       SELECT id, parent FROM cal_terms WHERE id = ?
+       UNION SELECT t.id, t.parent FROM cal_terms t JOIN up ON t.id = up.parent
+     ) SELECT id FROM up`,
+    [id],
+  )) as { rows: { id: number }[] };
+  return rows.map((row) => row.id);
 }
 
 export async function findTermByName(knex: Knex, taxonomy: string, name: string, parent?: number) {

@@ -43,7 +43,15 @@ import {
 } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
 import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
-import { freeSlug, loadRelations, publicationDate, resolveLinks, resolveTermRefs } from './linking.js';
+import {
+  checkedAuthor,
+  freeSlug,
+  loadRelations,
+  publicationDate,
+  resolveLinks,
+  resolveTermRefs,
+  type Writer,
+} from './linking.js';
 
 const notFound = () => new ApiError(404, 'rest-event-not-found', 'The requested event could not be found.');
 
@@ -295,13 +303,9 @@ async function saveEvent(
       throw invalidParam('website', 'website must be a valid URL.');
     }
   }
-  if (input.author !== undefined) {
-    const known = [...ctx.tokens.values()].some((u) => u.id === input.author);
-    if (!known) throw invalidParam('author', `author: no user with ID ${input.author}.`);
-    if (input.author !== user.id && !isEditor(user))
-      throw forbidden(user, 'Sorry, you may not write as another user.');
-    columns.author = input.author;
-  }
+  const writer: Writer = { user, tokens: ctx.tokens, timeZone: ctx.timezone, now };
+  const author = checkedAuthor(writer, input.author);
+  if (author !== undefined) columns.author = author;
   if (input.post_parent !== undefined) {
     if (
       (await existingEventIds(trx, [input.post_parent])).length === 0 ||
@@ -342,13 +346,11 @@ async function saveEvent(
     );
   }
   if (input.venue !== undefined) {
-    const ids = await resolveLinks(trx, 'venue', input.venue, user, ctx.timezone, now);
+    const ids = await resolveLinks(trx, 'venue', input.venue, writer);
     columns.venue_id = ids[0] ?? null;
   }
   const organizers =
-    input.organizer !== undefined
-      ? await resolveLinks(trx, 'organizer', input.organizer, user, ctx.timezone, now)
-      : undefined;
+    input.organizer !== undefined ? await resolveLinks(trx, 'organizer', input.organizer, writer) : undefined;
   const termIds: Partial<Record<'categories' | 'tags', number[]>> = {};
   for (const kind of ['categories', 'tags'] as const) {
     const refs = input[kind];

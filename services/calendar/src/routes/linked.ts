@@ -14,9 +14,11 @@ import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from 
 import { validate } from '../domain/validate.js';
 import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
 import { digitsOnly } from './events.js';
-import { createLinked, freeSlug, linkedColumns, publicationDate } from './linking.js';
+import { checkedAuthor, createLinked, freeSlug, linkedColumns, publicationDate } from './linking.js';
 
-const render = (kind: LinkedKind, row: VenueRow | OrganizerRow, site: Site) =>
+type LinkedRow = VenueRow | OrganizerRow;
+
+const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
   kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);
 
 /** `/venues` and `/organizers`: the same routes over two tables. */
@@ -75,9 +77,8 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
       const input = validate(schema, params(req));
       const user = userOf(res);
       if (!canWritePosts(user)) throw forbidden(user);
-      const row = await knex.transaction((trx) =>
-        createLinked(trx, kind, input, user!, ctx.timezone, ctx.now()),
-      );
+      const writer = { user: user!, tokens: ctx.tokens, timeZone: ctx.timezone, now: ctx.now() };
+      const row = await knex.transaction((trx) => createLinked(trx, kind, input, writer));
       res.status(201).json(render(kind, row, siteOf(req, ctx)));
     }),
   );
@@ -131,8 +132,14 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
         handle(async (req, res) => {
           const where = by(req);
           const input = validate(schema.partial(), params(req)) as Record<string, unknown>;
+          // The path slug names the record; a different body slug is ambiguous (The Events
+          // Calendar would read it as the record to update), and renaming goes through the id.
+          if ('slug' in where && input.slug !== undefined && input.slug !== where.slug) {
+            throw invalidParam('slug', 'slug: update by id to change the slug of a record.');
+          }
           const user = userOf(res);
           if (!canWritePosts(user)) throw forbidden(user);
+          const author = checkedAuthor({ user: user!, tokens: ctx.tokens }, input.author);
           const row = await findLinked(knex, kind, where);
           if (!row) throw notFound();
           if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
@@ -147,6 +154,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
             if (published) changes.date_utc = published;
             if (input.status !== undefined)
               changes.status = statusOnWrite(user!, input.status as string, row.status);
+            if (author !== undefined) changes.author = author;
             if (typeof input.slug === 'string' && key === 'id') {
               changes.slug = await freeSlug(trx, `cal_${collection}`, input.slug, row.id);
             }

@@ -16,7 +16,8 @@ import {
   slugTaken,
   termsOfEvents,
 } from '../adapters/terms-repo.js';
-import { statusOnWrite, type User } from '../domain/auth.js';
+import type { Tokens } from '../adapters/tokens.js';
+import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domain/auth.js';
 import { formatWall, fromWall, parseDate, wallOf } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import {
@@ -29,7 +30,7 @@ import {
   type Site,
   type VenueRow,
 } from '../domain/render.js';
-import { organizerWrite, venueWrite } from '../domain/schemas.js';
+import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 
@@ -110,29 +111,51 @@ export function linkedColumns(kind: LinkedKind, input: Record<string, unknown>):
   return columns;
 }
 
+/** Who writes, when and where: what creating a linked record needs besides its fields. */
+export interface Writer {
+  user: User;
+  tokens: Tokens;
+  timeZone: string;
+  now: Date;
+}
+
 /**
- * Creates a venue or organizer, or answers the existing one when every given field matches one
- * case-insensitively (The Events Calendar deduplicates linked posts so).
+ * The `author` a write may set: a known user, and only oneself below editor (WordPress's
+ * edit_others_posts). Undefined when none is given.
+ */
+export function checkedAuthor(writer: Pick<Writer, 'user' | 'tokens'>, author: unknown): number | undefined {
+  if (author === undefined) return undefined;
+  const known = [...writer.tokens.values()].some((u) => u.id === author);
+  if (!known) throw invalidParam('author', `author: no user with ID ${String(author)}.`);
+  if (author !== writer.user.id && !isEditor(writer.user))
+    throw forbidden(writer.user, 'Sorry, you may not write as another user.');
+  return author as number;
+}
+
+/**
+ * Creates a venue or organizer, or answers the oldest existing one the caller may read when
+ * every given field matches it case-insensitively (The Events Calendar deduplicates linked
+ * posts so; matching a record the caller cannot read would disclose it).
  */
 export async function createLinked(
   knex: Knex,
   kind: LinkedKind,
   input: Record<string, unknown>,
-  user: User,
-  timeZone: string,
-  now: Date,
+  writer: Writer,
 ): Promise<LinkedRow> {
+  const { user, now } = writer;
+  const author = checkedAuthor(writer, input.author);
   const columns = linkedColumns(kind, input);
   const dedupe: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(columns)) {
     if (typeof value === 'string' && value !== '') dedupe[name] = value;
   }
-  const existing = await findDuplicate(knex, kind, dedupe);
+  const existing = await findDuplicate(knex, kind, dedupe, (row) => canRead(user, row));
   if (existing) return existing;
-  const date = publicationDate(input as { date?: string; date_utc?: string }, timeZone, now) ?? now;
+  const date = publicationDate(input as { date?: string; date_utc?: string }, writer.timeZone, now) ?? now;
   return insertLinked(knex, kind, {
     ...columns,
-    author: (input.author as number | undefined) ?? user.id,
+    author: author ?? user.id,
     status: statusOnWrite(user, input.status as string | undefined),
     slug: await freeSlug(
       knex,
@@ -153,15 +176,14 @@ export async function resolveLinks(
   knex: Knex,
   kind: LinkedKind,
   refs: (number | Record<string, unknown>)[],
-  user: User,
-  timeZone: string,
-  now: Date,
+  writer: Writer,
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const ref of refs) {
     const id = typeof ref === 'number' ? ref : ref.id !== undefined ? Number(ref.id) : undefined;
     if (id !== undefined) {
-      const found = Number.isInteger(id) && id > 0 ? await findLinked(knex, kind, { id }) : undefined;
+      const found =
+        Number.isInteger(id) && id > 0 && id <= MAX_ID ? await findLinked(knex, kind, { id }) : undefined;
       if (!found) {
         throw new ApiError(400, 'invalid-linked-post-id', `The ${kind} ID ${String(id)} is not valid.`, {
           params: { [kind]: `No ${kind} with ID ${String(id)}.` },
@@ -179,7 +201,7 @@ export async function resolveLinks(
       }
       throw error;
     }
-    ids.push((await createLinked(knex, kind, fields, user, timeZone, now)).id);
+    ids.push((await createLinked(knex, kind, fields, writer)).id);
   }
   return ids;
 }

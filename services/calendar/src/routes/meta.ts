@@ -26,6 +26,8 @@ interface RouteSpec {
 const writes: Method[] = ['POST', 'PUT', 'PATCH'];
 const withId = (schema: z.ZodObject) => s.idParam.extend(schema.shape);
 const withSlug = (schema: z.ZodObject) => s.slugParam.extend(schema.shape);
+/** The required path `slug` wins over an optional body `slug` of the same name, keeping its place. */
+const withPathSlug = (schema: z.ZodObject) => withSlug(schema).extend(s.slugParam.shape);
 const optionalSlug = (schema: z.ZodObject) =>
   z.object({ slug: s.text().optional().describe('Slug') }).extend(schema.shape);
 
@@ -71,7 +73,7 @@ function itemRoutes(
         },
         {
           methods: writes,
-          args: path === 'events' ? optionalSlug(update) : withSlug(update),
+          args: path === 'events' ? optionalSlug(update) : withPathSlug(update),
           summary: `Updates one ${noun} by slug`,
           returns: component,
         },
@@ -154,6 +156,30 @@ export const routeSpecs: RouteSpec[] = [
 ];
 
 type JsonSchema = Record<string, unknown>;
+
+/** The Events Calendar's list envelope: the items under the collection's own name. */
+function listEnvelope(collection: string, item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      [collection]: { type: 'array', items: item },
+      rest_url: { type: 'string' },
+      next_rest_url: { type: 'string', description: 'Omitted on the last page' },
+      previous_rest_url: { type: 'string', description: 'Omitted on the first page' },
+      total: { type: 'integer' },
+      total_pages: { type: 'integer' },
+    },
+    required: [collection, 'rest_url', 'total', 'total_pages'],
+  };
+}
+
+const totalHeaders = Object.fromEntries(
+  ['X-TEC-Total', 'X-TEC-TotalPages', 'X-WP-Total', 'X-WP-TotalPages'].map((name) => [
+    name,
+    { schema: { type: 'integer' } },
+  ]),
+);
+
 const fieldSchema = (field: z.ZodType): JsonSchema =>
   z.toJSONSchema(field, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' }) as JsonSchema;
 const isRequired = (field: z.ZodType) => !field.safeParse(undefined).success;
@@ -253,11 +279,10 @@ export function openApiDocument(server: string) {
           responses: {
             [method === 'POST' && !spec.openapi.includes('{') ? '201' : '200']: {
               description: 'OK',
+              ...(list ? { headers: totalHeaders } : {}),
               content: {
                 'application/json': {
-                  schema: list
-                    ? { type: 'object', properties: { items: { type: 'array', items: returned } } }
-                    : returned,
+                  schema: list ? listEnvelope(spec.openapi.slice(1), returned) : returned,
                 },
               },
             },

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  ancestorIds,
   deleteTerm,
   findTerm,
   findTermByName,
@@ -33,13 +34,22 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     if (!isEditor(user)) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
   };
 
+  /** The parent must exist and must not be the term itself or one of its descendants. */
+  async function checkParent(parent: number, current?: TermRow) {
+    if (!(await findTerm(knex, taxonomy, parent))) {
+      throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.');
+    }
+    // A term is its own first ancestor, so this also refuses parent = itself.
+    if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
+      throw invalidParam('parent', 'parent: a category cannot go under itself or one of its descendants.');
+    }
+  }
+
   async function checkWrite(input: Partial<TermWrite>, current?: TermRow): Promise<Partial<TermRow>> {
     const changes: Partial<TermRow> = {};
     const parent = kind === 'categories' ? (input.parent ?? current?.parent ?? 0) : 0;
-    if (input.parent !== undefined && input.parent !== 0) {
-      if (!(await findTerm(knex, taxonomy, input.parent)) || input.parent === current?.id) {
-        throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.');
-      }
+    if (kind === 'categories' && input.parent !== undefined && input.parent !== 0) {
+      await checkParent(input.parent, current);
     }
     if (input.name !== undefined) {
       const duplicate = await findTermByName(
