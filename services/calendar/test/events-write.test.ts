@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { formatWall, fromWall, parseWall, toWall } from '../src/domain/dates.js';
 import { ROOT, startTestApi, type TestApi } from './helpers.js';
 
 const now = new Date('2030-06-15T12:00:00Z');
@@ -221,6 +222,31 @@ describe('linked records inside event writes', () => {
     const res = await post({ ...base, venue: { id: 99_999_999_999 } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid-linked-post-id');
+  });
+});
+
+describe('all-day events where midnight does not exist', () => {
+  it('stores the wall time the start instant shows, local and UTC agreeing', async () => {
+    // Some zones move clocks at midnight (Santiago): find such a day rather than hard-code it.
+    const zone = 'America/Santiago';
+    let day: string | undefined;
+    for (let d = Date.UTC(2030, 0, 1); d < Date.UTC(2031, 0, 1) && !day; d += 86_400_000) {
+      const midnight = parseWall(`${new Date(d).toISOString().slice(0, 10)} 00:00:00`);
+      if (toWall(fromWall(midnight, zone), zone).hour !== 0) day = formatWall(midnight).slice(0, 10);
+    }
+    expect(day).toBeDefined();
+    const res = await post({
+      ...base,
+      title: 'Skipped midnight',
+      all_day: true,
+      timezone: zone,
+      start_date: day,
+      end_date: day,
+    });
+    expect(res.status).toBe(201);
+    const shown = formatWall(toWall(new Date(`${res.body.utc_start_date.replace(' ', 'T')}Z`), zone));
+    expect(res.body.start_date).toBe(shown);
+    expect(res.body.start_date).not.toBe(`${day} 00:00:00`);
   });
 });
 

@@ -28,6 +28,7 @@ import {
   parseDate,
   parseWall,
   startOfDay,
+  toWall,
   wallOf,
 } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
@@ -285,6 +286,10 @@ async function saveEvent(
     }
     const startAt = fromWall(start, timezone);
     let endAt = fromWall(end, timezone);
+    // A wall time the zone skips (a midnight some DST changes jump over) is stored as the
+    // wall time the instant really shows, so local and UTC columns always agree.
+    start = toWall(startAt, timezone);
+    end = toWall(endAt, timezone);
     if (endAt < startAt) {
       end = start;
       endAt = startAt;
