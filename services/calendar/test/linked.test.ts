@@ -160,6 +160,24 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
     expect(editor.body.id).toBe(draft.body.id);
   });
 
+  it('lists drafts by default to editors and to their author only', async () => {
+    const name = `Unlisted ${kind} draft`;
+    const draft = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ [kind]: name });
+    expect(draft.body.status).toBe('draft');
+    const names = async (who?: Parameters<TestApi['as']>[0]) => {
+      const list = api.request.get(`${ROOT}/${path}?per_page=50&search=Unlisted`);
+      const res = await (who ? list.set(api.as(who)) : list);
+      return (res.body[path] as Record<string, string>[]).map((row) => row[kind]);
+    };
+    expect(await names('editor')).toContain(name);
+    expect(await names('contributor')).toContain(name);
+    expect(await names('author2')).not.toContain(name);
+    expect(await names()).not.toContain(name);
+  });
+
   it('checks author as events do: 400 unknown user, 403 another user below editor', async () => {
     const unknown = await api.request
       .post(`${ROOT}/${path}`)

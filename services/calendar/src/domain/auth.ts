@@ -61,3 +61,23 @@ export function statusOnWrite(user: User, asked: string | undefined, current?: s
 }
 
 export const postStatuses = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+
+/** Every status but `trash`: what WordPress's `any` means. */
+const anyStatus = postStatuses.filter((status) => status !== 'trash');
+
+/**
+ * The statuses a list shows `user` when it asks for `asked` (undefined: the default), and
+ * whose author the non-published ones must have; undefined when the caller may not ask that.
+ * Anonymous callers and subscribers see published records only. Roles that may edit see every
+ * status by default, as The Events Calendar lists `any` for them: editors every record,
+ * authors and contributors the published ones and their own.
+ */
+export function listedStatuses(
+  user: User | undefined,
+  asked: string | undefined,
+): { statuses: string[]; ownAuthor?: number } | undefined {
+  if (asked === 'publish' || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
+  if (!user || !canWritePosts(user)) return undefined;
+  const statuses = asked === undefined ? anyStatus : [asked];
+  return isEditor(user) ? { statuses } : { statuses, ownAuthor: user.id };
+}

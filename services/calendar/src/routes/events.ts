@@ -15,8 +15,7 @@ import {
   canRead,
   canWritePosts,
   forbidden,
-  isEditor,
-  postStatuses,
+  listedStatuses,
   statusOnWrite,
   type User,
 } from '../domain/auth.js';
@@ -61,26 +60,13 @@ async function renderOne(knex: Knex, row: EventRow, site: Site, locked = false) 
   return renderEvent(row, relations.get(row.id)!, site, locked);
 }
 
-/** Every status but `trash`: what WordPress's `any` means. */
-const anyStatus = postStatuses.filter((status) => status !== 'trash');
-
-/**
- * Anonymous callers and subscribers may only list published events. Roles that may edit see
- * every status by default, as The Events Calendar lists `any` for them: editors all events,
- * authors and contributors the published ones and their own.
- */
 function statusFilter(
   user: User | undefined,
   asked: string | undefined,
 ): Pick<EventFilter, 'statuses' | 'ownAuthor'> {
-  if (asked === undefined && canWritePosts(user)) {
-    return isEditor(user) ? { statuses: anyStatus } : { statuses: anyStatus, ownAuthor: user!.id };
-  }
-  if (asked === undefined || asked === 'publish') return { statuses: ['publish'] };
-  if (!user || user.role === 'subscriber') {
-    throw invalidParam('status', 'status: you may only list published events.');
-  }
-  return isEditor(user) ? { statuses: [asked] } : { statuses: [asked], ownAuthor: user.id };
+  const listed = listedStatuses(user, asked);
+  if (!listed) throw invalidParam('status', 'status: you may only list published events.');
+  return listed;
 }
 
 export function eventRoutes(ctx: AppContext): Router {

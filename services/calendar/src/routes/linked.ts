@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { findLinked, type LinkedKind, listLinked, updateLinked } from '../adapters/linked-repo.js';
-import { canEdit, canRead, canWritePosts, forbidden, isEditor, statusOnWrite } from '../domain/auth.js';
+import { canEdit, canRead, canWritePosts, forbidden, listedStatuses, statusOnWrite } from '../domain/auth.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { clampPerPage, paginate, pastEndOf } from '../domain/listing.js';
 import {
@@ -37,14 +37,8 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
       const user = userOf(res);
       const site = siteOf(req, ctx);
       const perPage = clampPerPage(query.per_page);
-      let statuses = ['publish'];
-      let author: number | undefined;
-      if (query.status !== undefined && query.status !== 'publish') {
-        if (!user || user.role === 'subscriber')
-          throw invalidParam('status', `status: you may only list published ${collection}.`);
-        statuses = [query.status];
-        if (!isEditor(user)) author = user.id;
-      }
+      const listed = listedStatuses(user, query.status);
+      if (!listed) throw invalidParam('status', `status: you may only list published ${collection}.`);
       const { rows, total } = await listLinked(
         knex,
         kind,
@@ -53,8 +47,8 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
           event: query.event,
           hasEvents: query.has_events,
           onlyWithUpcoming: query.only_with_upcoming,
-          statuses,
-          author,
+          statuses: listed.statuses,
+          author: listed.ownAuthor,
         },
         perPage,
         (query.page - 1) * perPage,
