@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DateBounds } from '../domain/listing.js';
 import type { EventRow } from '../domain/render.js';
+import { containsPattern } from './like.js';
 
 export interface EventFilter {
   bounds: DateBounds;
@@ -57,9 +58,6 @@ export function tsQuery(search: string): string | undefined {
   return words.length > 0 ? words.map((word) => `${word}:*`).join(' & ') : undefined;
 }
 
-/** `%`, `_` and `\` taken literally in a LIKE pattern. */
-export const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * Full text (indexed, prefix-matching words) when the search has words the English
  * dictionary keeps; a search of stop words only (`the`) or of punctuation only (`!!`) would
@@ -76,7 +74,7 @@ async function whereSearch(knex: Knex, query: Knex.QueryBuilder, search: string)
       return;
     }
   }
-  const pattern = `%${likeEscape(search)}%`;
+  const pattern = containsPattern(search);
   query.where((q) =>
     q
       .whereILike('e.title', pattern)

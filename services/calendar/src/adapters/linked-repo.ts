@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { OrganizerRow, VenueRow } from '../domain/render.js';
+import { containsPattern } from './like.js';
 
 /** Venues and organizers: posts linked to events, stored alike. */
 export type LinkedKind = 'venue' | 'organizer';
@@ -14,12 +15,6 @@ export interface LinkedFilter {
   statuses: string[];
   author?: number;
 }
-
-/**
- * A LIKE pattern matching `text` as a literal substring: `%`, `_` and the backslash (PostgreSQL's
- * default LIKE escape character) are escaped, so a search for `_` is not a wildcard.
- */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** Event ids linked to the venue/organizer: a subquery. */
 function eventsOf(knex: Knex, kind: LinkedKind) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TermRow } from '../domain/render.js';
-import { containsPattern } from './linked-repo.js';
+import { containsPattern } from './like.js';
 
 export interface TermFilter {
   taxonomy: string;
