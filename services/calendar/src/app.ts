@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Tokens } from './adapters/tokens.js';
+import { canWritePosts, type User } from './domain/auth.js';
 import { ApiError, noRoute } from './domain/errors.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
@@ -84,7 +85,10 @@ export function buildApp(options: AppOptions): Express {
   app.use(authenticate(options.tokens));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;
-  app.use(prefix, responseCache(options.cacheTtlMs ?? 0));
+  app.use(
+    prefix,
+    responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),
+  );
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 

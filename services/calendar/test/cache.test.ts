@@ -4,23 +4,55 @@ import express, { type Express } from 'express';
 import supertest from 'supertest';
 import { responseCache } from '../src/routes/cache.js';
 
-/** An app whose GET answers the current value, after waiting for `gate` when one is set. */
+/**
+ * An app whose GET answers the current value (after waiting for `gate` when one is set) and
+ * whose POST increments it (after waiting for `writeGate`). Callers with `X-Role: guest` may
+ * not write; a `q` in a GET body is echoed, as the calendar merges body parameters.
+ */
 function counterApp() {
-  const state = { value: 0, reads: 0, gate: undefined as Promise<void> | undefined };
+  const state = {
+    value: 0,
+    reads: 0,
+    writes: 0,
+    gate: undefined as Promise<void> | undefined,
+    writeGate: undefined as Promise<void> | undefined,
+  };
   const app = express();
-  app.use(responseCache(60_000));
-  app.get('/value', async (_req, res) => {
+  app.use((req, res, next) => {
+    res.locals.user = req.get('x-role') === 'guest' ? undefined : { id: 1, role: 'editor' };
+    next();
+  });
+  app.use(responseCache(60_000, (caller) => caller !== undefined));
+  app.use(express.json());
+  app.get('/value', async (req, res) => {
     state.reads++;
     const seen = state.value;
     await state.gate;
-    res.json({ value: seen });
+    res.json({ value: seen, ...(req.body?.q ? { q: req.body.q } : {}) });
   });
-  app.post('/value', (_req, res) => {
+  app.post('/value', async (req, res) => {
+    if (req.get('x-role') === 'guest') {
+      res.status(401).json({ code: 'rest_forbidden' });
+      return;
+    }
+    state.writes++;
+    await state.writeGate;
     state.value++;
     res.json({ value: state.value });
   });
   return { app, state };
 }
+
+const gate = () => {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+};
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -47,23 +79,57 @@ describe('responseCache', () => {
   it('does not store a read that overlapped a write', async () => {
     const { app, state } = counterApp();
     const request = await requestOf(app);
-    let open!: () => void;
-    state.gate = new Promise((resolve) => {
-      open = resolve;
-    });
+    const read = gate();
+    state.gate = read.promise;
     // The read sees value 0, then a write lands and clears the cache, then the read answers.
     const slowRead = request.get('/value').then((res) => res.body);
-    while (state.reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => state.reads === 1);
     expect((await request.post('/value')).body).toEqual({ value: 1 });
-    open();
+    read.open();
     expect(await slowRead).toEqual({ value: 0 });
     state.gate = undefined;
     expect((await request.get('/value')).body).toEqual({ value: 1 });
   });
 
+  it('drops the cache when a write answers, even after its client went away', async () => {
+    const { app, state } = counterApp();
+    const request = await requestOf(app);
+    const write = gate();
+    state.writeGate = write.promise;
+    const aborted = request.post('/value').timeout(50);
+    await expect(aborted).rejects.toThrow();
+    await until(() => state.writes === 1);
+    // The client is gone but the write has not committed: a read now stores the old value...
+    expect((await request.get('/value')).body).toEqual({ value: 0 });
+    write.open();
+    await until(() => state.value === 1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // ...which the write's answer clears.
+    expect((await request.get('/value')).body).toEqual({ value: 1 });
+  });
+
+  it('ignores requests of callers who may not write', async () => {
+    const { app, state } = counterApp();
+    const request = await requestOf(app);
+    await request.get('/value');
+    expect((await request.post('/value').set('X-Role', 'guest')).status).toBe(401);
+    await request.get('/value');
+    expect(state.reads).toBe(1);
+  });
+
+  it('neither serves nor stores a GET that carries a body', async () => {
+    const { app, state } = counterApp();
+    const request = await requestOf(app);
+    expect((await request.get('/value').send({ q: 'x' })).body).toEqual({ value: 0, q: 'x' });
+    expect((await request.get('/value')).body).toEqual({ value: 0 });
+    expect((await request.get('/value').send({ q: 'y' })).body).toEqual({ value: 0, q: 'y' });
+    expect((await request.get('/value')).body).toEqual({ value: 0 });
+    expect(state.reads).toBe(3);
+  });
+
   it('keeps answers apart per Host', async () => {
     const app = express();
-    app.use(responseCache(60_000));
+    app.use(responseCache(60_000, () => true));
     app.get('/host', (req, res) => {
       res.json({ host: req.get('host') });
     });

@@ -276,10 +276,13 @@ describe('GET cache', () => {
   });
 
   it('keeps the headers of a list on hits and answers HEAD from the same entry', async () => {
-    await post({ ...base, title: 'Listed' });
+    const listed = (await post({ ...base, title: 'Listed' })).body;
     const first = await api.request.get(`${ROOT}/events?start_date=2030-01-01`);
+    // Changed behind the API: only a hit still answers the old title.
+    await api.knex('cal_events').where('id', listed.id).update({ title: 'Listed, changed' });
     const hit = await api.request.get(`${ROOT}/events?start_date=2030-01-01`);
     expect(hit.text).toBe(first.text);
+    expect(hit.text).not.toContain('Listed, changed');
     for (const name of ['x-wp-total', 'x-wp-totalpages', 'x-tec-total', 'x-tec-totalpages', 'content-type']) {
       expect(hit.headers[name]).toBe(first.headers[name]);
     }
@@ -288,6 +291,15 @@ describe('GET cache', () => {
     expect(head.status).toBe(200);
     expect(head.headers['x-wp-total']).toBe(first.headers['x-wp-total']);
     expect(head.text ?? '').toBe('');
+  });
+
+  it('never lets a GET body (here a password) fill the entry of its URL', async () => {
+    const locked = (await post({ ...base, title: 'Body locked', password: 'pw' })).body;
+    const unlocked = await api.request.get(`${ROOT}/events/${locked.id}`).send({ password: 'pw' });
+    expect(unlocked.status).toBe(200);
+    const plain = await api.request.get(`${ROOT}/events/${locked.id}`);
+    expect(plain.status).toBe(403);
+    expect(plain.body.code).toBe('event-password-protected');
   });
 
   it('keeps answers apart per Host, since they embed absolute URLs', async () => {

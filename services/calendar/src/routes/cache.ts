@@ -21,24 +21,40 @@ function routeHeaders(headers: OutgoingHttpHeaders): string[] {
   return flat;
 }
 
+interface Caller {
+  id: number;
+  role: string;
+}
+
 /**
  * Answers embed absolute URLs built from the scheme and Host the caller used, and what a
  * caller may see depends on who they are: both are part of the key with the URL.
  */
-const keyOf = (req: Request, userId: number) =>
-  `${userId} ${req.protocol}://${req.get('host') ?? ''} ${req.originalUrl}`;
+const keyOf = (req: Request, caller: Caller | undefined) =>
+  `${caller ? `${caller.id}/${caller.role}` : '-'} ${req.protocol}://${req.get('host') ?? ''} ${req.originalUrl}`;
+
+/** Parameters may come in the body of any method: a GET with one is not its URL's answer. */
+const hasBody = (req: Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * A short-lived cache of GET answers, dropped whole by any write of this process. Mount it
+ * A short-lived cache of GET answers, dropped whole by the writes of this process. Mount it
  * before the body parsers and the routes: a hit is written straight to the socket from bytes.
  * `ttlMs` bounds how stale an answer can be when another process writes (and how far the
  * default date window, which moves with the clock, can lag); an expired entry is served while
  * one request recomputes it, so a burst never runs the same queries fifty times. 0 disables.
+ * `mayWrite` tells callers whose other methods can change data from those always refused, so
+ * that anonymous POSTs cannot keep the cache empty.
  */
-export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler {
+export function responseCache(
+  ttlMs: number,
+  mayWrite: (caller: Caller | undefined) => boolean,
+  maxEntries = 2000,
+): RequestHandler {
   const entries = new Map<string, Entry>();
-  // Bumped when a write starts and when it ends: a read that overlapped a write may have seen
-  // the old rows, so it must not store its answer after the write cleared the cache.
+  // Bumped when a write starts and when it answers (after its transaction, even if its client
+  // is gone): a read that overlapped a write may have seen the old rows, so it must not store
+  // its answer after the write cleared the cache.
   let generation = 0;
   const drop = () => {
     generation++;
@@ -46,12 +62,20 @@ export function responseCache(ttlMs: number, maxEntries = 2000): RequestHandler 
   };
   return function responseCache(req, res, next) {
     if (ttlMs <= 0) return next();
+    const caller = res.locals.user as Caller | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (!mayWrite(caller)) return next();
       drop();
+      const json = res.json.bind(res);
+      res.json = (value: unknown) => {
+        drop();
+        return json(value);
+      };
       res.on('close', drop);
       return next();
     }
-    const key = keyOf(req, (res.locals.user as { id: number } | undefined)?.id ?? 0);
+    if (hasBody(req)) return next();
+    const key = keyOf(req, caller);
     const hit = entries.get(key);
     if (hit && (hit.expires > Date.now() || hit.refreshing)) {
       res.writeHead(200, hit.head);
