@@ -218,6 +218,19 @@ describe('linked records inside event writes', () => {
     expect(res.body.code).toBe('rest_forbidden');
   });
 
+  it('refuses to link a venue the caller may not read, as if it did not exist', async () => {
+    const hidden = (
+      await api.request.post(`${ROOT}/venues`).set(api.as('contributor')).send({ venue: 'Private Loft' })
+    ).body;
+    expect(hidden.status).toBe('draft');
+    for (const venue of [hidden.id, { id: hidden.id }]) {
+      const res = await post({ ...base, title: 'Borrowing', venue }, 'author2');
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid-linked-post-id');
+    }
+    expect((await post({ ...base, title: 'Own loft', venue: hidden.id }, 'contributor')).status).toBe(201);
+  });
+
   it('answers 400 invalid-linked-post-id to an id beyond any record', async () => {
     const res = await post({ ...base, venue: { id: 99_999_999_999 } });
     expect(res.status).toBe(400);

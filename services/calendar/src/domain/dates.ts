@@ -91,6 +91,7 @@ function offsetAt(ms: number, timeZone: string): number {
 
 /** Wall-clock fields of `instant` as seen in `timeZone`. */
 export function toWall(instant: Date, timeZone: string): WallTime {
+  if (timeZone === 'UTC') return utcFields(instant);
   const ms = instant.getTime();
   return utcFields(new Date(ms + offsetAt(ms, timeZone)));
 }

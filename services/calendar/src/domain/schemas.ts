@@ -130,10 +130,8 @@ export const termListQuery = z.object({
 export type TermListQuery = z.infer<typeof termListQuery>;
 
 /** A linked record on an event write: an id, `{id}`, or the fields of a new one. */
-const linkRef = z.union([
-  z.preprocess(toInt, z.number().int().max(MAX_ID)),
-  z.record(z.string(), z.unknown()),
-]);
+// Ids beyond MAX_ID are left to the link resolution, which answers any missing id alike.
+const linkRef = z.union([z.preprocess(toInt, z.number().int()), z.record(z.string(), z.unknown())]);
 const links = () =>
   z.preprocess(
     (v) => (v === '' ? [] : v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : toList(v)),

@@ -1,5 +1,11 @@
 import { Router } from 'express';
-import { findLinked, type LinkedKind, listLinked, updateLinked } from '../adapters/linked-repo.js';
+import {
+  findLinked,
+  type LinkedKind,
+  type LinkedRow,
+  listLinked,
+  updateLinked,
+} from '../adapters/linked-repo.js';
 import { canEdit, canRead, canWritePosts, forbidden, listedStatuses, statusOnWrite } from '../domain/auth.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { clampPerPage, paginate, pastEndOf } from '../domain/listing.js';
@@ -15,8 +21,6 @@ import { validate } from '../domain/validate.js';
 import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
 import { digitsOnly } from './events.js';
 import { checkedAuthor, createLinked, freeSlug, linkedColumns, publicationDate } from './linking.js';
-
-type LinkedRow = VenueRow | OrganizerRow;
 
 const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
   kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);

@@ -5,6 +5,7 @@ import {
   findLinkedByIds,
   insertLinked,
   type LinkedKind,
+  type LinkedRow,
   linkedTable,
   organizersOfEvents,
   slugsLike,
@@ -23,7 +24,6 @@ import { ApiError, invalidParam } from '../domain/errors.js';
 import {
   type EventRelations,
   type EventRow,
-  type OrganizerRow,
   renderOrganizer,
   renderTerm,
   renderVenue,
@@ -166,7 +166,6 @@ export async function createLinked(
     modified_utc: now,
   });
 }
-type LinkedRow = VenueRow | OrganizerRow;
 
 /**
  * Resolves the venue or organizer references of an event write: ids, `{id}` or inline objects
@@ -184,7 +183,9 @@ export async function resolveLinks(
     if (id !== undefined) {
       const found =
         Number.isInteger(id) && id > 0 && id <= MAX_ID ? await findLinked(knex, kind, { id }) : undefined;
-      if (!found) {
+      // A record the caller may not read is as missing as an unknown id: linking it would
+      // publish it inside the event.
+      if (!found || found.status === 'trash' || !canRead(writer.user, found)) {
         throw new ApiError(400, 'invalid-linked-post-id', `The ${kind} ID ${String(id)} is not valid.`, {
           params: { [kind]: `No ${kind} with ID ${String(id)}.` },
         });
