@@ -8,6 +8,10 @@ import { loadConfig } from './config.js';
 
 const log = createLogger('calendar');
 
+// chrono reads relative dates through Date's local fields; the site timezone is applied by
+// domain/dates, so the process's own zone must not add DST shifts of its own.
+process.env.TZ = 'UTC';
+
 async function main() {
   const config = loadConfig();
   const tokens = readTokens(config.CALENDAR_TOKENS_FILE);
