@@ -293,13 +293,17 @@ const postOut = {
   url: z.string(),
 };
 const globalIds = { global_id: z.string(), global_id_lineage: z.array(z.string()) };
-export const venue = z.object({
-  ...postOut,
-  venue: z.string(),
+/** What venues and organizers carry after their name (empty ones are omitted). */
+const linkedPostOut = {
   description: z.string().optional(),
   excerpt: z.string().optional(),
   slug: z.string(),
   image: z.union([z.literal(false), image]).optional(),
+};
+export const venue = z.object({
+  ...postOut,
+  venue: z.string(),
+  ...linkedPostOut,
   address: z.string().optional(),
   city: z.string().optional(),
   country: z.string().optional(),
@@ -318,10 +322,7 @@ export const venue = z.object({
 export const organizer = z.object({
   ...postOut,
   organizer: z.string(),
-  description: z.string().optional(),
-  excerpt: z.string().optional(),
-  slug: z.string(),
-  image: z.union([z.literal(false), image]).optional(),
+  ...linkedPostOut,
   phone: z.string().optional(),
   website: z.string().optional(),
   email: z.string().optional(),
