@@ -128,18 +128,21 @@ export async function seedEvents(knex: Knex, count: number, options: SeedOptions
     return ids;
   });
 
+  const published = (name: string) => ({
+    author,
+    status: 'publish',
+    title: name,
+    slug: `${slugify(name)}-${tag}`,
+    date_utc: now,
+    modified_utc: now,
+  });
   const venues = (await knex('cal_venues')
     .insert(
       Array.from({ length: 40 }, (_, i) => {
         const [city, country, lat, lng] = cities[i % cities.length]!;
         const name = `${pick(adjectives)} ${pick(places)} ${city} ${i + 1}`;
         return {
-          author,
-          status: 'publish',
-          title: name,
-          slug: `${slugify(name)}-${tag}`,
-          date_utc: now,
-          modified_utc: now,
+          ...published(name),
           address: `${1 + Math.floor(rand() * 200)} Main Street`,
           city,
           country,
@@ -154,12 +157,7 @@ export async function seedEvents(knex: Knex, count: number, options: SeedOptions
       Array.from({ length: 25 }, (_, i) => {
         const name = `${pick(adjectives)} Events ${i + 1}`;
         return {
-          author,
-          status: 'publish',
-          title: name,
-          slug: `${slugify(name)}-${tag}`,
-          date_utc: now,
-          modified_utc: now,
+          ...published(name),
           email: `contact${i + 1}@example.org`,
           phone: `+33 1 00 00 ${String(i).padStart(2, '0')}`,
         };

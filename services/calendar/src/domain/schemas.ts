@@ -282,8 +282,8 @@ export const term = z.object({
   term_group: z.number().int().optional(),
   term_taxonomy_id: z.number().int().optional(),
 });
+/** Post fields every object carries after its id (events put their global ids between). */
 const postOut = {
-  id: z.number().int(),
   author: z.string(),
   status: z.string(),
   date: z.string(),
@@ -301,6 +301,7 @@ const linkedPostOut = {
   image: z.union([z.literal(false), image]).optional(),
 };
 export const venue = z.object({
+  id: z.number().int(),
   ...postOut,
   venue: z.string(),
   ...linkedPostOut,
@@ -320,6 +321,7 @@ export const venue = z.object({
   ...globalIds,
 });
 export const organizer = z.object({
+  id: z.number().int(),
   ...postOut,
   organizer: z.string(),
   ...linkedPostOut,
@@ -331,13 +333,7 @@ export const organizer = z.object({
 export const event = z.object({
   id: z.number().int(),
   ...globalIds,
-  author: z.string(),
-  status: z.string(),
-  date: z.string(),
-  date_utc: z.string(),
-  modified: z.string(),
-  modified_utc: z.string(),
-  url: z.string(),
+  ...postOut,
   rest_url: z.string(),
   title: z.string(),
   description: z.string(),
