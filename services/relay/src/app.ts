@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLogger, type Logger } from '@live-captions/runtime';
+import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
 import { parseTrustedProxies, type TrustedProxies } from './domain/client-ip.js';
 import type { RelayConfig } from './domain/relay-config.js';
@@ -92,15 +91,11 @@ export function createRelay(options: RelayOptions): Relay {
   return {
     server,
     hub,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          ready = true;
-          resolve((server.address() as AddressInfo).port);
-        });
-      });
+    async listen(port, host) {
+      server.listen(port, host);
+      const bound = await listening(server);
+      ready = true;
+      return bound;
     },
     reload(next) {
       if (next.limits.payloadBytes !== config.limits.payloadBytes) wss = newWss(next);
