@@ -19,6 +19,8 @@ export function preset(dir, overrides = {}) {
     },
     moduleNameMapper: {
       '^@live-captions/([a-z-]+)$': `${root}packages/$1/src/index.ts`,
+      // Subpath exports (`@live-captions/relay-client/node`) name their source file in each package.json.
+      '^@live-captions/([a-z-]+)/([a-z-]+)$': `${root}packages/$1/src/$2.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],

@@ -1,19 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RelayCaption, RelayGap } from '@live-captions/protocol';
-import {
-  RelayPublisher,
-  type RelayPublisherOptions,
-  RelayReader,
-  type RelayReaderOptions,
-  type SocketConstructor,
-} from '@live-captions/relay-client';
-import { WebSocket } from 'ws';
+import { createPublisher, createReader } from '@live-captions/relay-client/node';
 import { type Running, SOURCE, startRelay, TOKENS, until } from './helpers.js';
-
-const createPublisher = (o: RelayPublisherOptions) =>
-  new RelayPublisher({ WebSocket: WebSocket as unknown as SocketConstructor, ...o });
-const createReader = (o: RelayReaderOptions) =>
-  new RelayReader({ WebSocket: WebSocket as unknown as SocketConstructor, ...o });
 
 let running: Running | undefined;
 const cleanups: (() => void)[] = [];
