@@ -6,7 +6,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audioContextForClip, engineBuildInfo, WhisperModel } from '@live-captions/whisper';
+import {
+  audioContextForClip,
+  defaultModelDir,
+  engineBuildInfo,
+  modelFile,
+  WhisperModel,
+} from '@live-captions/whisper';
 import { median, percentile, table } from '../lib/stats.js';
 import { encodeWav16, readWav16 } from '../lib/wav.js';
 
@@ -80,7 +86,7 @@ async function main(): Promise<void> {
   const ratios: number[] = [];
 
   for (const name of models) {
-    const path = join(repoRoot, 'models', `ggml-synthetic-${name}.bin`);
+    const path = modelFile(`synthetic-${name}`, defaultModelDir());
     const rssBefore = process.memoryUsage().rss;
     const model = await WhisperModel.load(path, { useGpu: false });
     const state = model.createState();

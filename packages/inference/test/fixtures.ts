@@ -1,20 +1,14 @@
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import type { InferenceRequest } from '@live-captions/protocol';
+import { syntheticModel } from '../../whisper/test/fixtures.js';
 import type { EngineConfig } from '../src/index.js';
 
-export { readClip } from '../../whisper/test/fixtures.js';
-
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-
-export function syntheticModel(name: 'tiny' | 'tiny.en' | 'base'): string {
-  return join(repoRoot, 'models', `ggml-synthetic-${name}.bin`);
-}
+export { readClip, syntheticModel } from '../../whisper/test/fixtures.js';
 
 export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
   return {
     model: syntheticModel('tiny'),
-    modelDir: join(repoRoot, 'models'),
+    modelDir: dirname(syntheticModel('tiny')),
     workers: 1,
     threadsPerWorker: 2,
     beamSize: undefined,

@@ -4,8 +4,8 @@
 // stamp (generator version + source sha256 + size) no longer matches, so reruns are instant.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { defaultModelDir, repoRoot } from '../src/catalog.js';
 import {
   SYNTHETIC_MODEL_VERSION,
   type SyntheticModelInfo,
@@ -19,14 +19,6 @@ interface Stamp {
   source: string;
   sourceSha256: string;
   bytes: number;
-}
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function dirFromEnv(name: string, fallback: string): string {
-  const value = process.env[name];
-  // relative paths are relative to the repository root, where every pnpm command is run
-  return value ? resolve(repoRoot, value) : fallback;
 }
 
 async function readStamp(path: string): Promise<Stamp | null> {
@@ -79,8 +71,10 @@ async function buildOne(name: string, sourceDir: string, modelDir: string): Prom
 }
 
 async function main(): Promise<void> {
-  const sourceDir = dirFromEnv('CAPTION_TEST_MODEL_SOURCE', resolve(repoRoot, '../shared/models'));
-  const modelDir = dirFromEnv('CAPTION_MODEL_DIR', resolve(repoRoot, 'models'));
+  // Relative paths are relative to the repository root, where every pnpm command is run.
+  const source = process.env.CAPTION_TEST_MODEL_SOURCE;
+  const sourceDir = resolve(repoRoot, source || '../shared/models');
+  const modelDir = defaultModelDir();
   await mkdir(modelDir, { recursive: true });
   for (const name of MODELS) {
     console.log(await buildOne(name, sourceDir, modelDir));

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { defaultModelDir, modelFile, repoRoot } from '../src/catalog.js';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { repoRoot };
 export const audioDir = resolve(repoRoot, '../shared/audio');
 
 /** Synthetic test models written by `pnpm model:synthetic` (the root test script runs it first). */
 export function syntheticModel(name: 'tiny' | 'tiny.en' | 'base'): string {
-  return join(process.env.CAPTION_MODEL_DIR ?? join(repoRoot, 'models'), `ggml-synthetic-${name}.bin`);
+  return modelFile(`synthetic-${name}`, defaultModelDir());
 }
 
 /** Reads a 16-bit PCM mono WAV from ../shared/audio as float samples (fixtures are all 16 kHz mono). */

