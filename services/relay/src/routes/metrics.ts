@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Hub, RelayStats } from '../hub.js';
-import { relayHealth } from './health.js';
+import { type RelayHealth, relayHealth } from './health.js';
 
 const COUNTERS: Record<keyof RelayStats, string> = {
   accepted: 'WebSocket upgrades accepted',
@@ -36,13 +36,25 @@ export function relayMetrics(hub: Hub): Registry {
     retainedMessages: 'Captions retained for replay',
     retainedBytes: 'Bytes of captions retained for replay',
   } as const;
+  // One scrape collects every gauge in the same synchronous turn (Registry.metrics maps over them
+  // before awaiting), so they share one expiry pass and one reading; the next turn reads afresh.
+  let snapshot: RelayHealth | undefined;
+  const current = (): RelayHealth => {
+    if (snapshot === undefined) {
+      snapshot = relayHealth(hub, true);
+      queueMicrotask(() => {
+        snapshot = undefined;
+      });
+    }
+    return snapshot;
+  };
   for (const [key, help] of Object.entries(gauges) as [keyof typeof gauges, string][]) {
     new Gauge({
       name: `relay_${snake(key)}`,
       help,
       registers: [register],
       collect() {
-        this.set(relayHealth(hub, true)[key]);
+        this.set(current()[key]);
       },
     });
   }
