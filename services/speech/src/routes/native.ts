@@ -3,31 +3,20 @@
  * validated in the contract's order: 403, 415, 400 language/mode/context/IDs, 429 admission,
  * 413/408 while reading, 400 PCM/window, retry cache (409), then the queue (429 deadline, 500).
  */
-import { randomUUID } from 'node:crypto';
-import { type Request, type Response, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { decodePcm, MAX_PCM_BYTES } from '../domain/pcm.js';
-import {
-  checkWindow,
-  LEGACY_STREAM,
-  parseIds,
-  parseNativeQuery,
-  requestSignature,
-} from '../domain/request.js';
+import { checkWindow, LEGACY_STREAM, parseIds, parseNativeQuery } from '../domain/request.js';
 import { nativeResponse } from '../domain/responses.js';
-import type { CachedResponse } from '../domain/sessions.js';
 import { readBody } from './body.js';
+import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 
 export const header = (req: Request, name: string): string | undefined => {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
 };
-
-export function sendCached(res: Response, cached: CachedResponse): void {
-  res.status(cached.status).type(cached.contentType).send(cached.body);
-}
 
 export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
   const router = Router();
@@ -40,8 +29,7 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
     const options = parseNativeQuery(req.query, engine);
     const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
     const streamId = ids.streamId ?? LEGACY_STREAM;
-    const session = admission.admit(streamId);
-    try {
+    await decodeAndReply(admission, res, { requestId: ids.requestId, streamId }, async () => {
       const body = await readBody(req, res, {
         maxBytes: MAX_PCM_BYTES,
         timeoutMs: uploadTimeoutMs,
@@ -49,32 +37,18 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
       });
       const samples = decodePcm(body);
       checkWindow(options, samples.length);
-      // Only a request ID makes a result cacheable: no hashing without one.
-      const signature = ids.requestId ? requestSignature('native', body, options) : '';
-      const cached = admission.sessions.lookup(session, ids.requestId, signature);
-      if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
-      if (cached.kind === 'hit') return sendCached(res, cached.response);
-
-      // A client that disconnects from here on does not cancel the decode: its result is cached.
-      const result = await admission.decode(
-        {
-          ...options,
-          requestId: ids.requestId,
-          streamId,
-          correlationId: res.locals.correlationId ?? randomUUID(),
-        },
-        samples,
-      );
-      const response: CachedResponse = {
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify(nativeResponse(result, ids.requestId, streamId)),
+      return {
+        options,
+        audio: samples,
+        body,
+        route: 'native',
+        reply: (result) => ({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify(nativeResponse(result, ids.requestId, streamId)),
+        }),
       };
-      admission.sessions.store(session, ids.requestId, signature, response);
-      if (!res.destroyed) sendCached(res, response);
-    } finally {
-      admission.release(session);
-    }
+    });
   });
 
   router.delete('/streams/:stream_id', ...guards.local, function closeStream(req, res) {

@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { type Request, type Response, Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages, unknownField, unknownModel } from '../domain/errors.js';
-import { checkLanguageAndMode, type DecodeOptions, parseIds, requestSignature } from '../domain/request.js';
-import type { CachedResponse } from '../domain/sessions.js';
+import { checkLanguageAndMode, type DecodeOptions, parseIds } from '../domain/request.js';
 import { decodeWav } from '../domain/wav.js';
+import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 import { MAX_ENVELOPE_BYTES, readMultipart } from './multipart.js';
-import { header, sendCached } from './native.js';
+import { header } from './native.js';
 
 /** The hosted-model alias that selects the loaded local model. */
 export const COMPAT_ALIAS = 'whisper-1';
@@ -75,48 +75,43 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
       const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
       // Without X-Stream-ID the call gets a temporary session, closed when its request ends.
       const streamId = ids.streamId ?? `v1-${randomUUID()}`;
-      const session = admission.admit(streamId, ids.streamId === undefined);
-      try {
-        if (Number(header(req, 'content-length')) > MAX_ENVELOPE_BYTES) {
-          throw new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
-        }
-        const { fields, file } = await readMultipart(req, res, {
-          timeoutMs: uploadTimeoutMs,
-          tooLarge: () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' }),
-        });
-        const responseFormat = validateFields(task, fields, file !== undefined, engine.model);
-        const mode = task === 'translations' ? 'translate' : 'transcribe';
-        const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
-        const wav = decodeWav(file!.buffer);
-        const options: V1Options = {
-          decode: { language, mode, window: false, final: true, contextSeconds: 0 },
-          responseFormat,
-        };
-        const signature = ids.requestId
-          ? requestSignature(`v1-${task}`, file!.buffer, options.decode, responseFormat)
-          : '';
-        const cached = admission.sessions.lookup(session, ids.requestId, signature);
-        if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
-        if (cached.kind === 'hit') return sendCached(res, cached.response);
-
-        const result = await admission.decode(
-          {
-            ...options.decode,
-            requestId: ids.requestId,
-            streamId,
-            correlationId: res.locals.correlationId ?? randomUUID(),
-          },
-          wav.samples,
-        );
-        const response: CachedResponse =
-          responseFormat === 'text'
-            ? { status: 200, contentType: 'text/plain; charset=utf-8', body: result.text }
-            : { status: 200, contentType: 'application/json', body: JSON.stringify({ text: result.text }) };
-        admission.sessions.store(session, ids.requestId, signature, response);
-        if (!res.destroyed) sendCached(res, response);
-      } finally {
-        admission.release(session);
-      }
+      await decodeAndReply(
+        admission,
+        res,
+        { requestId: ids.requestId, streamId, temporary: ids.streamId === undefined },
+        async () => {
+          if (Number(header(req, 'content-length')) > MAX_ENVELOPE_BYTES) {
+            throw new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
+          }
+          const { fields, file } = await readMultipart(req, res, {
+            timeoutMs: uploadTimeoutMs,
+            tooLarge: () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' }),
+          });
+          const responseFormat = validateFields(task, fields, file !== undefined, engine.model);
+          const mode = task === 'translations' ? 'translate' : 'transcribe';
+          const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
+          const wav = decodeWav(file!.buffer);
+          const options: V1Options = {
+            decode: { language, mode, window: false, final: true, contextSeconds: 0 },
+            responseFormat,
+          };
+          return {
+            options: options.decode,
+            audio: wav.samples,
+            body: file!.buffer,
+            route: `v1-${task}`,
+            extra: responseFormat,
+            reply: (result) =>
+              responseFormat === 'text'
+                ? { status: 200, contentType: 'text/plain; charset=utf-8', body: result.text }
+                : {
+                    status: 200,
+                    contentType: 'application/json',
+                    body: JSON.stringify({ text: result.text }),
+                  },
+          };
+        },
+      );
     };
 
   router.post('/v1/audio/transcriptions', ...guards.api, audio('transcriptions'));

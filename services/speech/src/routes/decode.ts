@@ -1,0 +1,70 @@
+/**
+ * The part of a decode request that the native route and `/v1` share once the IDs are parsed:
+ * admission of the stream, the retry cache, the queued decode and the answer. Each route brings
+ * only its own reading and validation of the upload, and its response body.
+ */
+import type { InferenceResult } from '@live-captions/protocol';
+import type { Response } from 'express';
+import type { Admission } from '../domain/admission.js';
+import { HttpError, Messages } from '../domain/errors.js';
+import { type DecodeOptions, requestSignature } from '../domain/request.js';
+import type { CachedResponse } from '../domain/sessions.js';
+
+export interface DecodeTarget {
+  /** Empty when the client sent none: the result is then not cached. */
+  requestId: string;
+  streamId: string;
+  /** A `/v1` call without X-Stream-ID: its session closes when the request ends. */
+  temporary?: boolean;
+}
+
+/** An upload read and validated by its route, ready to queue. */
+export interface PreparedDecode {
+  options: DecodeOptions;
+  audio: Float32Array;
+  /** The raw upload: with `route` and `extra` it makes the request signature of the retry cache. */
+  body: Buffer;
+  route: string;
+  extra?: string;
+  /** The 200 answer, which a retry with the same request ID gets again from the cache. */
+  reply: (result: InferenceResult) => CachedResponse;
+}
+
+function sendCached(res: Response, cached: CachedResponse): void {
+  res.status(cached.status).type(cached.contentType).send(cached.body);
+}
+
+/**
+ * Admits the stream, then runs `prepare` (reading the upload) while the stream is held, so a
+ * second request on it gets 429 before its body is read; the session is released however the
+ * request ends.
+ */
+export async function decodeAndReply(
+  admission: Admission,
+  res: Response,
+  target: DecodeTarget,
+  prepare: () => Promise<PreparedDecode>,
+): Promise<void> {
+  const { requestId, streamId } = target;
+  const session = admission.admit(streamId, target.temporary);
+  try {
+    const { options, audio, body, route, extra, reply } = await prepare();
+    // Only a request ID makes a result cacheable: no hashing without one.
+    const signature = requestId ? requestSignature(route, body, options, extra) : '';
+    const cached = admission.sessions.lookup(session, requestId, signature);
+    if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
+    if (cached.kind === 'hit') return sendCached(res, cached.response);
+
+    // A client that disconnects from here on does not cancel the decode: its result is cached.
+    const result = await admission.decode(
+      // `correlate` (app.ts) sets the id before any route runs.
+      { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
+      audio,
+    );
+    const response = reply(result);
+    admission.sessions.store(session, requestId, signature, response);
+    if (!res.destroyed) sendCached(res, response);
+  } finally {
+    admission.release(session);
+  }
+}
