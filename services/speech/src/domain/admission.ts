@@ -115,9 +115,12 @@ export class Admission {
 
   /** The health report, or undefined while no worker is ready. */
   async health(): Promise<SpeechHealth | undefined> {
-    const [engine, status] = await Promise.all([this.queue.engine(), this.queue.status()]);
+    // Both backends describe the engine as that of the first ready worker: status() already has
+    // it, and on Redis each call is a SCAN and an MGET of its own.
+    const status = await this.queue.status();
     const ready = status.workers.filter((worker) => worker.ready);
-    if (!engine || ready.length === 0) return undefined;
+    const engine = ready[0]?.engine;
+    if (!engine) return undefined;
     const running = ready.reduce((sum, worker) => sum + worker.running, 0);
     return {
       ready: true,
