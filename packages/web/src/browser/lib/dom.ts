@@ -43,6 +43,15 @@ export function downloadText(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** A JSON object kept in storage; `{}` when it is missing or unreadable (edited by hand, old format). */
+export function loadJson<T>(storage: Storage, key: string): Partial<T> {
+  try {
+    return JSON.parse(storage.getItem(key) ?? '{}') as Partial<T>;
+  } catch {
+    return {};
+  }
+}
+
 /** Removes tokens from the address bar once the page has read them. */
 export function stripTokensFromAddress(cleanUrl: string, hadTokens: boolean): void {
   if (hadTokens) history.replaceState(history.state, '', cleanUrl);

@@ -5,7 +5,7 @@
  * kept for the transcript download and published to the relay's source room.
  */
 import type { SpeechHealth } from '@live-captions/protocol';
-import { type RelayClientEvent, RelayPublisher } from '@live-captions/relay-client';
+import type { RelayPublisher } from '@live-captions/relay-client';
 import {
   CaptureSession,
   randomId,
@@ -17,11 +17,13 @@ import {
   downloadText,
   formatSeconds,
   languageName,
+  loadJson,
   setStatus,
   stripTokensFromAddress,
 } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
+import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
 
@@ -80,14 +82,6 @@ interface Saved {
   interval?: string;
   relayUrl?: string;
   room?: string;
-}
-
-function loadJson<T>(storage: Storage, key: string): Partial<T> {
-  try {
-    return JSON.parse(storage.getItem(key) ?? '{}') as Partial<T>;
-  } catch {
-    return {};
-  }
 }
 
 function saveSettings(): void {
@@ -193,12 +187,6 @@ async function refreshMicrophones(): Promise<void> {
 
 // --- relay publishing ---
 
-function relayState(event: RelayClientEvent, queued: number): void {
-  const tone = event.state === 'joined' ? 'ok' : event.state === 'stopped' ? 'error' : 'busy';
-  const reason = event.state === 'stopped' && event.reason ? ` (${event.reason})` : '';
-  setStatus(ui.relayStatus, `Relay: ${event.state}${reason}; queued ${queued}`, tone);
-}
-
 function connectRelay(): void {
   publisher?.close();
   publisher = undefined;
@@ -213,16 +201,7 @@ function connectRelay(): void {
     setStatus(ui.relayStatus, 'Relay: needs a ws:// or wss:// address, a room and a write token', 'warn');
     return;
   }
-  // The constructor already reports `connecting`, before `created` is assigned.
-  let created: RelayPublisher | undefined;
-  created = new RelayPublisher({
-    url,
-    room,
-    token,
-    onState: (event) => relayState(event, created?.queued ?? 0),
-    onQueue: (queued) => relayState({ state: created?.state ?? 'connecting' }, queued),
-  });
-  publisher = created;
+  publisher = publisherWithStatus({ url, room, token }, ui.relayStatus, 'Relay');
 }
 
 async function loadRelayConfig(explicit: boolean): Promise<void> {

@@ -5,16 +5,12 @@
  * timed (sent after a delay unless the operator sends or skips first), manual.
  */
 import type { RelayCaption } from '@live-captions/protocol';
-import {
-  type CaptionInput,
-  type RelayClientEvent,
-  RelayPublisher,
-  RelayReader,
-} from '@live-captions/relay-client';
+import { type CaptionInput, type RelayPublisher, RelayReader } from '@live-captions/relay-client';
 import { randomId } from '../lib/capture-session.js';
-import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
+import { byId, copyText, loadJson, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
 import { overlayUrl } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
+import { publisherWithStatus, showRelayState } from '../lib/relay-status.js';
 import { DEFAULT_TIMED_DELAY_S, type EditorMode, type ReviewItem, ReviewQueue } from '../lib/review-queue.js';
 
 const SETTINGS_KEY = 'editor-settings';
@@ -174,12 +170,6 @@ function tick(): void {
 
 // --- connections ---
 
-function relayStatus(element: HTMLElement, name: string, event: RelayClientEvent, extra = ''): void {
-  const tone = event.state === 'joined' ? 'ok' : event.state === 'stopped' ? 'error' : 'busy';
-  const reason = event.state === 'stopped' && event.reason ? ` (${event.reason})` : '';
-  setStatus(element, `${name}: ${event.state}${reason}${extra}`, tone);
-}
-
 function connect(): void {
   reader?.close();
   publisher?.close();
@@ -202,7 +192,7 @@ function connect(): void {
     room: sourceRoom,
     token: ui.sourceToken.value.trim(),
     onCaption: onSourceCaption,
-    onState: (event) => relayStatus(ui.sourceStatus, 'Source', event),
+    onState: (event) => showRelayState(ui.sourceStatus, 'Source', event),
     onGap: ({ gap }) =>
       setStatus(
         ui.settingsStatus,
@@ -212,17 +202,11 @@ function connect(): void {
         'warn',
       ),
   });
-  // The constructor already reports `connecting`, before `created` is assigned.
-  let created: RelayPublisher | undefined;
-  created = new RelayPublisher({
-    url,
-    room: outputRoom,
-    token: ui.outputToken.value.trim(),
-    onState: (event) => relayStatus(ui.outputStatus, 'Output', event, `; queued ${created?.queued ?? 0}`),
-    onQueue: (queued) =>
-      relayStatus(ui.outputStatus, 'Output', { state: created?.state ?? 'connecting' }, `; queued ${queued}`),
-  });
-  publisher = created;
+  publisher = publisherWithStatus(
+    { url, room: outputRoom, token: ui.outputToken.value.trim() },
+    ui.outputStatus,
+    'Output',
+  );
 }
 
 function save(): void {
@@ -249,15 +233,8 @@ function save(): void {
 function restore(): void {
   const params = readParams(location.href);
   stripTokensFromAddress(params.cleanUrl, params.hadTokens);
-  const parse = (storage: Storage, key: string) => {
-    try {
-      return JSON.parse(storage.getItem(key) ?? '{}') as Record<string, string | undefined>;
-    } catch {
-      return {};
-    }
-  };
-  const saved = parse(localStorage, SETTINGS_KEY);
-  const tokens = parse(sessionStorage, TOKENS_KEY);
+  const saved = loadJson<Record<string, string>>(localStorage, SETTINGS_KEY);
+  const tokens = loadJson<Record<string, string>>(sessionStorage, TOKENS_KEY);
   ui.relayUrl.value = params.get('relayUrl') ?? saved.relayUrl ?? siteConfig().relayUrl ?? '';
   ui.sourceRoom.value = params.get('sourceRoom') ?? saved.sourceRoom ?? '';
   ui.outputRoom.value = params.get('outputRoom') ?? saved.outputRoom ?? '';
