@@ -1,4 +1,4 @@
-export const SAMPLE_RATE = 16_000;
+import { SAMPLE_RATE } from '@live-captions/whisper';
 
 /** Below this peak a clip is silence and is never decoded (whisper hallucinates on silence). */
 export const SILENCE_PEAK = 1e-4;

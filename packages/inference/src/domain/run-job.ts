@@ -1,7 +1,8 @@
 import { type InferenceRequest, type InferenceResult, isWhisperLanguage } from '@live-captions/protocol';
 import type { DecodeOptions, Transcription } from '@live-captions/whisper';
+import { SAMPLE_RATE } from '@live-captions/whisper';
 import { InferenceError } from '../queue.js';
-import { isSilent, SAMPLE_RATE, sliceSeconds } from './pcm.js';
+import { isSilent, sliceSeconds } from './pcm.js';
 import { cutoffFor, cutWords, round3 } from './word-cut.js';
 
 /** What a job needs of the engine: one decode slot and the model's abilities. */
@@ -47,7 +48,8 @@ export async function runInferenceJob(
 
   let language: string | null = request.language === 'auto' ? null : request.language;
   let transcript = '';
-  let committed = final ? duration : cutoffFor(duration, context, final);
+  let translation = '';
+  let committed = cutoffFor(duration, context, final);
 
   if (!isSilent(audio)) {
     // A translate-only unfinished window still needs the transcript's word cut to know which
@@ -60,7 +62,6 @@ export async function runInferenceJob(
       committed = cut.committedSeconds;
       language = decoded.language;
     }
-    let translation = '';
     if (wantsTranslation && committed - context >= MIN_DECODE_SECONDS) {
       if (transcribed && (language === 'en' || transcript === '')) {
         // English needs no translation, and an interval with no words has nothing to translate.
@@ -74,17 +75,8 @@ export async function runInferenceJob(
         language ??= decoded.language;
       }
     }
-    return result(request, { language, transcript, translation, duration, committed, queueSeconds, started });
   }
-  return result(request, {
-    language,
-    transcript: '',
-    translation: '',
-    duration,
-    committed,
-    queueSeconds,
-    started,
-  });
+  return result(request, { language, transcript, translation, duration, committed, queueSeconds, started });
 }
 
 function result(

@@ -9,6 +9,7 @@ import type {
 import type { Logger } from '@live-captions/runtime';
 import {
   type DecodeOptions,
+  SAMPLE_RATE,
   type Transcription,
   type WhisperError,
   WhisperModel,
@@ -46,15 +47,12 @@ interface Waiter {
   timer?: NodeJS.Timeout;
 }
 
-const WARMUP_SAMPLES = 16_000;
-
 /**
  * One resident model and N decode states. Hands out slots first come, first served; a waiter
  * whose start deadline passes is refused with `queue_timeout` and never decodes.
  */
 export class EnginePool {
   readonly info: EngineInfo;
-  readonly languages: ReadonlySet<string>;
   readonly stats = { completed: 0, failed: 0, queueTimeouts: 0 };
   readonly #model: WhisperModel;
   readonly #slots: Slot[];
@@ -73,7 +71,6 @@ export class EnginePool {
       replacing: false,
     }));
     const multilingual = model.info.multilingual;
-    this.languages = new Set(model.info.languages);
     const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
     this.info = {
       model: options.modelName,
@@ -94,7 +91,8 @@ export class EnginePool {
     const loadStarted = performance.now();
     const model = await WhisperModel.load(options.modelPath);
     const pool = new EnginePool(model, options);
-    const silence = new Float32Array(WARMUP_SAMPLES);
+    // One second of silence: enough to run the encoder and one decoder step.
+    const silence = new Float32Array(SAMPLE_RATE);
     await Promise.all(
       pool.#slots.map((slot) =>
         slot.state.decode(silence, { language: 'en', maxTokens: 1, threads: options.threadsPerWorker }),
