@@ -42,8 +42,6 @@ void InstallLogHandler() {
 LogCapture::LogCapture() : previous_(current) { current = this; }
 LogCapture::~LogCapture() { current = previous_; }
 
-void LogCapture::Add(std::string line) { errors_.push_back(std::move(line)); }
-
 std::string LogCapture::Summary() const {
   const auto &lines = errors_.empty() ? warnings_ : errors_;
   std::string out;

@@ -17,7 +17,6 @@ class LogCapture {
   LogCapture(const LogCapture &) = delete;
   LogCapture &operator=(const LogCapture &) = delete;
 
-  void Add(std::string line);
   // The collected error lines joined with "; ", falling back to warnings, or "" when none.
   std::string Summary() const;
   std::string Warnings() const;

@@ -141,7 +141,6 @@ Napi::Value Model::Info(const Napi::CallbackInfo &info) {
   out.Set("audioLayers", whisper_model_n_audio_layer(ctx_));
   out.Set("textLayers", whisper_model_n_text_layer(ctx_));
   out.Set("device", gpu_ ? "cuda" : "cpu");
-  out.Set("states", states_);
   return out;
 }
 

@@ -18,7 +18,6 @@ class Model : public Napi::ObjectWrap<Model> {
   ~Model() override;
 
   whisper_context *context() const { return ctx_; }
-  bool gpu() const { return gpu_; }
   void StateCreated() { ++states_; }
   void StateFreed() { --states_; }
 

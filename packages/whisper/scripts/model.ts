@@ -208,7 +208,6 @@ async function download(names: string[], modelDir: string, cwd: string, signal: 
       reporter.line(`${model.path} is a file path: nothing to download`);
       continue;
     }
-    const spec = model.spec as ModelSpec;
     let fetched = false;
     await downloadModel(model.name, {
       modelDir,
@@ -220,7 +219,7 @@ async function download(names: string[], modelDir: string, cwd: string, signal: 
     });
     reporter.line(
       fetched
-        ? `Saved ${model.path} (${spec.name}, SHA-1 verified)`
+        ? `Saved ${model.path} (${model.name}, SHA-1 verified)`
         : `${model.path} is already there and verified`,
     );
   }

@@ -11,21 +11,19 @@ const require = createRequire(import.meta.url);
 let cached: NativeAddon | undefined;
 
 /**
- * Finds the compiled addon: an explicit path (WHISPER_ADDON_PATH, e.g. a CUDA build in an image),
- * else the package's own build. Loaded once per process.
+ * Finds the compiled addon: WHISPER_ADDON_PATH (e.g. a CUDA build in an image), else the
+ * package's own build. Loaded once per process.
  */
-export function loadBinding(explicitPath = process.env.WHISPER_ADDON_PATH): NativeAddon {
+export function loadBinding(): NativeAddon {
   if (cached) return cached;
-  const candidates = explicitPath
-    ? [resolve(explicitPath)]
-    : [join(packageDir, 'build', 'Release', 'whisper_addon.node')];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) {
+  const explicit = process.env.WHISPER_ADDON_PATH;
+  const path = explicit ? resolve(explicit) : join(packageDir, 'build', 'Release', 'whisper_addon.node');
+  if (!existsSync(path)) {
     throw new WhisperError(
       'WHISPER_ADDON_MISSING',
-      `whisper addon not found (looked in ${candidates.join(', ')}); build it with \`pnpm install\` or \`node packages/whisper/scripts/build-addon.mjs\``,
+      `whisper addon not found (looked in ${path}); build it with \`pnpm install\` or \`node packages/whisper/scripts/build-addon.mjs\``,
     );
   }
-  cached = require(found) as NativeAddon;
+  cached = require(path) as NativeAddon;
   return cached;
 }

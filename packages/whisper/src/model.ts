@@ -11,8 +11,6 @@ export interface LoadOptions {
   gpuDevice?: number;
   /** Flash attention in encoder and decoder (whisper.cpp's default, and faster on CPU too): default true. */
   flashAttn?: boolean;
-  /** Path of a specific compiled addon (e.g. a CUDA build); default: WHISPER_ADDON_PATH or the package build. */
-  addonPath?: string;
 }
 
 export interface ModelInfo extends NativeModelInfo {
@@ -37,7 +35,7 @@ export class WhisperModel {
 
   /** Loads a ggml model file off the JS thread. Missing, foreign or truncated files reject with a WhisperError. */
   static async load(path: string, options: LoadOptions = {}): Promise<WhisperModel> {
-    const binding = loadBinding(options.addonPath);
+    const binding = loadBinding();
     try {
       const info = await stat(path);
       if (!info.isFile()) throw new Error('not a regular file');
@@ -137,7 +135,7 @@ export class WhisperState {
 }
 
 /** whisper.cpp's version, build features and the addon's GPU support. */
-export function engineBuildInfo(addonPath?: string): { version: string; systemInfo: string; gpu: boolean } {
-  const binding = loadBinding(addonPath);
+export function engineBuildInfo(): { version: string; systemInfo: string; gpu: boolean } {
+  const binding = loadBinding();
   return { version: binding.version, systemInfo: binding.systemInfo().trim(), gpu: binding.gpu };
 }

@@ -16,7 +16,6 @@ export interface NativeModelInfo {
   audioLayers: number;
   textLayers: number;
   device: 'cpu' | 'cuda';
-  states: number;
 }
 
 export interface NativeDecodeOptions {
