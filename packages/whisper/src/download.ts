@@ -241,9 +241,6 @@ async function fetchOnce(job: Job, attempt: number): Promise<Fetched> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const stallMs = options.stallTimeoutMs ?? 60_000;
   const offset = (await sizeOf(partial)) ?? 0;
-  // the resumed prefix is hashed from disk, so whatever is there is what gets verified
-  const prefix = createHash('sha1');
-  if (offset > 0) await hashInto(prefix, partial, options.signal, offset);
   const stall = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stall.signal]) : stall.signal;
   const timer = setTimeout(() => stall.abort(), stallMs);
@@ -257,8 +254,17 @@ async function fetchOnce(job: Job, attempt: number): Promise<Fetched> {
       throw transient(err, stall.signal, stallMs);
     }
     timer.refresh();
+    // The resumed prefix is hashed from disk, so whatever is there is what gets verified; only
+    // once the server agreed to resume (a partial of gigabytes is not hashed for a 5xx).
+    const hashPrefix = async () => {
+      const prefix = createHash('sha1');
+      await hashInto(prefix, partial, options.signal, offset);
+      timer.refresh();
+      return prefix;
+    };
 
     let start = 0;
+    let prefix: Hash | undefined;
     let total = contentLength(res);
     if (res.status === 206 && offset > 0) {
       const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(res.headers.get('content-range') ?? '');
@@ -267,11 +273,12 @@ async function fetchOnce(job: Job, attempt: number): Promise<Fetched> {
         throw new RestartSignal(`server sent range ${res.headers.get('content-range')} for bytes=${offset}-`);
       }
       start = offset;
+      prefix = await hashPrefix();
       total = range[2] === '*' ? (total === undefined ? undefined : offset + total) : Number(range[2]);
     } else if (res.status === 416 && offset > 0) {
       await res.body?.cancel();
       // the partial may be complete already (stopped between the last byte and the rename)
-      const sha1 = prefix.digest('hex');
+      const sha1 = (await hashPrefix()).digest('hex');
       if (sha1 === expected) return { sha1, bytes: offset };
       throw new RestartSignal('server refused the resume range (416)');
     } else if (res.status !== 200) {
@@ -291,7 +298,7 @@ async function fetchOnce(job: Job, attempt: number): Promise<Fetched> {
 
     await ensureSpace(partial, total === undefined ? undefined : total - start);
     emit({ type: 'start', name, url, offset: start, total, attempt });
-    const hash = start > 0 ? prefix : createHash('sha1');
+    const hash = prefix ?? createHash('sha1');
     const file = await open(partial, start > 0 ? 'a' : 'w');
     let received = start;
     try {
