@@ -355,7 +355,10 @@ describe('compose.local.yaml', () => {
       RELAY_URL: 'ws://localhost:8080/ws',
       CAPTURE_URL: 'http://localhost:8765/',
     });
-    expect(environmentOf(config.services.speech!).CAPTION_ALLOWED_ORIGINS).toBe('');
+    // The links hub reads /relay-config cross-origin, as in `pnpm start`.
+    expect(environmentOf(config.services.speech!).CAPTION_ALLOWED_ORIGINS).toBe(
+      'http://localhost:8081,http://127.0.0.1:8081',
+    );
   });
 });
 
