@@ -107,6 +107,7 @@ export class StreamSessions {
 
   store(session: Session, requestId: string, signature: string, response: CachedResponse): void {
     if (requestId === '' || session.temporary) return;
+    // Deleting first moves a stored-again ID to the end: expire() and the cap rely on that order.
     session.cache.delete(requestId);
     session.cache.set(requestId, { signature, response, storedAt: this.now() });
     while (session.cache.size > this.maxCached) {
@@ -125,7 +126,9 @@ export class StreamSessions {
         continue;
       }
       for (const [requestId, entry] of session.cache) {
-        if (entry.storedAt + this.ttlMs <= now) session.cache.delete(requestId);
+        // store() re-inserts every entry, so the map is in storedAt order: the rest are fresher.
+        if (entry.storedAt + this.ttlMs > now) break;
+        session.cache.delete(requestId);
       }
     }
   }
