@@ -51,21 +51,19 @@ export interface InferenceResult {
   inferenceSeconds: number;
 }
 
-/** Stable failure codes carried from the worker to the gateway. */
-export type InferenceFailureCode =
-  /** The job did not start before its deadline; it was never decoded. */
-  | 'queue_timeout'
-  /** The request cannot be served by the loaded model (English-only model, unknown language). */
-  | 'unsupported'
-  /** The decoder failed or the watchdog stopped it. */
-  | 'inference_failed'
-  /** The worker is shutting down and did not take the job. */
-  | 'unavailable';
-
-export interface InferenceFailure {
-  code: InferenceFailureCode;
-  message: string;
-}
+/**
+ * Stable failure codes carried from the worker to the gateway: `queue_timeout` (the job did not
+ * start before its deadline; never decoded), `unsupported` (the loaded model cannot serve it:
+ * English-only model, unknown language), `inference_failed` (the decoder failed or the watchdog
+ * stopped it), `unavailable` (the worker is shutting down and did not take the job).
+ */
+export const INFERENCE_FAILURE_CODES = [
+  'queue_timeout',
+  'unsupported',
+  'inference_failed',
+  'unavailable',
+] as const;
+export type InferenceFailureCode = (typeof INFERENCE_FAILURE_CODES)[number];
 
 /** Name of the BullMQ queue unless configured otherwise. */
 export const DEFAULT_QUEUE_NAME = 'captions-inference';

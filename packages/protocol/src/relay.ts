@@ -84,7 +84,12 @@ export const RelayCloseCode = {
 } as const;
 
 /** Close codes after which a client must not reconnect by itself. */
-export const RELAY_FATAL_CLOSE_CODES: readonly number[] = [1003, 1007, 1008, 1009];
+export const RELAY_FATAL_CLOSE_CODES: readonly number[] = [
+  RelayCloseCode.unsupportedData,
+  RelayCloseCode.invalidPayload,
+  RelayCloseCode.policyViolation,
+  RelayCloseCode.messageTooBig,
+];
 
 /** Limits of a caption as the relay enforces them. */
 export const RELAY_TEXT_MAX = 4000;

@@ -1,12 +1,5 @@
-import type { InferenceFailureCode } from '@live-captions/protocol';
+import { INFERENCE_FAILURE_CODES } from '@live-captions/protocol';
 import { InferenceError } from '../queue.js';
-
-const CODES: readonly InferenceFailureCode[] = [
-  'queue_timeout',
-  'unsupported',
-  'inference_failed',
-  'unavailable',
-];
 
 /** BullMQ keeps only a failure's message: the code travels as its prefix. */
 export function encodeFailure(error: InferenceError): string {
@@ -15,7 +8,7 @@ export function encodeFailure(error: InferenceError): string {
 
 export function decodeFailure(reason: string | undefined): InferenceError {
   const text = reason ?? '';
-  const code = CODES.find((candidate) => text.startsWith(`${candidate}: `));
+  const code = INFERENCE_FAILURE_CODES.find((candidate) => text.startsWith(`${candidate}: `));
   return code
     ? new InferenceError(code, text.slice(code.length + 2))
     : new InferenceError('inference_failed', text || 'the worker failed without a reason');
