@@ -41,8 +41,13 @@ export function parseEnvInto<S extends z.ZodObject>(
   schema: S,
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<S> | undefined {
+  return collectIssues(issues, () => parseEnv(schema, env));
+}
+
+/** `read()`, or undefined with its ConfigError's issues added to `issues`. */
+function collectIssues<T>(issues: string[], read: () => T): T | undefined {
   try {
-    return parseEnv(schema, env);
+    return read();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     issues.push(...error.issues);
@@ -55,13 +60,6 @@ export const intVar = (min: number, max: number) =>
   z.coerce
     .number({ message: 'must be a number' })
     .int({ message: 'must be a whole number' })
-    .min(min, { message: `must be at least ${min}` })
-    .max(max, { message: `must be at most ${max}` });
-
-/** Number variable within [min, max]. */
-export const numberVar = (min: number, max: number) =>
-  z.coerce
-    .number({ message: 'must be a number' })
     .min(min, { message: `must be at least ${min}` })
     .max(max, { message: `must be at most ${max}` });
 
@@ -83,15 +81,7 @@ export const portVar = () => intVar(0, 65535);
  */
 export function readAll<T extends unknown[]>(...readers: { [K in keyof T]: () => T[K] }): T {
   const issues: string[] = [];
-  const values = readers.map((read) => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      issues.push(...error.issues);
-      return undefined;
-    }
-  });
+  const values = readers.map((read) => collectIssues(issues, read));
   if (issues.length > 0) throw new ConfigError(issues);
   return values as T;
 }
