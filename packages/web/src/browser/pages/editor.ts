@@ -136,10 +136,16 @@ function onSourceCaption(caption: RelayCaption): void {
   });
   // A draft the operator is typing without a caption is never replaced.
   if (!current && !ui.draft.value.trim()) loadNext();
-  render();
+  else render();
 }
 
 function render(): void {
+  renderQueue();
+  renderInfo();
+}
+
+/** The waiting list; it changes only on push and shift, so the clock tick leaves it alone. */
+function renderQueue(): void {
   ui.queueCount.textContent = String(queue.length);
   ui.queue.replaceChildren(
     ...queue.all.slice(0, 20).map((item) => {
@@ -148,6 +154,10 @@ function render(): void {
       return li;
     }),
   );
+}
+
+/** The ages and the countdown, which move with the clock. */
+function renderInfo(): void {
   const now = Date.now();
   const parts = [
     queue.length
@@ -165,7 +175,7 @@ function render(): void {
 
 function tick(): void {
   if (current?.dueAt !== undefined && mode() === 'timed' && Date.now() >= current.dueAt) send();
-  render();
+  renderInfo();
 }
 
 // --- connections ---
@@ -273,7 +283,7 @@ for (const element of [...modeInputs, ui.delay]) {
     save();
     if (current) current.dueAt = mode() === 'timed' ? Date.now() + Number(ui.delay.value) * 1000 : undefined;
     if (current && mode() === 'live' && !current.interimShown) showInterim();
-    render();
+    renderInfo();
   });
 }
 ui.settings.addEventListener('submit', (event) => {
