@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
+import { createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
 import { openDatabase } from './adapters/db.js';
 import { migrate } from './adapters/migrations.js';
 import { readTokens } from './adapters/tokens.js';
@@ -31,16 +31,12 @@ async function main() {
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     onError: (error) => log.error({ err: error }, 'request failed'),
   });
-  const server = app.listen(config.CALENDAR_PORT, config.CALENDAR_BIND, () => {
-    log.info(
-      {
-        bind: config.CALENDAR_BIND,
-        port: config.CALENDAR_PORT,
-        root: `${config.CALENDAR_REST_ROOT}/cal/events/v1`,
-      },
-      'calendar listening',
-    );
-  });
+  const server = app.listen(config.CALENDAR_PORT, config.CALENDAR_BIND);
+  const port = await listening(server);
+  log.info(
+    { bind: config.CALENDAR_BIND, port, root: `${config.CALENDAR_REST_ROOT}/cal/events/v1` },
+    'calendar listening',
+  );
 
   stopOnSignals(log, async () => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
