@@ -131,8 +131,7 @@ function onSourceCaption(caption: RelayCaption): void {
     id: caption.id,
     text,
     receivedAt: Date.now(),
-    ...(caption.label ? { label: caption.label } : {}),
-    ...(caption.ln ? { ln: caption.ln } : {}),
+    ...meta(caption),
   });
   // A draft the operator is typing without a caption is never replaced.
   if (!current && !ui.draft.value.trim()) loadNext();
