@@ -4,14 +4,8 @@
  * itself is FIFO across streams; this class makes sure each stream has at most one request in
  * it and that every job carries its start deadline.
  */
-import type { InferenceQueue } from '@live-captions/inference';
-import type {
-  EngineInfo,
-  InferenceFailureCode,
-  InferenceRequest,
-  InferenceResult,
-  SpeechHealth,
-} from '@live-captions/protocol';
+import { InferenceError, type InferenceQueue } from '@live-captions/inference';
+import type { EngineInfo, InferenceRequest, InferenceResult, SpeechHealth } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 import { type Session, StreamSessions } from './sessions.js';
 
@@ -93,8 +87,8 @@ export class Admission {
   }
 
   private failure(error: unknown): HttpError {
-    const code = failureCode(error);
-    switch (code) {
+    // Both backends reject with InferenceError only, the Redis one rebuilding it from the worker's reason.
+    switch (error instanceof InferenceError ? error.code : 'inference_failed') {
       case 'queue_timeout':
         this.counters.queueTimeouts += 1;
         return new HttpError(429, Messages.queueDeadline, { retryAfter: 1, code: 'queue_deadline' });
@@ -149,17 +143,4 @@ export class Admission {
       queue_timeouts: this.counters.queueTimeouts,
     };
   }
-}
-
-const CODES: readonly InferenceFailureCode[] = [
-  'queue_timeout',
-  'unsupported',
-  'inference_failed',
-  'unavailable',
-];
-
-/** The InferenceError code; matched by shape so errors rebuilt from a worker's failure qualify too. */
-function failureCode(error: unknown): InferenceFailureCode {
-  const code = (error as { code?: unknown } | null)?.code;
-  return CODES.includes(code as InferenceFailureCode) ? (code as InferenceFailureCode) : 'inference_failed';
 }

@@ -3,6 +3,7 @@
  * (`shared/reference/speech-contract.md`). Routes throw {@link HttpError}; one error handler
  * renders it as `{"detail"}` on native routes and adds the OpenAI `error` object under `/v1`.
  */
+import { ENGLISH_ONLY_MESSAGE } from '@live-captions/inference';
 
 export type OpenAiErrorType =
   | 'invalid_request_error'
@@ -76,7 +77,8 @@ export const Messages = {
   contentType: 'Expected little-endian float32 mono PCM at 16000 Hz',
   language: 'Unknown language code',
   mode: 'Mode must be transcribe, translate, or both',
-  englishOnly: 'This model is English-only: use a multilingual model for this language or translation',
+  // The worker refuses an unsupported job in the same words: the gateway's check must match it.
+  englishOnly: ENGLISH_ONLY_MESSAGE,
   context: 'Context must be between 0 and 1 seconds',
   requestId: 'Invalid request ID',
   streamId: 'Invalid stream ID',
