@@ -4,76 +4,24 @@
  * that is the capture host the browser sees. The proxy forwards everything to the gateway,
  * records every `POST /transcribe` (ids, query, bytes, answer) and can answer 503 on demand.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  newToken,
+  type RelaySecrets,
+  relayConfigText,
+  relayTokensText,
+} from '../../services/relay/src/domain/secrets.js';
+import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MODEL = join(ROOT, 'models/ggml-synthetic-tiny.bin');
 /** A clip with quiet at both ends: looped by chromium's fake microphone it pauses once per loop. */
 export const CLIP = join(ROOT, '../shared/audio/en-picovoice-test.wav');
-
-const token = () => randomBytes(32).toString('base64url');
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** A service process started from its TypeScript sources; output kept for failure messages. */
-class ServiceProcess {
-  private child?: ChildProcess;
-  output = '';
-
-  constructor(
-    readonly name: string,
-    private readonly entry: string,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
-
-  start(): void {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, this.entry)], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.on('data', (chunk: Buffer) => {
-        this.output = (this.output + chunk.toString()).slice(-20_000);
-      });
-    }
-    this.child = child;
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
 
 /** One `POST /transcribe` as the proxy saw it. */
 export interface RecordedWindow {
@@ -229,34 +177,27 @@ export async function startStack(captureDir: string): Promise<Stack> {
   const uiOrigin = `http://127.0.0.1:${uiPort}`;
   const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
   const rooms = { source: 'e2e-source', output: 'e2e-output' };
-  const tokens = { sourceRead: token(), sourceWrite: token(), outputRead: token(), outputWrite: token() };
-  const apiKey = token();
-  writeFileSync(
-    join(dir, 'relay.private.json'),
-    JSON.stringify({
-      origins: [captureOrigin, uiOrigin],
-      rooms: {
-        [rooms.source]: { read: tokens.sourceRead, write: tokens.sourceWrite },
-        [rooms.output]: { read: tokens.outputRead, write: tokens.outputWrite },
-      },
-    }),
-  );
-  writeFileSync(
-    join(dir, 'relay-tokens.env'),
-    [
-      `RELAY_ADDRESS=${relayUrl}`,
-      `RELAY_SITE=${uiOrigin}/`,
-      `RELAY_ROOM=${rooms.source}`,
-      `RELAY_OUTPUT_ROOM=${rooms.output}`,
-      `RELAY_SOURCE_READ=${tokens.sourceRead}`,
-      `RELAY_SOURCE_WRITE=${tokens.sourceWrite}`,
-      `RELAY_OUTPUT_READ=${tokens.outputRead}`,
-      `RELAY_OUTPUT_WRITE=${tokens.outputWrite}`,
-      '',
-    ].join('\n'),
-  );
+  const tokens = {
+    sourceRead: newToken(),
+    sourceWrite: newToken(),
+    outputRead: newToken(),
+    outputWrite: newToken(),
+  };
+  const apiKey = newToken();
+  // The files `pnpm secrets:init` writes, from the same writers, for this stack's origins.
+  const secrets: RelaySecrets = {
+    origins: [captureOrigin, uiOrigin],
+    sourceRoom: rooms.source,
+    outputRoom: rooms.output,
+    tokens,
+    relayAddress: relayUrl,
+    relaySite: `${uiOrigin}/`,
+  };
+  writeFileSync(join(dir, 'relay.private.json'), relayConfigText(secrets));
+  writeFileSync(join(dir, 'relay-tokens.env'), relayTokensText(secrets));
 
-  const gateway = new ServiceProcess('speech', 'services/speech/src/index.ts', {
+  const gateway = startService('speech', {
+    LOG_LEVEL: 'warn',
     CAPTION_BIND: '127.0.0.1',
     CAPTION_PORT: String(gatewayPort),
     CAPTION_MODEL: MODEL,
@@ -267,38 +208,41 @@ export async function startStack(captureDir: string): Promise<Stack> {
     CAPTION_LOCAL_ENV_FILE: join(dir, 'caption-local.env'),
     CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
   });
-  const relay = new ServiceProcess('relay', 'services/relay/src/index.ts', {
+  const relayEnv = {
+    LOG_LEVEL: 'warn',
     RELAY_BIND: '127.0.0.1',
     RELAY_PORT: String(relayPort),
     CAPTION_RELAY_CONFIG: join(dir, 'relay.private.json'),
-  });
-  const ui = new ServiceProcess('ui', 'services/ui/src/index.ts', {
+  };
+  let relay = startService('relay', relayEnv);
+  const ui = startService('ui', {
+    LOG_LEVEL: 'warn',
     UI_BIND: '127.0.0.1',
     UI_PORT: String(uiPort),
     RELAY_URL: relayUrl,
     CAPTURE_URL: `${captureOrigin}/`,
   });
-  const services = [gateway, relay, ui];
+  const services = (): ServiceProcess[] => [gateway, relay, ui];
   const proxy = new CaptureProxy(capturePort, gatewayPort);
-  const logs = () => services.map((service) => `--- ${service.name}\n${service.output}`).join('\n');
+  const logs = () =>
+    services()
+      .map((service) => `--- ${service.name}\n${service.output()}`)
+      .join('\n');
   const relayReady = () =>
-    waitFor('the relay', async () =>
-      (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok ? true : undefined,
-    );
+    until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
 
   try {
-    for (const service of services) service.start();
     const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
-    await waitFor(
+    await until(
       'the gateway',
-      async () => ((await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok ? true : undefined),
+      async () => (await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok,
       60_000,
     );
     await relayReady();
-    await waitFor('the ui', async () => ((await fetch(`${uiOrigin}/health`)).ok ? true : undefined));
+    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
     await proxy.start(captureDir);
   } catch (error) {
-    await Promise.all(services.map((service) => service.stop()));
+    await Promise.all(services().map((service) => service.stop()));
     throw new Error(`${(error as Error).message}\n${logs()}`);
   }
 
@@ -314,12 +258,12 @@ export async function startStack(captureDir: string): Promise<Stack> {
     logs,
     async restartRelay() {
       await relay.stop();
-      relay.start();
+      relay = startService('relay', relayEnv);
       await relayReady();
     },
     async stop() {
       await proxy.stop();
-      await Promise.all(services.map((service) => service.stop()));
+      await Promise.all(services().map((service) => service.stop()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
