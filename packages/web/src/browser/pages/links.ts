@@ -81,9 +81,6 @@ function update(): void {
   ui.captureLink.value = links.capture ?? '';
   ui.editorLink.value = links.editor ?? '';
   ui.overlayLink.value = links.overlay ?? '';
-  ui.captureLink.placeholder = 'Needs the capture host, the source room and its write token';
-  ui.editorLink.placeholder = 'Needs both rooms, the source read and the output write token';
-  ui.overlayLink.placeholder = 'Needs the output room and its read token';
   const missing = [links.capture, links.editor, links.overlay].filter((link) => !link).length;
   setStatus(
     ui.linksStatus,
