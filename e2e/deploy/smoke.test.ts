@@ -25,6 +25,7 @@ import { parseEnvFile } from '@live-captions/runtime';
 import {
   type ComposeConfig,
   composeConfig,
+  envFileText,
   environmentOf,
   healthcheckArgv,
   repoRoot,
@@ -140,12 +141,7 @@ beforeAll(async () => {
   secretsDir = join(dir, 'secrets');
   mkdirSync(join(dir, 'models'));
   const envFile = join(dir, '.env.production');
-  writeFileSync(
-    envFile,
-    Object.entries(HOSTS)
-      .map(([key, value]) => `${key}=${value}\n`)
-      .join(''),
-  );
+  writeFileSync(envFile, envFileText(HOSTS));
 
   // The operator's step: `make secrets` for the hosts of the env file.
   const made = spawnSync('make', ['secrets', `ENV_FILE=${envFile}`, `SECRETS_DIR=${secretsDir}`], {

@@ -73,6 +73,13 @@ function composeCommand(): string[] {
 let command: string[] | undefined;
 
 /** Runs `compose --env-file <env> -f compose.yaml [-f compose.<overlay>.yaml...] <args>`. */
+/** An env file as `--env-file` reads it (the operator's `.env.production`). */
+export function envFileText(env: Record<string, string>): string {
+  return Object.entries(env)
+    .map(([key, value]) => `${key}=${value}\n`)
+    .join('');
+}
+
 export function runCompose(
   env: Record<string, string>,
   overlays: Overlay[] = [],
@@ -82,12 +89,7 @@ export function runCompose(
   const dir = mkdtempSync(join(tmpdir(), 'compose-env-'));
   try {
     const envFile = join(dir, 'env');
-    writeFileSync(
-      envFile,
-      Object.entries(env)
-        .map(([key, value]) => `${key}=${value}\n`)
-        .join(''),
-    );
+    writeFileSync(envFile, envFileText(env));
     const files = ['compose.yaml', ...overlays.map((overlay) => `compose.${overlay}.yaml`)];
     const result = spawnSync(
       command[0]!,
