@@ -7,7 +7,9 @@ import multer, { MulterError } from 'multer';
 import { duplicateField, HttpError, Messages, unknownField } from '../domain/errors.js';
 import { type BodyLimits, watchUpload } from './body.js';
 
-export const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024;
+const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024;
+
+const envelopeTooLarge = () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
 
 export interface MultipartBody {
   /** Text fields; a name sent twice is refused before this is returned. */
@@ -31,7 +33,7 @@ function fromMulter(error: unknown): Error {
   }
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
-      return new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
+      return envelopeTooLarge();
     case 'LIMIT_UNEXPECTED_FILE':
       return new HttpError(
         400,
@@ -51,8 +53,10 @@ function fromMulter(error: unknown): Error {
 export function readMultipart(
   req: Request,
   res: Response,
-  limits: Omit<BodyLimits, 'maxBytes'>,
+  limits: Pick<BodyLimits, 'timeoutMs'>,
 ): Promise<MultipartBody> {
+  // Refused before multer sees the request: an announced oversize body is not worth parsing.
+  if (Number(req.headers['content-length']) > MAX_ENVELOPE_BYTES) return Promise.reject(envelopeTooLarge());
   return new Promise<MultipartBody>((resolve, reject) => {
     const upload = multer({
       storage: multer.memoryStorage(),
@@ -62,7 +66,7 @@ export function readMultipart(
         watchUpload(
           req,
           res,
-          { ...limits, maxBytes: MAX_ENVELOPE_BYTES },
+          { ...limits, maxBytes: MAX_ENVELOPE_BYTES, tooLarge: envelopeTooLarge },
           () => undefined,
           () => request.pipe(busboy),
         ).catch(reject);

@@ -10,7 +10,7 @@ import { checkLanguageAndMode, type DecodeOptions, parseIds } from '../domain/re
 import { decodeWav } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
-import { MAX_ENVELOPE_BYTES, readMultipart } from './multipart.js';
+import { readMultipart } from './multipart.js';
 import { header } from './native.js';
 
 /** The hosted-model alias that selects the loaded local model. */
@@ -80,13 +80,7 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
         res,
         { requestId: ids.requestId, streamId, temporary: ids.streamId === undefined },
         async () => {
-          if (Number(header(req, 'content-length')) > MAX_ENVELOPE_BYTES) {
-            throw new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
-          }
-          const { fields, file } = await readMultipart(req, res, {
-            timeoutMs: uploadTimeoutMs,
-            tooLarge: () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' }),
-          });
+          const { fields, file } = await readMultipart(req, res, { timeoutMs: uploadTimeoutMs });
           const responseFormat = validateFields(task, fields, file !== undefined, engine.model);
           const mode = task === 'translations' ? 'translate' : 'transcribe';
           const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
