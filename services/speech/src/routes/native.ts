@@ -3,7 +3,7 @@
  * validated in the contract's order: 403, 415, 400 language/mode/context/IDs, 429 admission,
  * 413/408 while reading, 400 PCM/window, retry cache (409), then the queue (429 deadline, 500).
  */
-import { type Request, Router } from 'express';
+import { Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { decodePcm, MAX_PCM_BYTES } from '../domain/pcm.js';
@@ -13,21 +13,16 @@ import { readBody } from './body.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 
-export const header = (req: Request, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-};
-
 export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
   const router = Router();
 
   router.post('/transcribe', ...guards.local, async function transcribe(req, res) {
-    if ((header(req, 'content-type') ?? '').trim().toLowerCase() !== 'application/octet-stream') {
+    if ((req.get('content-type') ?? '').trim().toLowerCase() !== 'application/octet-stream') {
       throw new HttpError(415, Messages.contentType);
     }
     const engine = await admission.engine();
     const options = parseNativeQuery(req.query, engine);
-    const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
+    const ids = parseIds(req.get('x-request-id'), req.get('x-stream-id'));
     const streamId = ids.streamId ?? LEGACY_STREAM;
     await decodeAndReply(admission, res, { requestId: ids.requestId, streamId }, async () => {
       const body = await readBody(req, res, {

@@ -11,7 +11,6 @@ import { decodeWav } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 import { readMultipart } from './multipart.js';
-import { header } from './native.js';
 
 /** The hosted-model alias that selects the loaded local model. */
 export const COMPAT_ALIAS = 'whisper-1';
@@ -68,11 +67,11 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
 
   const audio = (task: Task) =>
     async function createAudio(req: Request, res: Response) {
-      if (!(header(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      if (!(req.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
         throw new HttpError(415, Messages.multipart);
       }
       const engine = await admission.engine();
-      const ids = parseIds(header(req, 'x-request-id'), header(req, 'x-stream-id'));
+      const ids = parseIds(req.get('x-request-id'), req.get('x-stream-id'));
       // Without X-Stream-ID the call gets a temporary session, closed when its request ends.
       const streamId = ids.streamId ?? `v1-${randomUUID()}`;
       await decodeAndReply(
