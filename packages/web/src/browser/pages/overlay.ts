@@ -23,13 +23,14 @@ const fontSize = Number(params.get('fontsize'));
 if (Number.isFinite(fontSize) && fontSize >= 8 && fontSize <= 200) {
   document.documentElement.style.setProperty('--caption-size', `${fontSize}px`);
 }
-const color = params.get('color');
-if (color && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(color) && CSS.supports('color', color)) {
-  document.documentElement.style.setProperty('--caption-color', color);
-}
-const background = params.get('bg');
-if (background && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(background) && CSS.supports('color', background)) {
-  document.documentElement.style.setProperty('--caption-background', background);
+for (const [name, property] of [
+  ['color', '--caption-color'],
+  ['bg', '--caption-background'],
+] as const) {
+  const value = params.get(name);
+  if (value && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(value) && CSS.supports('color', value)) {
+    document.documentElement.style.setProperty(property, value);
+  }
 }
 
 function render(): void {
