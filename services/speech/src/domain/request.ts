@@ -3,7 +3,7 @@
  * statuses of the native route"), shared by the native route and `/v1`.
  */
 import { createHash } from 'node:crypto';
-import type { EngineInfo, TaskMode } from '@live-captions/protocol';
+import type { EngineInfo, InferenceRequest, TaskMode } from '@live-captions/protocol';
 import { isWhisperLanguage } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 import { SAMPLE_RATE } from './pcm.js';
@@ -14,36 +14,26 @@ const MODES: readonly TaskMode[] = ['transcribe', 'translate', 'both'];
 /** Plain decimal numbers only: no hex, no blanks, no sign other than +. */
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-export interface DecodeOptions {
-  language: string;
-  mode: TaskMode;
-  window: boolean;
-  final: boolean;
-  contextSeconds: number;
-}
+/** Derived from the queued request so the two cannot drift; the IDs are added when it is queued. */
+export type DecodeOptions = Omit<InferenceRequest, 'requestId' | 'streamId' | 'correlationId'>;
 
 type QueryValue = string | string[] | undefined | unknown;
 
 const flag = (value: QueryValue, fallback: boolean) => (value === undefined ? fallback : value === '1');
 
 /** Steps 3-5: language code, mode, and what an English-only model can do. */
-export function checkLanguageAndMode(
-  language: unknown,
-  mode: unknown,
-  engine: EngineInfo,
-  param = 'language',
-) {
+export function checkLanguageAndMode(language: unknown, mode: unknown, engine: EngineInfo) {
   if (typeof language !== 'string' || (language !== 'auto' && !isWhisperLanguage(language))) {
-    throw new HttpError(400, Messages.language, { param });
+    throw new HttpError(400, Messages.language, { param: 'language' });
   }
   if (typeof mode !== 'string' || !MODES.includes(mode as TaskMode)) {
     throw new HttpError(400, Messages.mode, { param: 'mode' });
   }
   const languageOk = language === 'auto' || engine.languages.includes(language);
   if (!engine.multilingual && (!languageOk || mode !== 'transcribe')) {
-    throw new HttpError(400, Messages.englishOnly, { param });
+    throw new HttpError(400, Messages.englishOnly, { param: 'language' });
   }
-  if (!languageOk) throw new HttpError(400, Messages.language, { param });
+  if (!languageOk) throw new HttpError(400, Messages.language, { param: 'language' });
   if (!engine.modes.includes(mode as TaskMode))
     throw new HttpError(400, Messages.englishOnly, { param: 'mode' });
   return { language, mode: mode as TaskMode };

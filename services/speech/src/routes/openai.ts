@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Request, type Response, Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages, unknownField, unknownModel } from '../domain/errors.js';
-import { checkLanguageAndMode, type DecodeOptions, parseIds } from '../domain/request.js';
+import { checkLanguageAndMode, parseIds } from '../domain/request.js';
 import { decodeWav } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
@@ -18,11 +18,6 @@ export const COMPAT_ALIAS = 'whisper-1';
 const FIELDS = new Set(['file', 'model', 'language', 'response_format', 'temperature', 'prompt', 'stream']);
 
 type Task = 'transcriptions' | 'translations';
-
-interface V1Options {
-  decode: DecodeOptions;
-  responseFormat: 'json' | 'text';
-}
 
 function validateFields(task: Task, fields: Record<string, string>, hasFile: boolean, model: string) {
   for (const name of Object.keys(fields)) {
@@ -84,12 +79,8 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
           const mode = task === 'translations' ? 'translate' : 'transcribe';
           const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
           const wav = decodeWav(file!.buffer);
-          const options: V1Options = {
-            decode: { language, mode, window: false, final: true, contextSeconds: 0 },
-            responseFormat,
-          };
           return {
-            options: options.decode,
+            options: { language, mode, window: false, final: true, contextSeconds: 0 },
             audio: wav.samples,
             body: file!.buffer,
             route: `v1-${task}`,
