@@ -57,16 +57,19 @@ function resolveSocket(given?: SocketConstructor): SocketConstructor {
   return found;
 }
 
-/** Socket lifecycle shared by the publisher and the reader: join, reconnect with backoff, stop on refusal. */
-export abstract class RelayConnection {
+/**
+ * Socket lifecycle shared by the publisher and the reader: join, reconnect with backoff, stop on refusal.
+ * Generic over the options so that each subclass reads its own through `this.options`.
+ */
+export abstract class RelayConnection<Options extends RelayConnectionOptions = RelayConnectionOptions> {
   state: RelayClientState = 'connecting';
-  protected readonly options: RelayConnectionOptions;
+  protected readonly options: Options;
   private readonly Socket: SocketConstructor;
   private socket?: SocketLike;
   private attempt = 0;
   private retryTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(options: RelayConnectionOptions) {
+  constructor(options: Options) {
     this.options = options;
     this.Socket = resolveSocket(options.WebSocket);
   }

@@ -36,17 +36,15 @@ function randomClientId(): string {
  * Publishes captions to a room with the write token: one caption in flight, resent with the same
  * delivery identity until acked (also across reconnects), the rest queued (bounded).
  */
-export class RelayPublisher extends RelayConnection {
+export class RelayPublisher extends RelayConnection<RelayPublisherOptions> {
   readonly clientId: string;
   private readonly queue: RelayPublish[] = [];
   private sequence = 0;
   private inFlight?: RelayPublish;
   private ackTimer?: ReturnType<typeof setTimeout>;
-  private readonly publisherOptions: RelayPublisherOptions;
 
   constructor(options: RelayPublisherOptions) {
     super(options);
-    this.publisherOptions = options;
     this.clientId = options.clientId ?? randomClientId();
     this.start();
   }
@@ -58,11 +56,11 @@ export class RelayPublisher extends RelayConnection {
 
   /** Queues a caption; `false` (nothing queued) when `maxQueue` captions are still unacked. */
   publish(caption: CaptionInput): boolean {
-    if (this.queue.length >= (this.publisherOptions.maxQueue ?? 100)) return false;
+    if (this.queue.length >= (this.options.maxQueue ?? 100)) return false;
     this.sequence += 1;
     const delivery: RelayDelivery = { client: this.clientId, sequence: this.sequence };
     this.queue.push({ msg: true, ...caption, delivery } as RelayPublish);
-    this.publisherOptions.onQueue?.(this.queue.length);
+    this.options.onQueue?.(this.queue.length);
     this.flush();
     return true;
   }
@@ -89,8 +87,8 @@ export class RelayPublisher extends RelayConnection {
     clearTimeout(this.ackTimer);
     this.queue.shift();
     this.inFlight = undefined;
-    this.publisherOptions.onAck?.(frame);
-    this.publisherOptions.onQueue?.(this.queue.length);
+    this.options.onAck?.(frame);
+    this.options.onQueue?.(this.queue.length);
     this.flush();
   }
 
@@ -113,6 +111,6 @@ export class RelayPublisher extends RelayConnection {
       if (this.inFlight !== caption) return;
       // Same delivery identity: the relay acks a duplicate without a second fan-out.
       if (this.sendFrame(caption)) this.armAckTimer(caption);
-    }, this.publisherOptions.ackTimeoutMs ?? 3000);
+    }, this.options.ackTimeoutMs ?? 3000);
   }
 }

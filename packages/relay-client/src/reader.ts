@@ -21,14 +21,12 @@ export interface RelayReaderOptions extends RelayConnectionOptions {
  * Reads a room with the read token: captions in room order, reconnecting with its cursor so that
  * the relay replays what was missed, and reporting gaps it cannot fill.
  */
-export class RelayReader extends RelayConnection {
+export class RelayReader extends RelayConnection<RelayReaderOptions> {
   /** Position of the last caption handed to `onCaption`. */
   cursor?: RelayCursor;
-  private readonly readerOptions: RelayReaderOptions;
 
   constructor(options: RelayReaderOptions) {
     super(options);
-    this.readerOptions = options;
     this.cursor = options.cursor;
     this.start();
   }
@@ -48,7 +46,7 @@ export class RelayReader extends RelayConnection {
     if (joined.gap) {
       // Replay follows from the oldest retained caption; until one arrives we still miss everything.
       this.cursor = { epoch: joined.epoch, sequence: 0 };
-      this.readerOptions.onGap?.({ gap: joined.gap, epoch: joined.epoch, next: joined.next });
+      this.options.onGap?.({ gap: joined.gap, epoch: joined.epoch, next: joined.next });
     } else if (!this.cursor || this.cursor.epoch !== joined.epoch) {
       this.cursor = { epoch: joined.epoch, sequence: joined.next - 1 };
     }
@@ -59,10 +57,10 @@ export class RelayReader extends RelayConnection {
       const { epoch, sequence } = frame.relay;
       if (this.cursor && this.cursor.epoch === epoch && sequence <= this.cursor.sequence) return;
       this.cursor = { epoch, sequence };
-      this.readerOptions.onCaption(frame);
+      this.options.onCaption(frame);
     } else if ('gap' in frame && !('joined' in frame)) {
       this.cursor = { epoch: frame.epoch, sequence: frame.next - 1 };
-      this.readerOptions.onGap?.(frame);
+      this.options.onGap?.(frame);
     }
   }
 }
