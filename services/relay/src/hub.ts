@@ -187,7 +187,7 @@ export class Hub {
         this.rooms.set(name, {
           name,
           tokens,
-          log: new RoomLog(name, newEpoch()),
+          log: new RoomLog(newEpoch()),
           readers: new Set(),
           writers: new Set(),
         });

@@ -8,7 +8,7 @@ const add = (retention: Retention, room: RoomLog, at: number, bytes = 10) =>
 describe('retention', () => {
   it('keeps at most replayMessages per room, oldest out first, and forgets their deliveries', () => {
     const retention = new Retention({ ...DEFAULT_LIMITS, replayMessages: 3 });
-    const room = new RoomLog('a', 'e');
+    const room = new RoomLog('e');
     for (let i = 0; i < 5; i++) add(retention, room, i);
     expect(room.entries.map((e) => e.sequence)).toEqual([3, 4, 5]);
     expect([room.oldest, room.next]).toEqual([3, 6]);
@@ -20,8 +20,8 @@ describe('retention', () => {
 
   it('evicts the oldest captions across rooms above replayTotalMessages and replayBytes', () => {
     const retention = new Retention({ ...DEFAULT_LIMITS, replayTotalMessages: 4, replayBytes: 1000 });
-    const a = new RoomLog('a', 'e');
-    const b = new RoomLog('b', 'e');
+    const a = new RoomLog('e');
+    const b = new RoomLog('e');
     add(retention, a, 1);
     add(retention, b, 2);
     add(retention, a, 3);
@@ -38,7 +38,7 @@ describe('retention', () => {
 
   it('expires captions older than replayMs', () => {
     const retention = new Retention({ ...DEFAULT_LIMITS, replayMs: 100 });
-    const room = new RoomLog('a', 'e');
+    const room = new RoomLog('e');
     add(retention, room, 0);
     add(retention, room, 50);
     retention.expire(room, 120);

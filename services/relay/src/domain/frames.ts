@@ -10,7 +10,6 @@ import {
   type RelayCursor,
   type RelayDelivery,
   type RelayJoin,
-  type RelayRole,
 } from '@live-captions/protocol';
 
 /** A frame the relay refuses; the socket is closed with `code` and `reason`. */
@@ -84,9 +83,8 @@ function parseCursor(value: unknown): RelayCursor {
 
 const PUBLISH_KEYS = new Set(['msg', 'final', 'interm', 'id', 'label', 'ln', 'c', 'delivery']);
 
-/** A validated publish: the caption, its delivery identity and its canonical JSON. */
+/** A validated publish: its delivery identity and the caption's canonical JSON. */
 export interface ParsedPublish {
-  caption: RelayCaptionFields;
   delivery: RelayDelivery;
   /** The caption fields as JSON in a fixed order: what readers get, minus `relay`; compared for duplicates. */
   body: string;
@@ -135,7 +133,6 @@ export function parsePublish(value: unknown): ParsedPublish {
     c: value.c as boolean | undefined,
   } as RelayCaptionFields;
   return {
-    caption,
     delivery: { client: delivery.client, sequence: delivery.sequence },
     body: JSON.stringify(caption),
   };
@@ -145,5 +142,3 @@ export function parsePublish(value: unknown): ParsedPublish {
 export function captionFrame(body: string, epoch: string, sequence: number): string {
   return `${body.slice(0, -1)},"relay":{"epoch":${JSON.stringify(epoch)},"sequence":${sequence}}}`;
 }
-
-export type { RelayRole };

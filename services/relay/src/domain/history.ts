@@ -24,10 +24,7 @@ export class RoomLog {
   readonly entries: Retained[] = [];
   private readonly deliveries = new Map<string, Retained>();
 
-  constructor(
-    readonly name: string,
-    readonly epoch: string,
-  ) {}
+  constructor(readonly epoch: string) {}
 
   /** Sequence of the oldest retained caption (`next` when none is retained). */
   get oldest(): number {
