@@ -29,7 +29,7 @@ import { openAiRoutes } from './routes/openai.js';
 import { statusRoutes } from './routes/status.js';
 
 /** Fixed by the contract: a body must be complete within 10 s. */
-export const UPLOAD_TIMEOUT_MS = 10_000;
+const UPLOAD_TIMEOUT_MS = 10_000;
 
 /** Placeholder page, served while the capture page of @live-captions/web is not built. */
 export const PLACEHOLDER_DIR = fileURLToPath(new URL('../public/', import.meta.url));

@@ -24,7 +24,8 @@ export function apiKeyProblem(key: string): string | undefined {
   return undefined;
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Hosts where plain http:// (or ws://) is acceptable: traffic never leaves the machine. */
+export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * One CAPTION_ALLOWED_ORIGINS entry: an exact origin, `https://` (http only for localhost), no

@@ -7,6 +7,7 @@
 import { InferenceError, type InferenceQueue } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult, SpeechHealth } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
+import { MAX_SECONDS, SAMPLE_RATE } from './pcm.js';
 import { type Session, StreamSessions } from './sessions.js';
 
 const ENGINE_CACHE_MS = 1_000;
@@ -119,8 +120,8 @@ export class Admission {
     return {
       ready: true,
       version: this.options.version,
-      sample_rate: 16000,
-      max_seconds: 12,
+      sample_rate: SAMPLE_RATE,
+      max_seconds: MAX_SECONDS,
       model: engine.model,
       device: engine.device,
       compute_type: engine.computeType,

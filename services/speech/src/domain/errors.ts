@@ -43,7 +43,7 @@ export class HttpError extends Error {
   }
 }
 
-export function openAiType(status: number): OpenAiErrorType {
+function openAiType(status: number): OpenAiErrorType {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 429) return 'rate_limit_error';

@@ -14,9 +14,9 @@ export const MAX_SECONDS = 12;
 /** 12 s of float32 at 16 kHz: 768,000 bytes. */
 export const MAX_PCM_BYTES = SAMPLE_RATE * MAX_SECONDS * 4;
 /** 0.01 s at 16 kHz. */
-export const MIN_PCM_SAMPLES = 160;
+const MIN_PCM_SAMPLES = 160;
 /** Tolerance above full scale for clients whose float conversion overshoots a little. */
-export const MAX_ABS_SAMPLE = 1.01;
+const MAX_ABS_SAMPLE = 1.01;
 
 /**
  * Step 10 of the contract: length (>= 160 samples, whole float32 samples) then sample values

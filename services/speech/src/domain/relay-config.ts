@@ -2,6 +2,7 @@
  * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`.
  * Field names are a stable contract for the capture page and the links hub.
  */
+import { LOCAL_HOSTS } from './access.js';
 
 export interface RelayConfig {
   /** RELAY_ADDRESS: the relay WebSocket URL (wss://). */
@@ -32,8 +33,6 @@ const REQUIRED = [
   'RELAY_SOURCE_WRITE',
 ] as const;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 const fragment = (params: Record<string, string | null>) =>
   Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== null)
@@ -53,7 +52,7 @@ export function parseRelayConfig(vars: Record<string, string>): { config?: Relay
     try {
       const url = new URL(address);
       // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
-      const local = url.protocol === 'ws:' && LOOPBACK.has(url.hostname);
+      const local = url.protocol === 'ws:' && LOCAL_HOSTS.has(url.hostname);
       if (url.protocol !== 'wss:' && !local)
         problems.push('RELAY_ADDRESS: must use wss:// (ws:// only for localhost)');
     } catch {

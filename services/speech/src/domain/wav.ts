@@ -6,16 +6,15 @@
  * 8-48 kHz -> 415; truncated -> 400; shorter than 0.01 s or longer than 12 s -> 413.
  */
 import { HttpError, Messages } from './errors.js';
+import { MAX_SECONDS, SAMPLE_RATE } from './pcm.js';
 import { resample } from './resample.js';
 
 // Bound locally: global lookups are slow in per-sample loops inside vm contexts (jest).
 const finite = Number.isFinite;
 
-export const TARGET_RATE = 16_000;
-export const MIN_SECONDS = 0.01;
-export const MAX_SECONDS = 12;
-export const MIN_RATE = 8_000;
-export const MAX_RATE = 48_000;
+const MIN_SECONDS = 0.01;
+const MIN_RATE = 8_000;
+const MAX_RATE = 48_000;
 
 const FORMAT_PCM = 1;
 const FORMAT_FLOAT = 3;
@@ -66,7 +65,7 @@ function readFormat(buf: Buffer, offset: number, size: number): WavFormat {
 }
 
 /** Locates `fmt ` and `data`; throws the contract's statuses. */
-export function readWavLayout(buf: Buffer): { fmt: WavFormat; dataOffset: number; dataLength: number } {
+function readWavLayout(buf: Buffer): { fmt: WavFormat; dataOffset: number; dataLength: number } {
   if (
     buf.length < 12 ||
     buf.toString('latin1', 0, 4) !== 'RIFF' ||
@@ -126,7 +125,7 @@ export function decodeWav(buf: Buffer): DecodedWav {
     if (!finite(value)) throw new HttpError(400, Messages.pcmSamples, { param: 'file' });
     mono[frame] = value;
   }
-  const samples = fmt.sampleRate === TARGET_RATE ? mono : resample(mono, fmt.sampleRate, TARGET_RATE);
+  const samples = fmt.sampleRate === SAMPLE_RATE ? mono : resample(mono, fmt.sampleRate, SAMPLE_RATE);
   // Float files may exceed full scale and resampling may overshoot a little: the engine gets [-1, 1].
   for (let i = 0; i < samples.length; i += 1) {
     const value = samples[i]!;

@@ -25,7 +25,7 @@ export interface BodyLimits {
  * After a 408 the rest of the upload is not worth waiting for: answer with `Connection: close`
  * so Node closes the socket once the response is out.
  */
-export function closeAfterResponse(res: Response): void {
+function closeAfterResponse(res: Response): void {
   if (!res.headersSent) res.setHeader('Connection', 'close');
 }
 
