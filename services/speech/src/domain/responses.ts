@@ -20,8 +20,7 @@ export interface NativeResponse {
   inference_seconds: number;
 }
 
-const seconds = (value: number) => Math.round(value * 1000) / 1000;
-
+/** The result's seconds are already rounded to the contract's 3 decimals by the worker. */
 export function nativeResponse(result: InferenceResult, requestId: string, streamId: string): NativeResponse {
   return {
     text: result.text,
@@ -31,11 +30,11 @@ export function nativeResponse(result: InferenceResult, requestId: string, strea
     output_language: result.outputLanguage,
     translation_language: result.translationLanguage,
     mode: result.mode,
-    audio_seconds: seconds(result.audioSeconds),
-    committed_seconds: seconds(result.committedSeconds),
+    audio_seconds: result.audioSeconds,
+    committed_seconds: result.committedSeconds,
     request_id: requestId,
     stream_id: streamId,
-    queue_seconds: seconds(result.queueSeconds),
-    inference_seconds: seconds(result.inferenceSeconds),
+    queue_seconds: result.queueSeconds,
+    inference_seconds: result.inferenceSeconds,
   };
 }
