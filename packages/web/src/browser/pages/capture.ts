@@ -22,6 +22,7 @@ import {
   stripTokensFromAddress,
 } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
+import type { RelayConfigResponse } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
@@ -216,14 +217,10 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
     }
     return;
   }
-  const config = (await response.json()) as {
-    relayUrl: string;
-    sourceRoom: string;
-    sourceWriteToken: string;
-  };
+  const config = (await response.json()) as RelayConfigResponse;
   ui.relayUrl.value = config.relayUrl;
   ui.relayRoom.value = config.sourceRoom;
-  ui.relayToken.value = config.sourceWriteToken;
+  ui.relayToken.value = config.sourceWriteToken ?? '';
   saveSettings();
   connectRelay();
 }
