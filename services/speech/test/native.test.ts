@@ -10,6 +10,7 @@ import { MAX_PCM_BYTES } from '../src/domain/pcm.js';
 import {
   type Backend,
   GatedQueue,
+  holdStream,
   inProcessBackend,
   openUpload,
   type RunningGateway,
@@ -245,14 +246,8 @@ describe('stream sessions and admission', () => {
     let now = 1_000_000;
     const limited = await startGateway({ queue: backend.queue, now: () => now });
     try {
-      const uploads = Array.from({ length: 12 }, (_, i) =>
-        openUpload(
-          limited.port,
-          'POST',
-          '/transcribe',
-          { ...LOCAL, 'X-Stream-ID': `stream-cap-${i}` },
-          Buffer.alloc(8),
-        ),
+      const uploads = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => holdStream(limited, `stream-cap-${i}`)),
       );
       await until(() => limited.admission.sessions.busyCount === 12, '12 busy sessions');
       const refused = await request(limited.base)
@@ -291,14 +286,7 @@ describe('stream sessions and admission', () => {
   });
 
   it('refuses a busy stream with 429 before reading its body', async () => {
-    const holder = openUpload(
-      gateway.port,
-      'POST',
-      '/transcribe',
-      { ...LOCAL, 'X-Stream-ID': 'stream-busy' },
-      Buffer.alloc(8),
-    );
-    await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+    const holder = await holdStream(gateway, 'stream-busy');
     // Announces a full 12 s body but sends none of it: the answer must not wait for it.
     const second = openUpload(gateway.port, 'POST', '/transcribe', {
       ...LOCAL,
@@ -319,8 +307,7 @@ describe('stream sessions and admission', () => {
     const headers = { ...LOCAL, 'X-Stream-ID': 'stream-delete', 'X-Request-ID': 'request-delete-1' };
     const first = await transcribe('', headers).send(oneSecond).expect(200);
 
-    const holder = openUpload(gateway.port, 'POST', '/transcribe', headers, Buffer.alloc(8));
-    await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+    const holder = await holdStream(gateway, 'stream-delete', headers);
     const busy = await request(gateway.base)
       .delete('/streams/stream-delete')
       .set('X-Caption-Local', '1')
@@ -430,15 +417,7 @@ describe('HTTP concurrency limit and shutdown', () => {
   it('503 with Retry-After beyond the HTTP concurrency limit', async () => {
     const limited = await startGateway({ queue: backend.queue, config: testConfig({ httpLimit: 2 }) });
     try {
-      const held = [0, 1].map((i) =>
-        openUpload(
-          limited.port,
-          'POST',
-          '/transcribe',
-          { ...LOCAL, 'X-Stream-ID': `stream-limit-${i}` },
-          Buffer.alloc(8),
-        ),
-      );
+      const held = await Promise.all([0, 1].map((i) => holdStream(limited, `stream-limit-${i}`)));
       await until(() => limited.admission.sessions.busyCount === 2, 'two uploads in flight');
       const res = await request(limited.base).get('/health').expect(503);
       expect(res.body).toEqual({ detail: Messages.httpLimit });

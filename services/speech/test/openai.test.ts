@@ -13,13 +13,13 @@ import {
   API_KEY,
   audioDir,
   type Backend,
+  holdStream,
   inProcessBackend,
   openUpload,
   type RunningGateway,
   readAudio,
   startGateway,
   testConfig,
-  until,
 } from './helpers/gateway.js';
 import { buildWav, sine } from './helpers/wav.js';
 
@@ -263,19 +263,7 @@ describe('POST /v1/audio/*: sessions', () => {
   });
 
   it('shares stream sessions with the native route: a busy stream is refused before its body is read', async () => {
-    const holder = openUpload(
-      gateway.port,
-      'POST',
-      '/transcribe',
-      {
-        ...AUTH,
-        'X-Caption-Local': '1',
-        'Content-Type': 'application/octet-stream',
-        'X-Stream-ID': 'shared-stream',
-      },
-      Buffer.alloc(8),
-    );
-    await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+    const holder = await holdStream(gateway, 'shared-stream', AUTH);
     const second = openUpload(gateway.port, 'POST', '/v1/audio/transcriptions', {
       ...AUTH,
       'Content-Type': 'multipart/form-data; boundary=xyz',
@@ -344,19 +332,7 @@ describe('the official openai SDK', () => {
       message: `413 ${Messages.envelopeTooLarge}`,
     });
 
-    const holder = openUpload(
-      gateway.port,
-      'POST',
-      '/transcribe',
-      {
-        ...AUTH,
-        'X-Caption-Local': '1',
-        'Content-Type': 'application/octet-stream',
-        'X-Stream-ID': 'sdk-stream',
-      },
-      Buffer.alloc(8),
-    );
-    await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+    const holder = await holdStream(gateway, 'sdk-stream', AUTH);
     const limited = await client.audio.transcriptions
       .create(
         { file: await toFile(jfk, 'jfk.wav'), model: 'whisper-1' },

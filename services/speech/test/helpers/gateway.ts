@@ -257,6 +257,31 @@ export function openUpload(
   };
 }
 
+/**
+ * Makes `streamId` busy: a native upload that sent 8 bytes of its body and never finishes unless
+ * the test ends or destroys it. Resolves once the gateway holds a busy session.
+ */
+export async function holdStream(
+  gateway: RunningGateway,
+  streamId: string,
+  headers: Record<string, string> = {},
+): Promise<OpenUpload> {
+  const holder = openUpload(
+    gateway.port,
+    'POST',
+    '/transcribe',
+    {
+      'X-Caption-Local': '1',
+      'Content-Type': 'application/octet-stream',
+      ...headers,
+      'X-Stream-ID': streamId,
+    },
+    Buffer.alloc(8),
+  );
+  await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+  return holder;
+}
+
 /** Waits until `check` holds, polling; for states reached by another connection. */
 export async function until(
   check: () => boolean | Promise<boolean>,
