@@ -124,4 +124,10 @@ describe('rolling buffer', () => {
     buffer.push(frame(LOUD, 100));
     expect(buffer.next(true)!.samples.length).toBe(160);
   });
+
+  test('an RMS the caller already computed decides whether the frame is speech', () => {
+    const buffer = make(3);
+    for (let i = 0; i < (3 * RATE) / FRAME; i++) buffer.push(frame(0.0005), LOUD);
+    expect(buffer.next()?.reason).toBe('interval');
+  });
 });

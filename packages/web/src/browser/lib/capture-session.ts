@@ -115,10 +115,10 @@ export class CaptureSession {
     });
   }
 
-  /** A frame from the microphone (ignored once stopped). */
-  push(frame: Float32Array): void {
+  /** A frame from the microphone (ignored once stopped); `frameRms` as in `RollingBuffer.push`. */
+  push(frame: Float32Array, frameRms?: number): void {
     if (this.state !== 'capturing') return;
-    this.buffer.push(frame);
+    this.buffer.push(frame, frameRms);
     if (this.buffer.overflowing) {
       // The gateway cannot keep up: stop taking audio and send what is buffered.
       this.state = 'draining';

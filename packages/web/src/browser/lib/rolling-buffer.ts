@@ -113,7 +113,8 @@ export class RollingBuffer {
     return this.voicedNew() > 0;
   }
 
-  push(frame: Float32Array): void {
+  /** `frameRms`: the frame's RMS when the caller already has it (the page's level meter does). */
+  push(frame: Float32Array, frameRms = rms(frame)): void {
     if (frame.length === 0) return;
     this.ensureCapacity(this.length + frame.length);
     this.data.set(frame, this.length);
@@ -121,7 +122,7 @@ export class RollingBuffer {
     this.frames.push({
       end: this.length,
       length: frame.length,
-      voiced: rms(frame) >= this.options.threshold,
+      voiced: frameRms >= this.options.threshold,
     });
     // Before speech, keep only a short lead-in; what precedes it is not contiguous context any more.
     if (!this.inFlight && this.voicedNew() === 0) {
@@ -141,15 +142,13 @@ export class RollingBuffer {
     if (this.inFlight) return undefined;
     const rate = this.sampleRate;
     const fresh = this.length - this.context;
-    if (fresh <= 0 || this.voicedNew() === 0) return undefined;
+    const voiced = this.voicedNew();
+    if (fresh <= 0 || voiced === 0) return undefined;
     const max = Math.round(this.options.maxRequestSeconds * rate);
     if (this.length > max) return this.take(max, false, 'limit');
     if (stopping) return this.take(this.length, true, 'stop');
     const quiet = this.trailingQuiet();
-    if (
-      quiet >= this.options.pauseSeconds * rate &&
-      this.voicedNew() >= this.options.minSpeechSeconds * rate
-    ) {
+    if (quiet >= this.options.pauseSeconds * rate && voiced >= this.options.minSpeechSeconds * rate) {
       return this.take(this.length, true, 'pause');
     }
     const interval = Math.max(this.options.intervalSeconds, MIN_UNFINISHED_SECONDS) * rate;

@@ -353,9 +353,10 @@ async function startCapture(): Promise<void> {
   });
   session = current;
   node.port.onmessage = (event: MessageEvent<Float32Array>) => {
-    level = smoothLevel(level, levelFromRms(rms(event.data)));
+    const frameRms = rms(event.data);
+    level = smoothLevel(level, levelFromRms(frameRms));
     ui.level.value = level;
-    current.push(event.data);
+    current.push(event.data, frameRms);
   };
   ui.stop.disabled = false;
   ui.microphone.disabled = true;
