@@ -1,19 +1,18 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RelayCaption, RelayGap } from '@live-captions/protocol';
 import { createPublisher, createReader } from '@live-captions/relay-client/node';
-import { type Running, SOURCE, startRelay, TOKENS, until } from './helpers.js';
+import { relayPerTest, SOURCE, TOKENS, until } from './helpers.js';
 
-let running: Running | undefined;
 const cleanups: (() => void)[] = [];
-afterEach(async () => {
+// Declared before relayPerTest's hook: same-level afterEach hooks run in order, clients before the relay.
+afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
-  await running?.close();
-  running = undefined;
 });
+const start = relayPerTest();
 
 describe('relay-client against the relay', () => {
   it('publisher and reader survive a relay restart: resend, reconnect, relay-restarted gap', async () => {
-    running = await startRelay();
+    let running = await start();
     const { url, port } = running;
     const captions: RelayCaption[] = [];
     const gaps: RelayGap[] = [];
@@ -35,7 +34,7 @@ describe('relay-client against the relay', () => {
     await until(() => captions.length === 3);
 
     await running.close();
-    running = await startRelay({}, { port });
+    running = await start({}, { port });
     for (let i = 1; i <= 3; i++) publisher.publish({ final: `after ${i}`, id: 10 + i });
     await until(() => captions.length === 6 && publisher.queued === 0);
 
@@ -54,8 +53,7 @@ describe('relay-client against the relay', () => {
   });
 
   it('a reader that reconnects gets what it missed, once', async () => {
-    running = await startRelay();
-    const { url } = running;
+    const { url } = await start();
     const captions: RelayCaption[] = [];
     const reader = createReader({
       url,

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { WebSocket } from 'ws';
-import { Client, ORIGIN, OUTPUT, type Running, SOURCE, startRelay, TOKENS } from './helpers.js';
+import { Client, ORIGIN, OUTPUT, relayPerTest, SOURCE, TOKENS } from './helpers.js';
 
-let running: Running | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(...args: Parameters<typeof startRelay>) {
-  running = await startRelay(...args);
-  return running;
-}
+const start = relayPerTest();
 
 describe('upgrade', () => {
   it('refuses a browser origin that is not listed with 403 and opens no socket', async () => {

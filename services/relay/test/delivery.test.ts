@@ -1,29 +1,10 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { RelayCaption, RelayJoined } from '@live-captions/protocol';
 import { WebSocket } from 'ws';
 import { parseRelayConfig } from '../src/app.js';
-import {
-  Client,
-  configFile,
-  OUTPUT,
-  publishAll,
-  type Running,
-  SOURCE,
-  startRelay,
-  TOKENS,
-  until,
-} from './helpers.js';
+import { Client, configFile, OUTPUT, publishAll, relayPerTest, SOURCE, TOKENS, until } from './helpers.js';
 
-let running: Running | undefined;
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(...args: Parameters<typeof startRelay>) {
-  running = await startRelay(...args);
-  return running;
-}
+const start = relayPerTest();
 
 const CLIENT = 'publisher_00000001';
 const texts = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);

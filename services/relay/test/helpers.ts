@@ -1,3 +1,4 @@
+import { afterEach } from '@jest/globals';
 import type { RelayServerFrame } from '@live-captions/protocol';
 import { WebSocket } from 'ws';
 import { createRelay, parseRelayConfig, type Relay, type RelayConfig, type RelayLimits } from '../src/app.js';
@@ -42,6 +43,22 @@ export async function startRelay(
   });
   const port = await relay.listen(options.port ?? 0, '127.0.0.1');
   return { relay, port, url: `ws://127.0.0.1:${port}/ws`, close: () => relay.close() };
+}
+
+/**
+ * For a test file: returns `start`, which starts a relay as `startRelay` does; the relay started
+ * last is closed after each test (a test that restarts the relay closes the earlier one itself).
+ */
+export function relayPerTest(): typeof startRelay {
+  let running: Running | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  return async (...args) => {
+    running = await startRelay(...args);
+    return running;
+  };
 }
 
 export interface Closed {
