@@ -2,8 +2,11 @@ import { z } from 'zod';
 
 /** Thrown when the environment does not validate; `issues` has one line per wrong variable. */
 export class ConfigError extends Error {
-  constructor(readonly issues: string[]) {
-    super(`Invalid configuration:\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+  constructor(
+    readonly issues: string[],
+    heading = 'Invalid configuration',
+  ) {
+    super(`${heading}:\n${issues.map((line) => `  - ${line}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

@@ -6,13 +6,9 @@ import type { Logger } from './logger.js';
  * Runs a service's start-up. A configuration mistake prints its message alone (an operator's typo
  * deserves no stack trace); any other failure is logged as fatal. Both exit 1.
  */
-export function runService(
-  logger: Logger,
-  start: () => Promise<void>,
-  isConfigError: (error: unknown) => boolean = (error) => error instanceof ConfigError,
-): void {
+export function runService(logger: Logger, start: () => Promise<void>): void {
   start().catch((error: unknown) => {
-    if (isConfigError(error)) console.error((error as Error).message);
+    if (error instanceof ConfigError) console.error(error.message);
     else logger.fatal({ err: error }, 'failed to start');
     process.exit(1);
   });

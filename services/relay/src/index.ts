@@ -1,44 +1,39 @@
-import { ConfigError, createLogger, runService, stopOnSignals } from '@live-captions/runtime';
+import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
 import { readRelayConfig } from './adapters/config-file.js';
 import { createRelay } from './app.js';
 import { loadRelayEnv } from './config.js';
 import { parseTrustedProxies } from './domain/client-ip.js';
-import { RelayConfigError } from './domain/relay-config.js';
 
 const log = createLogger('relay');
 
-runService(
-  log,
-  async () => {
-    // Settings: environment, then the private configuration file; refuse to start on any error.
-    const env = loadRelayEnv();
-    const config = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+runService(log, async () => {
+  // Settings: environment, then the private configuration file; refuse to start on any error.
+  const env = loadRelayEnv();
+  const config = readRelayConfig(env.CAPTION_RELAY_CONFIG);
 
-    // The relay: HTTP (/health, /metrics) and WebSocket (/ws) on one server.
-    const relay = createRelay({
-      config,
-      trustedProxies: parseTrustedProxies(env.RELAY_TRUSTED_PROXIES),
-      logger: log,
-    });
-    const port = await relay.listen(env.RELAY_PORT, env.RELAY_BIND);
-    log.info(
-      { bind: env.RELAY_BIND, port, rooms: config.rooms.size, origins: config.origins },
-      'relay listening',
-    );
+  // The relay: HTTP (/health, /metrics) and WebSocket (/ws) on one server.
+  const relay = createRelay({
+    config,
+    trustedProxies: parseTrustedProxies(env.RELAY_TRUSTED_PROXIES),
+    logger: log,
+  });
+  const port = await relay.listen(env.RELAY_PORT, env.RELAY_BIND);
+  log.info(
+    { bind: env.RELAY_BIND, port, rooms: config.rooms.size, origins: config.origins },
+    'relay listening',
+  );
 
-    // SIGHUP re-reads the config file; an invalid file keeps the running configuration.
-    process.on('SIGHUP', function reload() {
-      try {
-        const next = readRelayConfig(env.CAPTION_RELAY_CONFIG);
-        relay.reload(next);
-        log.info({ rooms: next.rooms.size, origins: next.origins }, 'configuration reloaded');
-      } catch (error) {
-        log.error({ err: (error as Error).message }, 'reload refused; keeping the running configuration');
-      }
-    });
+  // SIGHUP re-reads the config file; an invalid file keeps the running configuration.
+  process.on('SIGHUP', function reload() {
+    try {
+      const next = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+      relay.reload(next);
+      log.info({ rooms: next.rooms.size, origins: next.origins }, 'configuration reloaded');
+    } catch (error) {
+      log.error({ err: (error as Error).message }, 'reload refused; keeping the running configuration');
+    }
+  });
 
-    // SIGTERM/SIGINT: close sockets with 1001, then exit.
-    stopOnSignals(log, () => relay.close());
-  },
-  (error) => error instanceof ConfigError || error instanceof RelayConfigError,
-);
+  // SIGTERM/SIGINT: close sockets with 1001, then exit.
+  stopOnSignals(log, () => relay.close());
+});

@@ -1,4 +1,5 @@
 import { RELAY_ROOM_NAME, RELAY_TOKEN } from '@live-captions/protocol';
+import { ConfigError } from '@live-captions/runtime';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.js';
 
@@ -16,12 +17,12 @@ export interface RelayConfig {
 }
 
 /** Thrown for an invalid config file; `issues` has one line per wrong field, each naming it. */
-export class RelayConfigError extends Error {
+export class RelayConfigError extends ConfigError {
   constructor(
     readonly source: string,
-    readonly issues: string[],
+    issues: string[],
   ) {
-    super(`Invalid relay configuration ${source}:\n${issues.map((line) => `  - ${line}`).join('\n')}`);
+    super(issues, `Invalid relay configuration ${source}`);
     this.name = 'RelayConfigError';
   }
 }
