@@ -69,7 +69,7 @@ export function createRelay(options: RelayOptions): Relay {
       return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(health));
     }
     try {
-      send(200, registry.contentType, await registry.metrics());
+      send(200, registry.contentType, await registry.scrape());
     } catch (error) {
       log.error({ err: (error as Error).message }, 'metrics failed');
       send(500, 'text/plain; charset=utf-8', 'Metrics failed');

@@ -15,9 +15,13 @@ const COUNTERS: Record<keyof RelayStats, string> = {
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** A Prometheus registry of this relay: its counters and gauges plus the process defaults. */
-export function relayMetrics(hub: Hub): Registry {
+/**
+ * This relay's Prometheus metrics: its counters and gauges plus the process defaults. `scrape`
+ * takes one health reading (one retention expiry pass) for all the gauges of a scrape.
+ */
+export function relayMetrics(hub: Hub): { contentType: string; scrape(): Promise<string> } {
   const register = new Registry();
+  let reading: RelayHealth = relayHealth(hub, true);
   collectDefaultMetrics({ register, prefix: 'relay_' });
   for (const [key, help] of Object.entries(COUNTERS) as [keyof RelayStats, string][]) {
     new Counter({
@@ -36,27 +40,21 @@ export function relayMetrics(hub: Hub): Registry {
     retainedMessages: 'Captions retained for replay',
     retainedBytes: 'Bytes of captions retained for replay',
   } as const;
-  // One scrape collects every gauge in the same synchronous turn (Registry.metrics maps over them
-  // before awaiting), so they share one expiry pass and one reading; the next turn reads afresh.
-  let snapshot: RelayHealth | undefined;
-  const current = (): RelayHealth => {
-    if (snapshot === undefined) {
-      snapshot = relayHealth(hub, true);
-      queueMicrotask(() => {
-        snapshot = undefined;
-      });
-    }
-    return snapshot;
-  };
   for (const [key, help] of Object.entries(gauges) as [keyof typeof gauges, string][]) {
     new Gauge({
       name: `relay_${snake(key)}`,
       help,
       registers: [register],
       collect() {
-        this.set(current()[key]);
+        this.set(reading[key]);
       },
     });
   }
-  return register;
+  return {
+    contentType: register.contentType,
+    scrape() {
+      reading = relayHealth(hub, true);
+      return register.metrics();
+    },
+  };
 }
