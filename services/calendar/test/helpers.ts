@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { runPostgresUrl } from '@live-captions/test-services';
 import knexFactory, { type Knex } from 'knex';
 import supertest from 'supertest';
 import { openDatabase } from '../src/adapters/db.js';
@@ -6,7 +7,7 @@ import { migrate } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
 import { buildApp } from '../src/app.js';
 
-const ADMIN_URL = process.env.CALENDAR_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = runPostgresUrl();
 
 export const tokens = {
   admin: 'token-admin',
