@@ -289,10 +289,11 @@ export async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
+  intervalMs = 10,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
