@@ -117,6 +117,19 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
       logger?.warn({ jobId, correlationId: entry.request.correlationId }, 'job retried: its worker stopped');
   });
 
+  const unreachable = () =>
+    new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);
+
+  /** Runs Redis reads, or fails as `unavailable` (also when the connection drops under them). */
+  async function whileUp<T>(read: () => Promise<T>): Promise<T> {
+    if (!link.up) throw unreachable();
+    try {
+      return await read();
+    } catch {
+      throw unreachable();
+    }
+  }
+
   async function liveWorkers(): Promise<WorkerStatus[]> {
     const found: string[] = [];
     let cursor = '0';
@@ -245,8 +258,7 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
 
     async submit(request: InferenceRequest, audio: Float32Array, { startDeadline }: SubmitOptions) {
       if (closed) throw new InferenceError('unavailable', 'the queue is closed');
-      if (!link.up)
-        throw new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);
+      if (!link.up) throw unreachable();
       const queueTimeoutMs = Math.max(0, startDeadline - Date.now());
       return new Promise<InferenceResult>((resolve, reject) => {
         const entry: PendingRequest = {
@@ -264,21 +276,18 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
           // Never queued (Redis went away between the check and the write): answer now.
           if (pending.get(entry.jobId) !== entry) return;
           settle(entry);
-          reject(new InferenceError('unavailable', `queue unavailable: ${String(error)}`));
+          reject(new InferenceError('unavailable', `redis unreachable: ${(error as Error).message}`));
         });
       });
     },
 
     async status(): Promise<QueueStatus> {
-      if (!link.up)
-        throw new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);
-      const [workers, waiting] = await Promise.all([liveWorkers(), queue.getWaitingCount()]);
+      const [workers, waiting] = await whileUp(() => Promise.all([liveWorkers(), queue.getWaitingCount()]));
       return { workers: workers.filter((worker) => worker.ready), pending: waiting };
     },
 
     async engine(): Promise<EngineInfo | undefined> {
-      if (!link.up) return undefined;
-      return (await liveWorkers()).find((worker) => worker.ready)?.engine;
+      return (await whileUp(liveWorkers)).find((worker) => worker.ready)?.engine;
     },
 
     async close() {
