@@ -68,6 +68,7 @@ const stepOptions = (env = process.env) => ({
 
 // ---- build, secrets, model ------------------------------------------------------------------
 
+say(dim('building what changed (tsc -b, web pages) ...'));
 const built = await build(stepOptions());
 if (stopping) process.exit(process.exitCode ?? 0);
 if (built !== 0) {
