@@ -20,12 +20,13 @@ import {
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
 import { listening } from '@live-captions/runtime';
 import { runRedisUrl } from '@live-captions/test-services';
+import { audioDir } from '@live-captions/test-services/fixtures';
 import { Redis } from 'ioredis';
 import { type AppOptions, createApp, type SpeechApp } from '../../src/app.js';
 import { loadConfig, type SpeechConfig } from '../../src/config.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const audioDir = resolve(repoRoot, '../shared/audio');
+export { audioDir };
 export const REDIS_URL = runRedisUrl();
 export const API_KEY = 'test-key-0123456789abcdefghij';
 
