@@ -5,9 +5,10 @@ import { tsImport } from 'tsx/esm/api';
 
 export default async function globalSetup() {
   const services = await tsImport('./packages/test-services/src/index.ts', import.meta.url);
-  const { PROGRAMS, requirePrograms, startPostgresCluster, startRedisServer } = services;
+  const { PROGRAMS, reapOrphanClusters, requirePrograms, startPostgresCluster, startRedisServer } = services;
   requirePrograms([PROGRAMS.redis, PROGRAMS.postgres, PROGRAMS.chromium, PROGRAMS.dockerCompose]);
 
+  await reapOrphanClusters();
   const [redis, postgres] = await Promise.all([startRedisServer(), startPostgresCluster()]);
   globalThis.__testServices = { redis, postgres };
   process.env.REDIS_URL = redis.url;

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +15,41 @@ import { freePort } from './free-port.js';
 import { accountIds, postgresBinDir } from './system.js';
 
 const run = promisify(execFile);
+const DIR_PREFIX = 'lc-pg-';
+/** The pid of the process that started a cluster: when it is gone, nobody will stop the cluster. */
+const OWNER_FILE = 'owner.pid';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops and removes clusters whose starting process died without tearing them down (a test run
+ * killed mid-way): `pg_ctl` servers are detached and would otherwise outlive it.
+ */
+export async function reapOrphanClusters(): Promise<number> {
+  const bin = postgresBinDir();
+  if (!bin) return 0;
+  let reaped = 0;
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(DIR_PREFIX))) {
+    const dir = join(tmpdir(), name);
+    const ownerFile = join(dir, OWNER_FILE);
+    if (!existsSync(ownerFile) || alive(Number(readFileSync(ownerFile, 'utf8')))) continue;
+    const ids = process.getuid?.() === 0 ? accountIds('postgres') : {};
+    await run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'], {
+      ...ids,
+      cwd: dir,
+    }).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    reaped += 1;
+  }
+  return reaped;
+}
 
 export interface PostgresCluster {
   readonly port: number;
@@ -31,7 +74,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found: sudo apt-get install -y postgresql');
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'lc-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   const data = join(dir, 'data');
   const ids = process.getuid?.() === 0 ? accountIds('postgres') : undefined;
   if (ids) chownSync(dir, ids.uid, ids.gid);

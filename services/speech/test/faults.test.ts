@@ -7,10 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type RedisServer, startRedisServer } from '@live-captions/test-services';
+import {
+  GATEWAY_ENTRY,
+  gatewayPort,
+  type RedisServer,
+  type ServiceProcess as Started,
+  startRedisServer,
+  startServiceProcess,
+  WORKER_ENTRY,
+} from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { repoRoot, until } from './helpers/gateway.js';
-import { listeningPort, logLines, type Started, startProcess, WORKER_ENTRY } from './helpers/processes.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
 const MODEL = join(repoRoot, 'models/ggml-synthetic-base.bin');
@@ -64,15 +71,15 @@ const stacks: Stack[] = [];
 async function startStack(workerIds: string[], env: Record<string, string> = {}): Promise<Stack> {
   const queueName = `faults-${randomUUID()}`;
   const common = { REDIS_URL: redis.url, CAPTION_QUEUE_NAME: queueName, CAPTION_MODEL: MODEL };
-  const gateway = startProcess({ ...common, ...env });
+  const gateway = startServiceProcess(GATEWAY_ENTRY, { ...common, ...env });
   const workers = new Map<string, Started>();
   const startWorker = (id: string) => {
-    const worker = startProcess({ ...common, WORKER_ID: id }, WORKER_ENTRY);
+    const worker = startServiceProcess(WORKER_ENTRY, { ...common, WORKER_ID: id });
     workers.set(id, worker);
     return worker;
   };
   for (const id of workerIds) startWorker(id);
-  const base = `http://127.0.0.1:${await listeningPort(gateway)}`;
+  const base = `http://127.0.0.1:${await gatewayPort(gateway)}`;
   const stack: Stack = {
     base,
     queueName,
@@ -162,7 +169,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     // The stream was released: the next window on it is served.
     expect((await transcribe(stack.base, 'stream-worker-kill', 2)).status).toBe(200);
 
-    const retried = logLines(stack.gateway, /job retried: its worker stopped/);
+    const retried = stack.gateway.logLines(/job retried: its worker stopped/);
     expect(retried).toHaveLength(1);
     expect(typeof retried[0]!.correlationId).toBe('string');
     expectCleanLogs(stack.gateway);
@@ -182,7 +189,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     expect(result.body.detail).toBe('Transcription failed; pending audio can be retried');
     expect(result.ms).toBeLessThan(60_000);
     expect((await transcribe(stack.base, 'stream-poison', 2)).status).toBe(200);
-    expect(logLines(stack.gateway, /job failed: it stopped two workers/)).toHaveLength(1);
+    expect(stack.gateway.logLines(/job failed: it stopped two workers/)).toHaveLength(1);
   });
 
   it('Redis restarted (no persistence) under 3 requests, running and queued: all answered 200', async () => {
@@ -193,7 +200,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     await until(async () => (await inspector.llen(`bull:${stack.queueName}:wait`)) === 2, '2 queued jobs');
 
     await redis.kill();
-    await until(() => logLines(stack.gateway, /redis connection lost/).length === 1, 'the gateway to notice');
+    await until(() => stack.gateway.logLines(/redis connection lost/).length === 1, 'the gateway to notice');
     await redis.start();
 
     const results = await Promise.all(answers);
@@ -203,9 +210,9 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     await stack.ready(1);
     for (const stream of streams) expect((await transcribe(stack.base, stream, 2)).status).toBe(200);
 
-    expect(logLines(stack.gateway, /redis connection lost/)).toHaveLength(1);
-    expect(logLines(stack.gateway, /redis connection restored/)).toHaveLength(1);
-    const resubmitted = logLines(stack.gateway, /job resubmitted: Redis lost it/);
+    expect(stack.gateway.logLines(/redis connection lost/)).toHaveLength(1);
+    expect(stack.gateway.logLines(/redis connection restored/)).toHaveLength(1);
+    const resubmitted = stack.gateway.logLines(/job resubmitted: Redis lost it/);
     expect(resubmitted.length).toBeGreaterThanOrEqual(1);
     expect(resubmitted.length).toBeLessThanOrEqual(3);
     for (const line of resubmitted) expect(typeof line.correlationId).toBe('string');
@@ -222,7 +229,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     await until(async () => (await inspector.llen(`bull:${stack.queueName}:wait`)) === 1, 'the queued job');
 
     await redis.kill();
-    await until(() => logLines(stack.gateway, /redis connection lost/).length === 1, 'the gateway to notice');
+    await until(() => stack.gateway.logLines(/redis connection lost/).length === 1, 'the gateway to notice');
     const report = await health(stack.base);
     expect(report.status).toBe(503);
     expect(report.body.detail).toBe('Inference workers unavailable; retry shortly');
@@ -243,7 +250,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     expect(answered.retryAfter).toBe('1');
     expect(await stack.gateway.exited).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(20_000);
-    expect(logLines(stack.gateway, /shutdown grace over/)).toHaveLength(1);
+    expect(stack.gateway.logLines(/shutdown grace over/)).toHaveLength(1);
     expectCleanLogs(stack.gateway);
   });
 });

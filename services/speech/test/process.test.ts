@@ -5,11 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, jest } from '@jest/globals';
+import {
+  GATEWAY_ENTRY,
+  gatewayPort as listeningPort,
+  type ServiceProcess as Started,
+  startServiceProcess,
+  WORKER_ENTRY,
+} from '@live-captions/test-services';
 import request from 'supertest';
 import { deleteKeys, REDIS_URL, until } from './helpers/gateway.js';
-import { listeningPort, type Started, startProcess, WORKER_ENTRY } from './helpers/processes.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
+const startProcess = (env: Record<string, string>, entry = GATEWAY_ENTRY) => startServiceProcess(entry, env);
 const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
 
 async function healthy(base: string): Promise<void> {
