@@ -1,8 +1,9 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
+import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
-import { ApiError, noRoute } from './domain/errors.js';
+import { ApiError, noRoute, RETRY_AFTER_S, unavailable } from './domain/errors.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
 import { eventRoutes } from './routes/events.js';
@@ -19,6 +20,8 @@ export interface AppOptions {
   /** Lifetime of cached GET answers in ms (0: no cache). */
   cacheTtlMs?: number;
   onError?: (error: unknown) => void;
+  /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
+  onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
 }
 
 /**
@@ -67,6 +70,29 @@ function requestError(error: unknown): ApiError | undefined {
   const text = typeof message === 'string' && message ? message : 'Bad request';
   const sentence = `${text[0]!.toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
   return new ApiError(status, requestErrorCodes[status] ?? 'rest_invalid_request', sentence);
+}
+
+/**
+ * PostgreSQL unreachable (restart, crash, pool exhausted) or a statement past its timeout: 503
+ * with Retry-After, never the driver's message. The state change is reported once each way.
+ */
+function databaseErrors(options: AppOptions): ErrorRequestHandler {
+  let down = false;
+  options.knex.on('query-response', () => {
+    if (!down) return;
+    down = false;
+    options.onDatabaseState?.('up');
+  });
+  return function databaseErrors(error, _req, res, next) {
+    const lost = isDatabaseUnavailable(error);
+    if (!lost && !isStatementTimeout(error)) return next(error);
+    if (!lost) options.onError?.(error);
+    else if (!down) {
+      down = true;
+      options.onDatabaseState?.('down', error);
+    }
+    res.set('Retry-After', String(RETRY_AFTER_S)).status(503).json(unavailable().toJSON());
+  };
 }
 
 export function buildApp(options: AppOptions): Express {
@@ -121,6 +147,7 @@ export function buildApp(options: AppOptions): Express {
     options.onError?.(error);
     res.status(500).json(new ApiError(500, 'rest_internal_error', 'Internal server error.').toJSON());
   };
+  app.use(databaseErrors(options));
   app.use(onError);
   return app;
 }

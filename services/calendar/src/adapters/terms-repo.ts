@@ -22,6 +22,12 @@ const countSql = `(SELECT count(*) FROM cal_event_terms et JOIN cal_events e ON 
 /** Recomputes the stored counts of the given terms (all when none given). */
 export async function refreshTermCounts(knex: Knex, termIds?: number[]) {
   if (termIds && termIds.length === 0) return;
+  // Two transactions recounting one term would each count from their own snapshot and the last
+  // to commit would drop the other's event. Locking the rows first (in id order, no deadlock)
+  // makes the count below, a new statement, see every transaction that committed before. NO KEY
+  // UPDATE, as the count update itself: FOR UPDATE would deadlock with the KEY SHARE locks that
+  // inserting the event's term links takes.
+  if (termIds) await knex('cal_terms').whereIn('id', termIds).orderBy('id').forNoKeyUpdate().select('id');
   const query = knex('cal_terms as t').update({ count: knex.raw(countSql) });
   if (termIds) query.whereIn('t.id', termIds);
   await query;

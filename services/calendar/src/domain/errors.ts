@@ -32,3 +32,13 @@ export function missingParams(names: string[]): ApiError {
 
 export const noRoute = () =>
   new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const RETRY_AFTER_S = 5;
+
+/**
+ * 503 while PostgreSQL is unreachable or a statement ran past its time limit: the request may
+ * succeed later (sent with `Retry-After`); the driver's own message never reaches the client.
+ */
+export const unavailable = () =>
+  new ApiError(503, 'rest_service_unavailable', 'The calendar is temporarily unavailable; retry shortly.');

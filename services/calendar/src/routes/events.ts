@@ -1,5 +1,6 @@
 import { type RequestHandler, Router } from 'express';
 import type { Knex } from 'knex';
+import { writeTransaction } from '../adapters/db.js';
 import type { EventFilter } from '../adapters/events-repo.js';
 import {
   existingEventIds,
@@ -176,7 +177,7 @@ export function eventRoutes(ctx: AppContext): Router {
         if (row.status === 'trash')
           throw new ApiError(410, 'event-is-in-trash', 'The event is already in the trash.');
         if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
-        const trashed = await knex.transaction(async (trx) => {
+        const trashed = await writeTransaction(knex, async (trx) => {
           const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
           await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
           return renderOne(trx, updated, siteOf(req, ctx));
@@ -196,7 +197,7 @@ export function eventRoutes(ctx: AppContext): Router {
           const row = await findEvent(knex, by);
           if (!row) throw notFound();
           if (!canEdit(user!, row)) throw forbidden(user, 'Sorry, you are not allowed to edit this event.');
-          const updated = await knex.transaction((trx) =>
+          const updated = await writeTransaction(knex, (trx) =>
             saveEvent(trx, ctx, user!, input, siteOf(req, ctx), row),
           );
           res.json(updated);
@@ -211,7 +212,9 @@ export function eventRoutes(ctx: AppContext): Router {
       const input = validate(eventWrite, params(req));
       const user = userOf(res);
       if (!canWritePosts(user)) throw forbidden(user);
-      const created = await knex.transaction((trx) => saveEvent(trx, ctx, user!, input, siteOf(req, ctx)));
+      const created = await writeTransaction(knex, (trx) =>
+        saveEvent(trx, ctx, user!, input, siteOf(req, ctx)),
+      );
       res.status(201).json(created);
     }),
   );

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { writeTransaction } from '../adapters/db.js';
 import {
   findLinked,
   type LinkedKind,
@@ -76,7 +77,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
       const user = userOf(res);
       if (!canWritePosts(user)) throw forbidden(user);
       const writer = { user: user!, tokens: ctx.tokens, timeZone: ctx.timezone, now: ctx.now() };
-      const row = await knex.transaction((trx) => createLinked(trx, kind, input, writer));
+      const row = await writeTransaction(knex, (trx) => createLinked(trx, kind, input, writer));
       res.status(201).json(render(kind, row, siteOf(req, ctx)));
     }),
   );
@@ -141,7 +142,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
           const row = await findLinked(knex, kind, where);
           if (!row) throw notFound();
           if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
-          const updated = await knex.transaction(async (trx) => {
+          const updated = await writeTransaction(knex, async (trx) => {
             const now = ctx.now();
             const changes = linkedColumns(kind, input);
             const published = publicationDate(

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockName } from '../adapters/db.js';
 import {
   findDuplicate,
   findLinked,
@@ -96,6 +97,7 @@ export const formatDate = (d: Date, tz: string) => formatWall(wallOf({ kind: 'in
 
 export async function freeSlug(knex: Knex, table: string, wanted: string, exceptId?: number) {
   const base = slugify(wanted);
+  await lockName(knex, `${table}:${base}`);
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
 }
 
@@ -218,6 +220,7 @@ export async function resolveTermRefs(
   const ids = rows.map((row) => row.id);
   for (const ref of missing) {
     if (typeof ref === 'number') throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    await lockName(knex, `${taxonomy}:${ref.toLowerCase()}`);
     const existing = await findTermByName(knex, taxonomy, ref);
     if (existing) {
       ids.push(existing.id);
