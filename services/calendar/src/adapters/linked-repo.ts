@@ -67,11 +67,6 @@ export async function findLinked(knex: Knex, kind: LinkedKind, by: { id: number 
   return (await knex(linkedTable[kind]).where(by).first()) as LinkedRow | undefined;
 }
 
-export async function findLinkedByIds(knex: Knex, kind: LinkedKind, ids: number[]) {
-  if (ids.length === 0) return [] as LinkedRow[];
-  return (await knex(linkedTable[kind]).whereIn('id', ids)) as LinkedRow[];
-}
-
 /**
  * The oldest existing, not trashed record whose given fields all match case-insensitively and
  * that `visible` accepts (any, when not given): answering a record the caller may not read would
@@ -107,23 +102,6 @@ export async function updateLinked(
 ) {
   const [updated] = await knex(linkedTable[kind]).where('id', id).update(changes).returning('*');
   return updated as LinkedRow;
-}
-
-/** Organizers of the given events, in link order, grouped by event id. */
-export async function organizersOfEvents(knex: Knex, eventIds: number[]) {
-  const byEvent = new Map<number, OrganizerRow[]>();
-  if (eventIds.length === 0) return byEvent;
-  const rows = (await knex('cal_event_organizers as l')
-    .join('cal_organizers as o', 'o.id', 'l.organizer_id')
-    .select('l.event_id', 'o.*')
-    .whereIn('l.event_id', eventIds)
-    .orderBy(['l.event_id', 'l.position'])) as (OrganizerRow & { event_id: number })[];
-  for (const { event_id, ...row } of rows) {
-    const list = byEvent.get(event_id) ?? [];
-    list.push(row as OrganizerRow);
-    byEvent.set(event_id, list);
-  }
-  return byEvent;
 }
 
 export async function setEventOrganizers(knex: Knex, eventId: number, organizerIds: number[]) {

@@ -128,23 +128,6 @@ export async function deleteTerm(knex: Knex, id: number) {
   await knex('cal_terms').where('id', id).delete();
 }
 
-/** Terms of the given events, with their counts, grouped by event id. */
-export async function termsOfEvents(knex: Knex, eventIds: number[]) {
-  if (eventIds.length === 0) return new Map<number, TermRow[]>();
-  const rows = (await knex('cal_event_terms as l')
-    .join('cal_terms as t', 't.id', 'l.term_id')
-    .select('l.event_id', 't.*')
-    .whereIn('l.event_id', eventIds)
-    .orderBy('t.name')) as (TermRow & { event_id: number })[];
-  const byEvent = new Map<number, TermRow[]>();
-  for (const row of rows) {
-    const list = byEvent.get(row.event_id) ?? [];
-    list.push(row);
-    byEvent.set(row.event_id, list);
-  }
-  return byEvent;
-}
-
 export async function setEventTerms(knex: Knex, eventId: number, taxonomy: string, termIds: number[]) {
   await knex('cal_event_terms')
     .where('event_id', eventId)

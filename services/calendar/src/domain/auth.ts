@@ -34,6 +34,45 @@ export function canEdit(user: User | undefined, record: Owned): boolean {
   return user.role === 'contributor' && !['publish', 'future', 'private'].includes(record.status);
 }
 
+/**
+ * canRead as data, for queries that filter many records at once: besides published records,
+ * every record but trashed ones (`all`), or those of `author` except `hiddenStatuses`.
+ * Trashed records are never embedded or listed by this scope.
+ */
+export interface ReadScope {
+  all: boolean;
+  author?: number;
+  hiddenStatuses: string[];
+}
+
+export function readScope(user: User | undefined): ReadScope {
+  if (isEditor(user)) return { all: true, hiddenStatuses: ['trash'] };
+  if (user?.role === 'author') return { all: false, author: user.id, hiddenStatuses: ['trash'] };
+  if (user?.role === 'contributor') {
+    return { all: false, author: user.id, hiddenStatuses: ['publish', 'future', 'private', 'trash'] };
+  }
+  return { all: false, hiddenStatuses: [] };
+}
+
+/**
+ * What one caller sees of many records at once: linked records embedded in events (canRead),
+ * and which password-protected events a search may match (only those the caller may edit:
+ * matching their hidden text would let anyone rebuild it word by word).
+ */
+export interface Viewer {
+  scope: ReadScope;
+  protectedSearch: { all: boolean; author?: number };
+}
+
+export function viewerOf(user: User | undefined): Viewer {
+  const protectedSearch = isEditor(user)
+    ? { all: true }
+    : canWritePosts(user)
+      ? { all: false, author: user!.id }
+      : { all: false };
+  return { scope: readScope(user), protectedSearch };
+}
+
 /** May `user` see a record that is not published (drafts, pending, private...). */
 export const canRead = (user: User | undefined, record: Owned) =>
   record.status === 'publish' || canEdit(user, record) || (user !== undefined && isEditor(user));

@@ -193,6 +193,36 @@ export function costDetails(cost: string | null) {
   };
 }
 
+/** An event's related rows as stored (terms of both taxonomies together). */
+export interface RawRelations {
+  terms: TermRow[];
+  venue: VenueRow | null;
+  organizers: OrganizerRow[];
+}
+
+/** Relations rendered once per distinct record: a page often repeats venues and organizers. */
+export function renderRelations(
+  raw: RawRelations,
+  site: Site,
+  memo = new Map<string, unknown>(),
+): EventRelations {
+  const once = <T>(key: string, make: () => T): T => {
+    let found = memo.get(key) as T | undefined;
+    if (found === undefined) {
+      found = make();
+      memo.set(key, found);
+    }
+    return found;
+  };
+  const term = (t: TermRow) => once(`t${t.id}`, () => renderTerm(t, site, true));
+  return {
+    categories: raw.terms.filter((t) => t.taxonomy !== taxonomies.tags).map(term),
+    tags: raw.terms.filter((t) => t.taxonomy === taxonomies.tags).map(term),
+    venue: raw.venue ? once(`v${raw.venue.id}`, () => renderVenue(raw.venue!, site)) : undefined,
+    organizers: raw.organizers.map((o) => once(`o${o.id}`, () => renderOrganizer(o, site))),
+  };
+}
+
 export interface EventRelations {
   categories: ReturnType<typeof renderTerm>[];
   tags: ReturnType<typeof renderTerm>[];

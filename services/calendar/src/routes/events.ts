@@ -1,16 +1,15 @@
 import { type RequestHandler, Router } from 'express';
 import type { Knex } from 'knex';
 import { writeTransaction } from '../adapters/db.js';
-import type { EventFilter } from '../adapters/events-repo.js';
 import {
-  existingEventIds,
-  findEvent,
-  insertEvent,
+  type EventFilter,
+  type EventPage,
+  findEventWithRelations,
   listEvents,
-  updateEvent,
-} from '../adapters/events-repo.js';
-import { findLinkedByIds, setEventOrganizers } from '../adapters/linked-repo.js';
-import { refreshTermCounts, resolveTerms, setEventTerms, termIdsOfEvent } from '../adapters/terms-repo.js';
+} from '../adapters/event-query.js';
+import { existingEventIds, findEvent, insertEvent, updateEvent } from '../adapters/events-repo.js';
+import { setEventOrganizers } from '../adapters/linked-repo.js';
+import { refreshTermCounts, setEventTerms, termIdsOfEvent } from '../adapters/terms-repo.js';
 import {
   canEdit,
   canRead,
@@ -19,6 +18,7 @@ import {
   listedStatuses,
   statusOnWrite,
   type User,
+  viewerOf,
 } from '../domain/auth.js';
 import {
   endOfDay,
@@ -33,8 +33,9 @@ import {
 } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
-import { type EventRow, renderEvent, type Site, taxonomies } from '../domain/render.js';
+import { type EventRow, renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import {
+  type EventListQuery,
   type EventWrite,
   eventListQuery,
   eventWrite,
@@ -47,7 +48,6 @@ import { type AppContext, handle, params, sendList, siteOf, userOf } from './con
 import {
   checkedAuthor,
   freeSlug,
-  loadRelations,
   publicationDate,
   resolveLinks,
   resolveTermRefs,
@@ -56,9 +56,31 @@ import {
 
 const notFound = () => new ApiError(404, 'rest-event-not-found', 'The requested event could not be found.');
 
-async function renderOne(knex: Knex, row: EventRow, site: Site, locked = false) {
-  const relations = await loadRelations(knex, [row], site);
-  return renderEvent(row, relations.get(row.id)!, site, locked);
+/** The event `id` rendered with its relations as `user` may see them. */
+async function renderOne(knex: Knex, id: number, site: Site, user: User | undefined) {
+  const found = await findEventWithRelations(knex, { id }, viewerOf(user));
+  return renderEvent(found!.row, renderRelations(found!.relations, site), site);
+}
+
+/** Filter references the list statement did not find: 400, as The Events Calendar. */
+function checkReferences(query: EventListQuery, found: EventPage) {
+  for (const kind of ['categories', 'tags'] as const) {
+    const taxonomy = taxonomies[kind];
+    const missing = (query[kind] ?? []).filter(
+      (ref) => !found.terms.some((t) => t.taxonomy === taxonomy && (t.id === ref || t.slug === ref)),
+    );
+    if (missing.length > 0) throw invalidParam(kind, `${kind}: unknown term ${missing.join(', ')}.`);
+  }
+  for (const [kind, ids] of [
+    ['venue', found.venueIds],
+    ['organizer', found.organizerIds],
+  ] as const) {
+    const missing = (query[kind] ?? []).filter((id) => !ids.includes(id));
+    if (missing.length > 0) throw invalidParam(kind, `${kind}: no ${kind} with ID ${missing.join(', ')}.`);
+  }
+  if (!found.parentExists) {
+    throw invalidParam('post_parent', `post_parent: no event with ID ${query.post_parent}.`);
+  }
 }
 
 function statusFilter(
@@ -81,6 +103,10 @@ export function eventRoutes(ctx: AppContext): Router {
       const user = userOf(res);
       const site = siteOf(req, ctx);
       const perPage = clampPerPage(query.per_page);
+      if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
+        const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+        throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be given together.');
+      }
       const filter: EventFilter = {
         ...statusFilter(user, query.status),
         bounds: dateBounds(query, ctx.timezone, ctx.now()),
@@ -89,44 +115,25 @@ export function eventRoutes(ctx: AppContext): Router {
         ticketed: query.ticketed,
         geoloc: query.geoloc,
         include: query.include,
+        categories: query.categories,
+        tags: query.tags,
+        venueIds: query.venue,
+        organizerIds: query.organizer,
+        postParent: query.post_parent,
       };
-      for (const kind of ['categories', 'tags'] as const) {
-        const refs = query[kind];
-        if (!refs) continue;
-        const { rows, missing } = await resolveTerms(knex, taxonomies[kind], refs);
-        if (missing.length > 0) throw invalidParam(kind, `${kind}: unknown term ${missing.join(', ')}.`);
-        filter[kind === 'categories' ? 'categoryIds' : 'tagIds'] = rows.map((row) => row.id);
-      }
-      for (const kind of ['venue', 'organizer'] as const) {
-        const ids = query[kind];
-        if (!ids) continue;
-        const found = await findLinkedByIds(knex, kind, ids);
-        const missing = ids.filter((id) => !found.some((row) => row.id === id));
-        if (missing.length > 0)
-          throw invalidParam(kind, `${kind}: no ${kind} with ID ${missing.join(', ')}.`);
-        filter[kind === 'venue' ? 'venueIds' : 'organizerIds'] = ids;
-      }
-      if (query.post_parent !== undefined) {
-        if ((await existingEventIds(knex, [query.post_parent])).length === 0) {
-          throw invalidParam('post_parent', `post_parent: no event with ID ${query.post_parent}.`);
-        }
-        filter.postParent = query.post_parent;
-      }
-      if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
-        const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
-        throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be given together.');
-      }
       if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
         filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius };
       }
       const offset = (query.page - 1) * perPage;
-      const { rows, total } = await listEvents(knex, filter, perPage, offset);
-      const page = paginate(query.page, perPage, total, pastEndOf('event'));
-      const relations = await loadRelations(knex, rows, site);
-      const events = rows.map((row) =>
+      // One statement answers the page, its relations, the total and which references exist.
+      const found = await listEvents(knex, filter, viewerOf(user), perPage, offset);
+      checkReferences(query, found);
+      const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
+      const memo = new Map<string, unknown>();
+      const events = found.events.map(({ row, relations }) =>
         renderEvent(
           row,
-          relations.get(row.id)!,
+          renderRelations(relations, site, memo),
           site,
           row.password !== '' && row.password !== query.password,
         ),
@@ -135,9 +142,11 @@ export function eventRoutes(ctx: AppContext): Router {
     }),
   );
 
+  /** The event with its relations, in one statement, when `user` may read it. */
   async function readable(by: { id: number } | { slug: string }, user: User | undefined, password?: string) {
-    const row = await findEvent(knex, by);
-    if (!row) throw notFound();
+    const found = await findEventWithRelations(knex, by, viewerOf(user));
+    if (!found) throw notFound();
+    const { row } = found;
     if (row.status === 'trash') {
       throw new ApiError(403, 'event-no-longer-available', 'The requested event is no longer available.');
     }
@@ -146,7 +155,7 @@ export function eventRoutes(ctx: AppContext): Router {
     if (row.password !== '' && row.password !== password) {
       throw new ApiError(403, 'event-password-protected', 'The requested event is password protected.');
     }
-    return row;
+    return found;
   }
 
   const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') =>
@@ -160,8 +169,9 @@ export function eventRoutes(ctx: AppContext): Router {
       handle(async (req, res) => {
         const by = byKey(req, key);
         const { password } = validate(passwordQuery, params(req));
-        const row = await readable(by, userOf(res), password);
-        res.json(await renderOne(knex, row, siteOf(req, ctx)));
+        const { row, relations } = await readable(by, userOf(res), password);
+        const site = siteOf(req, ctx);
+        res.json(renderEvent(row, renderRelations(relations, site), site));
       }),
     );
     router.delete(
@@ -180,7 +190,7 @@ export function eventRoutes(ctx: AppContext): Router {
         const trashed = await writeTransaction(knex, async (trx) => {
           const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
           await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
-          return renderOne(trx, updated, siteOf(req, ctx));
+          return renderOne(trx, updated.id, siteOf(req, ctx), user);
         });
         res.json(trashed);
       }),
@@ -365,5 +375,5 @@ async function saveEvent(
     if (ids) await setEventTerms(trx, row.id, taxonomies[kind], ids);
   }
   await refreshTermCounts(trx, [...new Set([...before, ...(await termIdsOfEvent(trx, row.id))])]);
-  return renderOne(trx, row, site);
+  return renderOne(trx, row.id, site, user);
 }

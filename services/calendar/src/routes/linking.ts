@@ -3,76 +3,20 @@ import { lockName } from '../adapters/db.js';
 import {
   findDuplicate,
   findLinked,
-  findLinkedByIds,
   insertLinked,
   type LinkedKind,
   type LinkedRow,
   linkedTable,
-  organizersOfEvents,
   slugsLike,
 } from '../adapters/linked-repo.js';
-import {
-  findTermByName,
-  insertTerm,
-  resolveTerms,
-  slugTaken,
-  termsOfEvents,
-} from '../adapters/terms-repo.js';
+import { findTermByName, insertTerm, resolveTerms, slugTaken } from '../adapters/terms-repo.js';
 import type { Tokens } from '../adapters/tokens.js';
 import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domain/auth.js';
 import { formatWall, fromWall, parseDate, wallOf } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
-import {
-  type EventRelations,
-  type EventRow,
-  renderOrganizer,
-  renderTerm,
-  renderVenue,
-  type Site,
-  type VenueRow,
-} from '../domain/render.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
-
-/** Categories, tags, venue and organizers of each event, rendered, in few queries. */
-export async function loadRelations(
-  knex: Knex,
-  rows: EventRow[],
-  site: Site,
-): Promise<Map<number, EventRelations>> {
-  const ids = rows.map((row) => row.id);
-  const venueIds = [...new Set(rows.map((row) => row.venue_id).filter((id): id is number => id !== null))];
-  const loads = [
-    () => termsOfEvents(knex, ids),
-    () => organizersOfEvents(knex, ids),
-    () => findLinkedByIds(knex, 'venue', venueIds),
-  ] as const;
-  // A transaction is one connection: its queries go one after the other.
-  const [terms, organizers, venues] = knex.isTransaction
-    ? [await loads[0](), await loads[1](), await loads[2]()]
-    : await Promise.all([loads[0](), loads[1](), loads[2]()]);
-  const venueById = new Map(venues.map((venue) => [venue.id, renderVenue(venue as VenueRow, site)]));
-  const organizerCache = new Map<number, ReturnType<typeof renderOrganizer>>();
-  const out = new Map<number, EventRelations>();
-  for (const row of rows) {
-    const eventTerms = terms.get(row.id) ?? [];
-    out.set(row.id, {
-      categories: eventTerms.filter((t) => t.taxonomy !== 'post_tag').map((t) => renderTerm(t, site, true)),
-      tags: eventTerms.filter((t) => t.taxonomy === 'post_tag').map((t) => renderTerm(t, site, true)),
-      venue: row.venue_id === null ? undefined : venueById.get(row.venue_id),
-      organizers: (organizers.get(row.id) ?? []).map((o) => {
-        let rendered = organizerCache.get(o.id);
-        if (!rendered) {
-          rendered = renderOrganizer(o, site);
-          organizerCache.set(o.id, rendered);
-        }
-        return rendered;
-      }),
-    });
-  }
-  return out;
-}
 
 /** Publication date columns from `date` (site time) or `date_utc`, else now. */
 export function publicationDate(
