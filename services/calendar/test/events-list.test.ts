@@ -129,6 +129,7 @@ describe('GET /events envelope', () => {
       'tags',
       'venue',
       'organizer',
+      'custom_fields',
     ]);
     expect(res.body.events[0].start_date_details).toEqual({
       year: '2030',
@@ -359,7 +360,7 @@ describe('GET /events status and passwords', () => {
     expect(locked.body.events[0].description).toBe('');
     expect(locked.body.events[0].title).toBe('Secret Party');
     const open = await api.request.get(`${ROOT}/events?include=${ids['Secret Party']}&password=open-sesame`);
-    expect(open.body.events[0].description).toBe('Only for friends');
+    expect(open.body.events[0].description).toBe('<p>Only for friends</p>\n');
   });
 
   it('answers 403 for a protected single event without its password', async () => {
@@ -368,7 +369,7 @@ describe('GET /events status and passwords', () => {
     expect(res.body.code).toBe('event-password-protected');
     const ok = await api.request.get(`${ROOT}/events/${ids['Secret Party']}?password=open-sesame`);
     expect(ok.status).toBe(200);
-    expect(ok.body.description).toBe('Only for friends');
+    expect(ok.body.description).toBe('<p>Only for friends</p>\n');
   });
 });
 

@@ -172,7 +172,7 @@ describe('update events', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         title: `Partial ${method}`,
-        description: 'Keep me',
+        description: '<p>Keep me</p>\n',
         cost: '10',
         start_date: created.start_date,
       });
@@ -187,9 +187,9 @@ describe('update events', () => {
       .send({ excerpt: 'Short', id: 424242, global_id: 'x', rest_url: 'y' });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(created.id);
-    expect(res.body.excerpt).toBe('Short');
+    expect(res.body.excerpt).toBe('<p>Short</p>\n');
     const read = await api.request.get(`${ROOT}/events/by-slug/${created.slug}`);
-    expect(read.body.excerpt).toBe('Short');
+    expect(read.body.excerpt).toBe('<p>Short</p>\n');
   });
 
   it('answers 404 rest-event-not-found for missing ids and 404 rest_no_route for non-digit ids', async () => {
@@ -266,7 +266,8 @@ describe('all-day events where midnight does not exist', () => {
 describe('cost', () => {
   it('takes a price, a number or a list of prices, and refuses anything else', async () => {
     const list = (await post({ ...base, title: 'Priced', cost: ['5', 15] })).body;
-    expect(list.cost).toBe('5, 15');
+    // Issue 17: a list of prices shows as a range, as The Events Calendar.
+    expect(list.cost).toBe('5 – 15');
     expect(list.cost_details.values).toEqual(['5', '15']);
     const number = (await post({ ...base, title: 'Priced 2', cost: 12.5 })).body;
     expect([number.cost, number.cost_details.values]).toEqual(['12.5', ['12.5']]);

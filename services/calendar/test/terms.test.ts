@@ -33,8 +33,8 @@ describe.each(cases)('%s', (path, taxonomy) => {
     });
     expect(Object.keys(res.body)).toEqual(
       path === 'categories'
-        ? ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'urls']
-        : ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'meta', 'urls'],
+        ? ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']
+        : ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'],
     );
   });
 

@@ -120,6 +120,24 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.raw('DROP SEQUENCE IF EXISTS cal_post_id_seq');
     },
   },
+  '0002_map_flags_default_false': {
+    // The Events Calendar creates events and venues with show_map / show_map_link off; rows
+    // already stored keep their values.
+    async up(knex) {
+      for (const table of ['cal_events', 'cal_venues']) {
+        await knex.raw(
+          `ALTER TABLE ${table} ALTER COLUMN show_map SET DEFAULT false, ALTER COLUMN show_map_link SET DEFAULT false`,
+        );
+      }
+    },
+    async down(knex) {
+      for (const table of ['cal_events', 'cal_venues']) {
+        await knex.raw(
+          `ALTER TABLE ${table} ALTER COLUMN show_map SET DEFAULT true, ALTER COLUMN show_map_link SET DEFAULT true`,
+        );
+      }
+    },
+  },
 };
 
 /** knex's migration source over the list above. */

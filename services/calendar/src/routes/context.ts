@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import type { Tokens } from '../adapters/tokens.js';
+import { tzAbbreviation } from '../adapters/tzdata.js';
 import type { User } from '../domain/auth.js';
 import { restBase, type Site } from '../domain/render.js';
 
@@ -21,6 +22,7 @@ export function siteOf(req: Request, ctx: AppContext): Site {
     restRoot: ctx.restRoot,
     namespace: NAMESPACE,
     timezone: ctx.timezone,
+    abbreviations: tzAbbreviation,
   };
 }
 
