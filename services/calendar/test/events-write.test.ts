@@ -105,7 +105,7 @@ describe('create events', () => {
     expect(venues.body.total).toBe(1);
   });
 
-  it('links venues and organizers by id, {id} and mixed lists; a missing id is 400 invalid-linked-post-id', async () => {
+  it('links venues and organizers by id, {id} and mixed lists; a missing id is 400 rest_invalid_param (issue 17)', async () => {
     const venue = (await api.request.post(`${ROOT}/venues`).set(api.as('admin')).send({ venue: 'Annex' }))
       .body;
     const o1 = (
@@ -122,7 +122,7 @@ describe('create events', () => {
     expect(res.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Org One', 'Org Two']);
     const missing = await post({ ...base, title: 'Bad link', venue: 987654 });
     expect(missing.status).toBe(400);
-    expect(missing.body.code).toBe('invalid-linked-post-id');
+    expect(missing.body.code).toBe('rest_invalid_param');
     const cleared = await api.request
       .patch(`${ROOT}/events/${res.body.id}`)
       .set(api.as('admin'))
@@ -226,15 +226,15 @@ describe('linked records inside event writes', () => {
     for (const venue of [hidden.id, { id: hidden.id }]) {
       const res = await post({ ...base, title: 'Borrowing', venue }, 'author2');
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe('invalid-linked-post-id');
+      expect(res.body.code).toBe('rest_invalid_param');
     }
     expect((await post({ ...base, title: 'Own loft', venue: hidden.id }, 'contributor')).status).toBe(201);
   });
 
-  it('answers 400 invalid-linked-post-id to an id beyond any record', async () => {
+  it('answers 400 rest_invalid_param to an id beyond any record', async () => {
     const res = await post({ ...base, venue: { id: 99_999_999_999 } });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('invalid-linked-post-id');
+    expect(res.body.code).toBe('rest_invalid_param');
   });
 });
 

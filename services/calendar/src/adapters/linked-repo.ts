@@ -56,8 +56,9 @@ export async function listLinked(
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
   const rows = (await query
     .select('p.*')
-    .orderBy('p.title')
-    .orderBy('p.id')
+    // Newest first, as The Events Calendar lists venues and organizers.
+    .orderBy('p.date_utc', 'desc')
+    .orderBy('p.id', 'desc')
     .limit(limit)
     .offset(offset)) as LinkedRow[];
   return { rows, total };

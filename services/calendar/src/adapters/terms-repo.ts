@@ -52,22 +52,31 @@ export async function listTerms(knex: Knex, filter: TermFilter, limit: number, o
   }
   if (filter.hideEmpty) query.where('t.count', '>', 0);
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
+  // Names and descriptions sort case-insensitively, as MySQL's collation does for WordPress.
   const column =
     {
       id: 't.id',
       include: 't.id',
-      name: 't.name',
+      name: knex.raw('lower(t.name)'),
       slug: 't.slug',
       term_group: 't.id',
-      description: 't.description',
+      description: knex.raw('lower(t.description)'),
     }[filter.orderby] ?? 't.count';
   const rows = (await query
     .select('t.*')
-    .orderBy(column, filter.order)
+    .orderBy(column as string, filter.order)
     .orderBy('t.id', filter.order)
     .limit(limit)
     .offset(offset)) as TermRow[];
   return { rows, total };
+}
+
+/** The ids among `ids` that name no term of the taxonomy. */
+export async function missingTermIds(knex: Knex, taxonomy: string, ids: number[]): Promise<number[]> {
+  const found = new Set(
+    (await knex('cal_terms').where('taxonomy', taxonomy).whereIn('id', ids).pluck('id')) as number[],
+  );
+  return ids.filter((id) => !found.has(id));
 }
 
 export async function findTerm(knex: Knex, taxonomy: string, id: number) {

@@ -21,6 +21,9 @@ const rank: Record<Role, number> = { administrator: 4, editor: 3, author: 2, con
 /** Editors and administrators: every record, every status, the terms. */
 export const isEditor = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.editor;
 
+/** Authors and up publish their own posts (WordPress's publish_posts). */
+export const canPublish = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.author;
+
 /** Contributors and up may write posts (events, venues, organizers). */
 export const canWritePosts = (user: User | undefined) =>
   user !== undefined && rank[user.role] >= rank.contributor;
@@ -113,10 +116,11 @@ const anyStatus = postStatuses.filter((status) => status !== 'trash');
  */
 export function listedStatuses(
   user: User | undefined,
-  asked: string | undefined,
+  asked: string[] | undefined,
 ): { statuses: string[]; ownAuthor?: number } | undefined {
-  if (asked === 'publish' || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
+  const onlyPublished = asked !== undefined && asked.every((status) => status === 'publish');
+  if (onlyPublished || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
   if (!user || !canWritePosts(user)) return undefined;
-  const statuses = asked === undefined ? anyStatus : [asked];
+  const statuses = asked === undefined ? anyStatus : [...new Set(asked)];
   return isEditor(user) ? { statuses } : { statuses, ownAuthor: user.id };
 }

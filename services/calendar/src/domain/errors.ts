@@ -15,10 +15,20 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `rest_invalid_param` naming each bad parameter and why. */
+/**
+ * 400 `rest_invalid_param` naming each bad parameter and why: `data.params` (name -> message)
+ * and, as WordPress 5.5+, `data.details` (name -> the error of that parameter).
+ */
 export function invalidParams(params: Record<string, string>): ApiError {
+  const details = Object.fromEntries(
+    Object.entries(params).map(([name, message]) => [
+      name,
+      { code: 'rest_invalid_param', message, data: null },
+    ]),
+  );
   return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
     params,
+    details,
   });
 }
 

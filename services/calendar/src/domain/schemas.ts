@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { postStatuses } from './auth.js';
+import { isEmail } from './email.js';
 
 /*
  * One zod schema per resource and list. They validate requests (query strings and JSON or
@@ -67,6 +68,14 @@ export const idOrNameList = () =>
     }),
   );
 export const status = () => z.enum(postStatuses, { error: `must be one of ${postStatuses.join(', ')}` });
+/** One status or several (CSV or array), as The Events Calendar lists them. */
+export const statusList = () =>
+  z.preprocess(
+    toList,
+    z
+      .array(status(), { error: `must be a list of ${postStatuses.join(', ')}` })
+      .min(1, { error: 'must not be empty' }),
+  );
 
 const paging = {
   page: positiveInt().default(1).describe('Archive page'),
@@ -88,7 +97,7 @@ export const eventListQuery = z.object({
   venue: idList().optional().describe('Venue ids; any match'),
   organizer: idList().optional().describe('Organizer ids; any match'),
   featured: boolean().optional().describe('Filter by featured status'),
-  status: status().optional().describe('Post status'),
+  status: statusList().optional().describe('Post statuses (CSV or array)'),
   geoloc: boolean().optional().describe('Venue has geolocation data'),
   geoloc_lat: number().optional().describe('Latitude; needs geoloc_lng'),
   geoloc_lng: number().optional().describe('Longitude; needs geoloc_lat'),
@@ -106,7 +115,7 @@ export const linkedListQuery = z.object({
   event: positiveInt().optional().describe('Related to this event'),
   has_events: boolean().optional().describe('Only those with events'),
   only_with_upcoming: boolean().default(false).describe('Only those with upcoming events'),
-  status: status().optional().describe('Post status'),
+  status: statusList().optional().describe('Post statuses (CSV or array)'),
 });
 export type LinkedListQuery = z.infer<typeof linkedListQuery>;
 
@@ -218,7 +227,7 @@ export const organizerWrite = z.object({
   ...postFields,
   phone: optionalText(),
   website: optionalText(),
-  email: z.email({ error: 'must be an email address' }).optional(),
+  email: text().refine(isEmail, { error: 'must be an email address' }).optional(),
 });
 export type OrganizerWrite = z.infer<typeof organizerWrite>;
 

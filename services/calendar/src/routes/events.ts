@@ -56,6 +56,10 @@ import {
 
 const notFound = () => new ApiError(404, 'rest-event-not-found', 'The requested event could not be found.');
 
+/** No such event: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
+const missing = (by: { id: number } | { slug: string }) =>
+  'slug' in by ? invalidParam('slug', 'slug: no event with this slug.') : notFound();
+
 /** The event `id` rendered with its relations as `user` may see them. */
 async function renderOne(knex: Knex, id: number, site: Site, user: User | undefined) {
   const found = await findEventWithRelations(knex, { id }, viewerOf(user));
@@ -85,7 +89,7 @@ function checkReferences(query: EventListQuery, found: EventPage) {
 
 function statusFilter(
   user: User | undefined,
-  asked: string | undefined,
+  asked: string[] | undefined,
 ): Pick<EventFilter, 'statuses' | 'ownAuthor'> {
   const listed = listedStatuses(user, asked);
   if (!listed) throw invalidParam('status', 'status: you may only list published events.');
@@ -145,7 +149,7 @@ export function eventRoutes(ctx: AppContext): Router {
   /** The event with its relations, in one statement, when `user` may read it. */
   async function readable(by: { id: number } | { slug: string }, user: User | undefined, password?: string) {
     const found = await findEventWithRelations(knex, by, viewerOf(user));
-    if (!found) throw notFound();
+    if (!found) throw missing(by);
     const { row } = found;
     if (row.status === 'trash') {
       throw new ApiError(403, 'event-no-longer-available', 'The requested event is no longer available.');
@@ -158,8 +162,11 @@ export function eventRoutes(ctx: AppContext): Router {
     return found;
   }
 
-  const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') =>
-    key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
+  const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') => {
+    // Id 0 names no event (The Events Calendar: 404), rather than a malformed id (400).
+    if (key === 'id' && /^0+$/.test(String(req.params.id))) throw notFound();
+    return key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
+  };
 
   for (const key of ['id', 'slug'] as const) {
     const path = key === 'id' ? '/events/:id(\\d+)' : '/events/by-slug/:slug';
@@ -183,7 +190,7 @@ export function eventRoutes(ctx: AppContext): Router {
         const user = userOf(res);
         if (!canWritePosts(user)) throw forbidden(user);
         const row = await findEvent(knex, by);
-        if (!row) throw notFound();
+        if (!row) throw missing(by);
         if (row.status === 'trash')
           throw new ApiError(410, 'event-is-in-trash', 'The event is already in the trash.');
         if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
@@ -205,7 +212,7 @@ export function eventRoutes(ctx: AppContext): Router {
           const user = userOf(res);
           if (!canWritePosts(user)) throw forbidden(user);
           const row = await findEvent(knex, by);
-          if (!row) throw notFound();
+          if (!row) throw missing(by);
           if (!canEdit(user!, row)) throw forbidden(user, 'Sorry, you are not allowed to edit this event.');
           const updated = await writeTransaction(knex, (trx) =>
             saveEvent(trx, ctx, user!, input, siteOf(req, ctx), row),
@@ -220,6 +227,7 @@ export function eventRoutes(ctx: AppContext): Router {
     '/events',
     handle(async (req, res) => {
       const input = validate(eventWrite, params(req));
+      if (input.title.trim() === '') throw invalidParam('title', 'title must not be empty.');
       const user = userOf(res);
       if (!canWritePosts(user)) throw forbidden(user);
       const created = await writeTransaction(knex, (trx) =>

@@ -21,7 +21,14 @@ import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from 
 import { validate } from '../domain/validate.js';
 import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
 import { digitsOnly } from './events.js';
-import { checkedAuthor, createLinked, freeSlug, linkedColumns, publicationDate } from './linking.js';
+import {
+  checkedAuthor,
+  checkRelatedEvent,
+  createLinked,
+  freeSlug,
+  linkedColumns,
+  publicationDate,
+} from './linking.js';
 
 const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
   kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);
@@ -34,6 +41,9 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
   const schema = kind === 'venue' ? venueWrite : organizerWrite;
   const notFound = () =>
     new ApiError(404, `rest-${kind}-not-found`, `The requested ${kind} could not be found.`);
+  /** No such record: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
+  const missing = (by: { id: number } | { slug: string }) =>
+    'slug' in by ? invalidParam('slug', `slug: no ${kind} with this slug.`) : notFound();
 
   router.get(
     `/${collection}`,
@@ -44,6 +54,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
       const perPage = clampPerPage(query.per_page);
       const listed = listedStatuses(user, query.status);
       if (!listed) throw invalidParam('status', `status: you may only list published ${collection}.`);
+      if (query.event !== undefined) await checkRelatedEvent(knex, 'event', query.event, user);
       const { rows, total } = await listLinked(
         knex,
         kind,
@@ -91,8 +102,9 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
       path,
       digitsOnly(key),
       handle(async (req, res) => {
-        const row = await findLinked(knex, kind, by(req));
-        if (!row) throw notFound();
+        const where = by(req);
+        const row = await findLinked(knex, kind, where);
+        if (!row) throw missing(where);
         if (row.status === 'trash') {
           throw new ApiError(
             403,
@@ -115,7 +127,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
         const user = userOf(res);
         if (!canWritePosts(user)) throw forbidden(user);
         const row = await findLinked(knex, kind, where);
-        if (!row) throw notFound();
+        if (!row) throw missing(where);
         if (row.status === 'trash')
           throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already in the trash.`);
         if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to delete this ${kind}.`);
@@ -140,7 +152,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
           if (!canWritePosts(user)) throw forbidden(user);
           const author = checkedAuthor({ user: user!, tokens: ctx.tokens }, input.author);
           const row = await findLinked(knex, kind, where);
-          if (!row) throw notFound();
+          if (!row) throw missing(where);
           if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
           const updated = await writeTransaction(knex, async (trx) => {
             const now = ctx.now();

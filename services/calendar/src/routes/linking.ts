@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { lockName } from '../adapters/db.js';
+import { findEvent } from '../adapters/events-repo.js';
 import {
   findDuplicate,
   findLinked,
@@ -17,6 +18,18 @@ import { ApiError, invalidParam } from '../domain/errors.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
+
+/**
+ * A relation filter (`event=` on venues and organizers, `post=` on terms) must name an event the
+ * caller may read: anything else is 400, whether missing, trashed or someone else's draft (a
+ * different answer would tell that it exists).
+ */
+export async function checkRelatedEvent(knex: Knex, param: string, id: number, user: User | undefined) {
+  const row = await findEvent(knex, { id });
+  if (!row || row.status === 'trash' || !canRead(user, row)) {
+    throw invalidParam(param, `${param}: no event with ID ${id}.`);
+  }
+}
 
 /** Publication date columns from `date` (site time) or `date_utc`, else now. */
 export function publicationDate(
@@ -115,7 +128,7 @@ export async function createLinked(
 
 /**
  * Resolves the venue or organizer references of an event write: ids, `{id}` or inline objects
- * (created or deduplicated). A missing id is 400 `invalid-linked-post-id`.
+ * (created or deduplicated). A missing id is 400 `rest_invalid_param`, as The Events Calendar.
  */
 export async function resolveLinks(
   knex: Knex,
@@ -132,9 +145,7 @@ export async function resolveLinks(
       // A record the caller may not read is as missing as an unknown id: linking it would
       // publish it inside the event.
       if (!found || found.status === 'trash' || !canRead(writer.user, found)) {
-        throw new ApiError(400, 'invalid-linked-post-id', `The ${kind} ID ${String(id)} is not valid.`, {
-          params: { [kind]: `No ${kind} with ID ${String(id)}.` },
-        });
+        throw invalidParam(kind, `No ${kind} with ID ${String(id)}.`);
       }
       ids.push(found.id);
       continue;
@@ -143,8 +154,13 @@ export async function resolveLinks(
     try {
       fields = validate(kind === 'venue' ? venueWrite : organizerWrite, ref as Record<string, unknown>);
     } catch (error) {
+      // Name the field that is wrong (an e-mail, a coordinate), not only the missing name.
       if (error instanceof ApiError) {
-        throw invalidParam(kind, `${kind} must be an id or an object with at least the ${kind} name.`);
+        const inner = (error.extra.params ?? {}) as Record<string, string> | string[];
+        const why = Array.isArray(inner)
+          ? `${kind} must be an id or an object with at least the ${kind} name.`
+          : Object.values(inner).join(' ') || `${kind} is invalid.`;
+        throw invalidParam(kind, `${kind}: ${why}`);
       }
       throw error;
     }

@@ -6,10 +6,11 @@ import {
   findTermByName,
   insertTerm,
   listTerms,
+  missingTermIds,
   slugTaken,
   updateTerm,
 } from '../adapters/terms-repo.js';
-import { forbidden, isEditor } from '../domain/auth.js';
+import { canPublish, forbidden, isEditor } from '../domain/auth.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { clampPerPage, paginate } from '../domain/listing.js';
 import { renderTerm, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
@@ -18,6 +19,7 @@ import { slugify } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
 import { digitsOnly } from './events.js';
+import { checkRelatedEvent } from './linking.js';
 
 const invalidTerm = () => new ApiError(400, 'rest_term_invalid', 'Term does not exist.');
 
@@ -28,10 +30,14 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
   const taxonomy = taxonomies[kind];
   const schema = kind === 'categories' ? categoryWrite : tagWrite;
 
-  /** Terms writes are for editors and administrators only. */
-  const editorOnly = (res: Parameters<typeof userOf>[0]) => {
+  /**
+   * Tags and every delete: editors and administrators. Creating and editing categories: authors
+   * too, as The Events Calendar ties category rights to publishing events.
+   */
+  const mayWrite = (res: Parameters<typeof userOf>[0], action: 'write' | 'delete') => {
     const user = userOf(res);
-    if (!isEditor(user)) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
+    const allowed = kind === 'categories' && action === 'write' ? canPublish(user) : isEditor(user);
+    if (!allowed) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
   };
 
   /** The parent must exist and must not be the term itself or one of its descendants. */
@@ -87,6 +93,13 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     handle(async (req, res) => {
       const query = validate(termListQuery, params(req));
       const perPage = clampPerPage(query.per_page);
+      const post = query.post ?? query.event;
+      if (post !== undefined) await checkRelatedEvent(knex, query.post ? 'post' : 'event', post, userOf(res));
+      if (query.include) {
+        const missing = await missingTermIds(knex, taxonomy, query.include);
+        if (missing.length > 0)
+          throw invalidParam('include', `include: no term with ID ${missing.join(', ')}.`);
+      }
       const { rows, total } = await listTerms(
         knex,
         {
@@ -95,7 +108,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
           include: query.include,
           exclude: query.exclude,
           parent: kind === 'categories' ? query.parent : undefined,
-          post: query.post ?? query.event,
+          post,
           slug: query.slug,
           hideEmpty: query.hide_empty,
           orderby: query.orderby,
@@ -123,7 +136,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     `/${kind}`,
     handle(async (req, res) => {
       const input = validate(schema, params(req)) as TermWrite;
-      editorOnly(res);
+      mayWrite(res, 'write');
       const changes = await checkWrite(input);
       const row = await insertTerm(knex, {
         taxonomy,
@@ -156,7 +169,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
       handle(async (req, res) => {
         const { id } = validate(idParam, req.params);
         const input = validate(schema.partial(), params(req)) as Partial<TermWrite>;
-        editorOnly(res);
+        mayWrite(res, 'write');
         const row = await findTerm(knex, taxonomy, id);
         if (!row) throw invalidTerm();
         await updateTerm(knex, id, await checkWrite(input, row));
@@ -170,7 +183,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     digitsOnly('id'),
     handle(async (req, res) => {
       const { id } = validate(idParam, req.params);
-      editorOnly(res);
+      mayWrite(res, 'delete');
       const row = await findTerm(knex, taxonomy, id);
       if (!row) throw invalidTerm();
       await deleteTerm(knex, id);
