@@ -4,6 +4,7 @@ import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
 import { ApiError, noRoute, RETRY_AFTER_S, unavailable } from './domain/errors.js';
+import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
 import { eventRoutes } from './routes/events.js';
@@ -46,6 +47,17 @@ function authenticate(tokens: Tokens): RequestHandler {
     const header = req.get('authorization');
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (match) res.locals.user = tokens.get(match[1]!);
+    next();
+  };
+}
+
+/** WordPress's discovery header on every answer: `Link: <{origin}{rest root}/>; rel="https://api.w.org/"`. */
+function apiLink(restRoot: string): RequestHandler {
+  return function apiLink(req, res, next) {
+    res.set(
+      'Link',
+      `<${req.protocol}://${req.get('host') ?? 'localhost'}${restRoot}/>; rel="https://api.w.org/"`,
+    );
     next();
   };
 }
@@ -109,6 +121,7 @@ export function buildApp(options: AppOptions): Express {
   app.set('query parser', parseQuery);
   app.set('trust proxy', 'loopback');
   app.use(authenticate(options.tokens));
+  app.use(apiLink(options.restRoot));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;
   app.use(
@@ -119,6 +132,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 
   const api = express.Router();
+  api.use(allowHeader());
   api.use(metaRoutes(ctx));
   api.use(eventRoutes(ctx));
   api.use(linkedRoutes(ctx, 'venue'));

@@ -192,3 +192,28 @@ describe('lists', () => {
     expect(res.body.total_pages).toBe(Math.ceil(res.body.total / 50));
   });
 });
+
+describe('headers', () => {
+  it('sends the API Link on every answer and Allow with the methods the caller may use', async () => {
+    const anonymous = await api.request.get(`${ROOT}/events`);
+    expect(anonymous.headers.link).toMatch(
+      /^<http:\/\/127\.0\.0\.1:\d+\/wp-json\/>; rel="https:\/\/api\.w\.org\/"$/,
+    );
+    expect(anonymous.headers.allow).toBe('GET');
+    const admin = await api.request.get(`${ROOT}/events`).set(api.as('admin'));
+    expect(admin.headers.allow).toBe('GET, POST');
+    const event = await create({ title: 'Allow me' });
+    const item = await api.request.get(`${ROOT}/events/${event.id}`).set(api.as('author'));
+    expect(item.headers.allow).toBe('GET, DELETE, POST, PUT, PATCH');
+    const tags = await api.request.get(`${ROOT}/tags`).set(api.as('author'));
+    expect(tags.headers.allow).toBe('GET');
+    const categories = await api.request.get(`${ROOT}/categories`).set(api.as('author'));
+    expect(categories.headers.allow).toBe('GET, POST');
+    const category = await api.request.get(`${ROOT}/categories/999999`).set(api.as('author'));
+    expect([category.status, category.headers.allow]).toEqual([400, 'GET, POST, PUT, PATCH']);
+    const none = await api.request.get(`${ROOT}/nowhere`);
+    expect(none.status).toBe(404);
+    expect(none.headers.link).toBeDefined();
+    expect(none.headers.allow).toBeUndefined();
+  });
+});

@@ -118,7 +118,7 @@ export function listedStatuses(
   user: User | undefined,
   asked: string[] | undefined,
 ): { statuses: string[]; ownAuthor?: number } | undefined {
-  const onlyPublished = asked !== undefined && asked.every((status) => status === 'publish');
+  const onlyPublished = asked?.every((status) => status === 'publish') === true;
   if (onlyPublished || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
   if (!user || !canWritePosts(user)) return undefined;
   const statuses = asked === undefined ? anyStatus : [...new Set(asked)];

@@ -50,22 +50,39 @@ export const integer = () =>
 export const number = () => z.preprocess(toNumber, z.number({ error: 'must be a number' }));
 export const boolean = () => z.preprocess(toBool, z.boolean({ error: 'must be a boolean' }));
 export const text = () => z.string({ error: 'must be a string' });
+const searchText = () =>
+  text().max(MAX_SEARCH_LENGTH, { error: `must be at most ${MAX_SEARCH_LENGTH} characters` });
 export const dateText = () =>
   z.union([z.string(), z.number()], { error: 'must be a date' }).transform((v) => String(v));
+/**
+ * Caps on what one request may ask a list for: each id or slug is a condition of the one list
+ * statement, and a search a text to match, so their size bounds the work a request can cause.
+ */
+export const MAX_LIST_ITEMS = 100;
+export const MAX_SEARCH_LENGTH = 200;
+const listCap = { error: `must have at most ${MAX_LIST_ITEMS} items` };
+
 export const idList = () =>
   z.preprocess(
     toList,
-    z.array(z.preprocess(toInt, idNumber('must be a list of positive integers')), {
-      error: 'must be a list of positive integers',
-    }),
+    z
+      .array(z.preprocess(toInt, idNumber('must be a list of positive integers')), {
+        error: 'must be a list of positive integers',
+      })
+      .max(MAX_LIST_ITEMS, listCap),
   );
 /** Ids or slugs/names, mixed. */
 export const idOrNameList = () =>
   z.preprocess(
     toList,
-    z.array(z.union([z.preprocess(toInt, idNumber('must be a positive integer')), z.string().min(1)]), {
-      error: 'must be a list of ids or names',
-    }),
+    z
+      .array(
+        z.union([z.preprocess(toInt, idNumber('must be a positive integer')), z.string().min(1).max(200)]),
+        {
+          error: 'must be a list of ids or names',
+        },
+      )
+      .max(MAX_LIST_ITEMS, listCap),
   );
 export const status = () => z.enum(postStatuses, { error: `must be one of ${postStatuses.join(', ')}` });
 /** One status or several (CSV or array), as The Events Calendar lists them. */
@@ -91,7 +108,7 @@ export const eventListQuery = z.object({
   ends_before: dateText().optional().describe('Events ending before the date'),
   ends_after: dateText().optional().describe('Events ending after the date'),
   strict_dates: boolean().default(false).describe('Use the given times exactly instead of whole days'),
-  search: text().optional().describe('Text in title, description or excerpt'),
+  search: searchText().optional().describe('Text in title, description or excerpt'),
   categories: idOrNameList().optional().describe('Category slugs or ids; any match'),
   tags: idOrNameList().optional().describe('Tag slugs or ids; any match'),
   venue: idList().optional().describe('Venue ids; any match'),
@@ -111,7 +128,7 @@ export type EventListQuery = z.infer<typeof eventListQuery>;
 
 export const linkedListQuery = z.object({
   ...paging,
-  search: text().optional().describe('Text in title, description or custom fields'),
+  search: searchText().optional().describe('Text in title, description or custom fields'),
   event: positiveInt().optional().describe('Related to this event'),
   has_events: boolean().optional().describe('Only those with events'),
   only_with_upcoming: boolean().default(false).describe('Only those with upcoming events'),
@@ -122,7 +139,7 @@ export type LinkedListQuery = z.infer<typeof linkedListQuery>;
 const termOrderBy = ['id', 'include', 'name', 'slug', 'term_group', 'description', 'count'] as const;
 export const termListQuery = z.object({
   ...paging,
-  search: text().optional().describe('Match text'),
+  search: searchText().optional().describe('Match text'),
   exclude: idList().optional().describe('Ids to exclude'),
   include: idList().optional().describe('Only these ids'),
   order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc').describe('Sort direction'),
@@ -134,7 +151,7 @@ export const termListQuery = z.object({
   parent: integer().optional().describe('Categories only: parent term'),
   post: positiveInt().optional().describe('Terms assigned to this event'),
   event: positiveInt().optional().describe('Alias of post'),
-  slug: text().optional().describe('Terms with this slug'),
+  slug: text().max(200).optional().describe('Terms with this slug'),
 });
 export type TermListQuery = z.infer<typeof termListQuery>;
 

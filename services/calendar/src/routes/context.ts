@@ -33,9 +33,14 @@ export const handle = (
   fn: (req: Request, res: Response, next: NextFunction) => Promise<void>,
 ): RequestHandler => fn;
 
-/** Query and body merged, body first, as WordPress merges request parameters. */
+/**
+ * Query and body merged, body first, as WordPress merges request parameters; a GET or HEAD takes
+ * its parameters from the URL only, so that its answer is its URL's (and cacheable).
+ */
 export function params(req: Request): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  const readsBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const body =
+    readsBody && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
   return { ...(req.query as Record<string, unknown>), ...body };
 }
 
