@@ -143,14 +143,16 @@ function whereSql(filter: EventFilter, viewer: Viewer, params: Params): string {
       );
     }
   }
+  // Term ids as an array (`= ANY(ARRAY(...))`): PostgreSQL then reads the links of those terms
+  // from the (term_id, event_id) index and hashes them, where `IN (subquery)` made it probe the
+  // links of every event in the window (25 ms instead of 4 for one category at 10k events).
   if (filter.categories) {
-    where.push(
-      'e.id IN (SELECT et.event_id FROM cal_event_terms et WHERE et.term_id IN (SELECT id FROM cat_tree))',
-    );
+    where.push(`e.id IN (SELECT et.event_id FROM cal_event_terms et
+      WHERE et.term_id = ANY(ARRAY(SELECT id FROM cat_tree)))`);
   }
   if (filter.tags) {
-    where.push(`e.id IN (SELECT et.event_id FROM cal_event_terms et WHERE et.term_id IN
-      (SELECT id FROM cal_terms WHERE taxonomy = '${TAG}' AND ${termRefs(filter.tags, params)}))`);
+    where.push(`e.id IN (SELECT et.event_id FROM cal_event_terms et WHERE et.term_id = ANY(ARRAY(
+      SELECT id FROM cal_terms WHERE taxonomy = '${TAG}' AND ${termRefs(filter.tags, params)})))`);
   }
   if (filter.venueIds) where.push(`e.venue_id = ANY(${params.p(filter.venueIds)}::int[])`);
   if (filter.organizerIds) {
