@@ -138,6 +138,16 @@ const migrations: Record<string, Knex.Migration> = {
       }
     },
   },
+  '0003_drop_unused_event_date_index': {
+    // No statement orders or filters events by publication date over many rows any more
+    // (`include` lists fetch their few ids through the primary key): the index only cost writes.
+    async up(knex) {
+      await knex.raw('DROP INDEX IF EXISTS cal_events_date_utc_id_index');
+    },
+    async down(knex) {
+      await knex.raw('CREATE INDEX IF NOT EXISTS cal_events_date_utc_id_index ON cal_events (date_utc, id)');
+    },
+  },
 };
 
 /** knex's migration source over the list above. */
