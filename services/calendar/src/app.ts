@@ -20,9 +20,9 @@ export interface AppOptions {
   now?: () => Date;
   /** Lifetime of cached GET answers in ms (0: no cache). */
   cacheTtlMs?: number;
-  onError?: (error: unknown) => void;
   /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
   onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -121,9 +121,9 @@ export function buildApp(options: AppOptions): Express {
   app.set('query parser', parseQuery);
   app.set('trust proxy', 'loopback');
   app.use(authenticate(options.tokens));
-  app.use(apiLink(options.restRoot));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;
+  app.use(apiLink(options.restRoot));
   app.use(
     prefix,
     responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),
