@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
-import { ApiError, noRoute, RETRY_AFTER_S, unavailable } from './domain/errors.js';
+import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domain/errors.js';
 import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
@@ -150,7 +150,7 @@ export function buildApp(options: AppOptions): Express {
       return;
     }
     if (error?.type === 'entity.parse.failed') {
-      res.status(400).json(new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.').toJSON());
+      res.status(400).json(refusals.invalidJson().toJSON());
       return;
     }
     const refused = requestError(error);
@@ -159,7 +159,7 @@ export function buildApp(options: AppOptions): Express {
       return;
     }
     options.onError?.(error);
-    res.status(500).json(new ApiError(500, 'rest_internal_error', 'Internal server error.').toJSON());
+    res.status(500).json(refusals.internal().toJSON());
   };
   app.use(databaseErrors(options));
   app.use(onError);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { autop } from '../src/domain/autop.js';
 import { costDetails, displayCost } from '../src/domain/cost.js';
 import { fixedOffset, timezoneAbbr } from '../src/domain/dates.js';
+import { refusals } from '../src/domain/errors.js';
 import { searchPlan } from '../src/domain/search.js';
 
 describe('autop', () => {
@@ -45,5 +46,51 @@ describe('search plan', () => {
     expect(searchPlan('the jazz')).toEqual({ kind: 'fulltext', query: 'the:* & jazz:*' });
     expect(searchPlan('for')).toEqual({ kind: 'substring', text: 'for' });
     expect(searchPlan('!!')).toEqual({ kind: 'substring', text: '!!' });
+  });
+});
+
+describe('refusals', () => {
+  it('keeps the stable status and code of every refusal', () => {
+    const seen = (e: { status: number; code: string }) => `${e.status} ${e.code}`;
+    expect(
+      [
+        refusals.notFound('event'),
+        refusals.notFound('venue'),
+        refusals.noLongerAvailable('organizer'),
+        refusals.notAccessible('event'),
+        refusals.passwordProtected(),
+        refusals.inTrash('venue'),
+        refusals.archivePageNotFound('event'),
+        refusals.termInvalid(),
+        refusals.parentTermInvalid(),
+        refusals.termExists(7),
+        refusals.duplicateTermSlug('x'),
+        refusals.forbidden(false),
+        refusals.forbidden(true),
+        refusals.invalidJson(),
+        refusals.internal(),
+        refusals.noRoute(),
+        refusals.unavailable(),
+      ].map(seen),
+    ).toEqual([
+      '404 rest-event-not-found',
+      '404 rest-venue-not-found',
+      '403 organizer-no-longer-available',
+      '403 event-not-accessible',
+      '403 event-password-protected',
+      '410 venue-is-in-trash',
+      '404 event-archive-page-not-found',
+      '400 rest_term_invalid',
+      '400 rest_term_invalid',
+      '400 term_exists',
+      '400 duplicate_term_slug',
+      '401 rest_forbidden',
+      '403 rest_forbidden',
+      '400 rest_invalid_json',
+      '500 rest_internal_error',
+      '404 rest_no_route',
+      '503 rest_service_unavailable',
+    ]);
+    expect(refusals.termExists(7).toJSON().data).toEqual({ status: 400, term_id: 7 });
   });
 });

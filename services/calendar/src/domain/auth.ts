@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { type ApiError, refusals } from './errors.js';
 
 export const roles = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof roles)[number];
@@ -85,9 +85,7 @@ export function forbidden(
   user: User | undefined,
   message = 'Sorry, you are not allowed to do that.',
 ): ApiError {
-  return user
-    ? new ApiError(403, 'rest_forbidden', message)
-    : new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  return refusals.forbidden(user !== undefined, message);
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   toWall,
   wallOf,
 } from '../domain/dates.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
+import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { type EventRow, renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import {
@@ -54,7 +54,7 @@ import {
   type Writer,
 } from './linking.js';
 
-const notFound = () => new ApiError(404, 'rest-event-not-found', 'The requested event could not be found.');
+const notFound = () => refusals.notFound('event');
 
 /** No such event: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
 const missing = (by: { id: number } | { slug: string }) =>
@@ -152,12 +152,11 @@ export function eventRoutes(ctx: AppContext): Router {
     if (!found) throw missing(by);
     const { row } = found;
     if (row.status === 'trash') {
-      throw new ApiError(403, 'event-no-longer-available', 'The requested event is no longer available.');
+      throw refusals.noLongerAvailable('event');
     }
-    if (!canRead(user, row))
-      throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible.');
+    if (!canRead(user, row)) throw refusals.notAccessible('event');
     if (row.password !== '' && row.password !== password) {
-      throw new ApiError(403, 'event-password-protected', 'The requested event is password protected.');
+      throw refusals.passwordProtected();
     }
     return found;
   }
@@ -191,8 +190,7 @@ export function eventRoutes(ctx: AppContext): Router {
         if (!canWritePosts(user)) throw forbidden(user);
         const row = await findEvent(knex, by);
         if (!row) throw missing(by);
-        if (row.status === 'trash')
-          throw new ApiError(410, 'event-is-in-trash', 'The event is already in the trash.');
+        if (row.status === 'trash') throw refusals.inTrash('event');
         if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
         const trashed = await writeTransaction(knex, async (trx) => {
           const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });

@@ -8,7 +8,7 @@ import {
   updateLinked,
 } from '../adapters/linked-repo.js';
 import { canEdit, canRead, canWritePosts, forbidden, listedStatuses, statusOnWrite } from '../domain/auth.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
+import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, paginate, pastEndOf } from '../domain/listing.js';
 import {
   type OrganizerRow,
@@ -39,8 +39,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
   const { knex } = ctx;
   const collection = `${kind}s`;
   const schema = kind === 'venue' ? venueWrite : organizerWrite;
-  const notFound = () =>
-    new ApiError(404, `rest-${kind}-not-found`, `The requested ${kind} could not be found.`);
+  const notFound = () => refusals.notFound(kind);
   /** No such record: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
   const missing = (by: { id: number } | { slug: string }) =>
     'slug' in by ? invalidParam('slug', `slug: no ${kind} with this slug.`) : notFound();
@@ -106,14 +105,10 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
         const row = await findLinked(knex, kind, where);
         if (!row) throw missing(where);
         if (row.status === 'trash') {
-          throw new ApiError(
-            403,
-            `${kind}-no-longer-available`,
-            `The requested ${kind} is no longer available.`,
-          );
+          throw refusals.noLongerAvailable(kind);
         }
         if (!canRead(userOf(res), row)) {
-          throw new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible.`);
+          throw refusals.notAccessible(kind);
         }
         res.json(render(kind, row, siteOf(req, ctx)));
       }),
@@ -128,8 +123,7 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
         if (!canWritePosts(user)) throw forbidden(user);
         const row = await findLinked(knex, kind, where);
         if (!row) throw missing(where);
-        if (row.status === 'trash')
-          throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already in the trash.`);
+        if (row.status === 'trash') throw refusals.inTrash(kind);
         if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to delete this ${kind}.`);
         const trashed = await updateLinked(knex, kind, row.id, { status: 'trash', modified_utc: ctx.now() });
         res.json(render(kind, trashed, siteOf(req, ctx)));

@@ -11,7 +11,7 @@ import {
   updateTerm,
 } from '../adapters/terms-repo.js';
 import { canPublish, forbidden, isEditor } from '../domain/auth.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
+import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, paginate } from '../domain/listing.js';
 import { renderTerm, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
 import { categoryWrite, idParam, type TermWrite, tagWrite, termListQuery } from '../domain/schemas.js';
@@ -21,7 +21,7 @@ import { type AppContext, handle, params, sendList, siteOf, userOf } from './con
 import { digitsOnly } from './events.js';
 import { checkRelatedEvent } from './linking.js';
 
-const invalidTerm = () => new ApiError(400, 'rest_term_invalid', 'Term does not exist.');
+const invalidTerm = refusals.termInvalid;
 
 /** `/categories` and `/tags`: WordPress terms of the two event taxonomies. */
 export function termRoutes(ctx: AppContext, kind: TermKind): Router {
@@ -43,7 +43,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
   /** The parent must exist and must not be the term itself or one of its descendants. */
   async function checkParent(parent: number, current?: TermRow) {
     if (!(await findTerm(knex, taxonomy, parent))) {
-      throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.');
+      throw refusals.parentTermInvalid();
     }
     // A term is its own first ancestor, so this also refuses parent = itself.
     if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
@@ -65,9 +65,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
         kind === 'categories' ? parent : undefined,
       );
       if (duplicate && duplicate.id !== current?.id) {
-        throw new ApiError(400, 'term_exists', 'A term with the name provided already exists.', {
-          term_id: duplicate.id,
-        });
+        throw refusals.termExists(duplicate.id);
       }
       changes.name = input.name;
     }
@@ -75,11 +73,7 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
       const slug = slugify(input.slug ?? input.name ?? '');
       if (slug === '') throw invalidParam('slug', 'slug is invalid.');
       if (await slugTaken(knex, taxonomy, slug, current?.id)) {
-        throw new ApiError(
-          400,
-          'duplicate_term_slug',
-          `The slug "${slug}" is already in use by another term.`,
-        );
+        throw refusals.duplicateTermSlug(slug);
       }
       changes.slug = slug;
     }
