@@ -7,10 +7,11 @@ import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domai
 import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
-import { eventRoutes } from './routes/events.js';
-import { linkedRoutes } from './routes/linked.js';
-import { metaRoutes } from './routes/meta.js';
-import { termRoutes } from './routes/terms.js';
+import { eventHandlers } from './routes/events.js';
+import { linkedHandlers } from './routes/linked.js';
+import { metaHandlers } from './routes/meta.js';
+import { apiRouter } from './routes/router.js';
+import { termHandlers } from './routes/terms.js';
 
 export interface AppOptions {
   knex: Knex;
@@ -133,12 +134,16 @@ export function buildApp(options: AppOptions): Express {
 
   const api = express.Router();
   api.use(allowHeader());
-  api.use(metaRoutes(ctx));
-  api.use(eventRoutes(ctx));
-  api.use(linkedRoutes(ctx, 'venue'));
-  api.use(linkedRoutes(ctx, 'organizer'));
-  api.use(termRoutes(ctx, 'categories'));
-  api.use(termRoutes(ctx, 'tags'));
+  api.use(
+    apiRouter({
+      ...metaHandlers(ctx),
+      ...eventHandlers(ctx),
+      ...linkedHandlers(ctx, 'venue'),
+      ...linkedHandlers(ctx, 'organizer'),
+      ...termHandlers(ctx, 'categories'),
+      ...termHandlers(ctx, 'tags'),
+    }),
+  );
   app.use(prefix, api);
 
   app.use(function noRouteFound(_req, _res, next) {

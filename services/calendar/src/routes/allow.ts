@@ -1,8 +1,6 @@
 import type { RequestHandler } from 'express';
 import { canPublish, canWritePosts, isEditor, type User } from '../domain/auth.js';
-import { routeSpecs } from './meta.js';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import { type Method, routeSpecs } from './table.js';
 
 /** May `user` call `method` on the collection named by a route's first segment. */
 function mayUse(user: User | undefined, collection: string, method: Method): boolean {

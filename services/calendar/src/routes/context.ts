@@ -28,6 +28,12 @@ export function siteOf(req: Request, ctx: AppContext): Site {
 
 export const userOf = (res: Response): User | undefined => res.locals.user as User | undefined;
 
+/** Route handlers by operation name of the route table (`events.read`). */
+export type Handlers = Record<string, RequestHandler>;
+
+/** Whether an item route was reached by id (`/events/{id}`) or by slug (`/events/by-slug/{slug}`). */
+export const keyOf = (req: Request): 'id' | 'slug' => ('slug' in req.params ? 'slug' : 'id');
+
 /** Express 5 forwards rejected promises to the error handler; this only names the type. */
 export const handle = (
   fn: (req: Request, res: Response, next: NextFunction) => Promise<void>,

@@ -1,4 +1,3 @@
-import { type RequestHandler, Router } from 'express';
 import type { Knex } from 'knex';
 import { writeTransaction } from '../adapters/db.js';
 import {
@@ -44,7 +43,16 @@ import {
   slugParam,
 } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
+import {
+  type AppContext,
+  type Handlers,
+  handle,
+  keyOf,
+  params,
+  sendList,
+  siteOf,
+  userOf,
+} from './context.js';
 import {
   checkedAuthor,
   freeSlug,
@@ -96,55 +104,52 @@ function statusFilter(
   return listed;
 }
 
-export function eventRoutes(ctx: AppContext): Router {
-  const router = Router();
+/** The handlers of the event routes, by operation of the route table. */
+export function eventHandlers(ctx: AppContext): Handlers {
   const { knex } = ctx;
 
-  router.get(
-    '/events',
-    handle(async (req, res) => {
-      const query = validate(eventListQuery, params(req));
-      const user = userOf(res);
-      const site = siteOf(req, ctx);
-      const perPage = clampPerPage(query.per_page);
-      if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
-        const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
-        throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be given together.');
-      }
-      const filter: EventFilter = {
-        ...statusFilter(user, query.status),
-        bounds: dateBounds(query, ctx.timezone, ctx.now()),
-        search: query.search,
-        featured: query.featured,
-        ticketed: query.ticketed,
-        geoloc: query.geoloc,
-        include: query.include,
-        categories: query.categories,
-        tags: query.tags,
-        venueIds: query.venue,
-        organizerIds: query.organizer,
-        postParent: query.post_parent,
-      };
-      if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-        filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius };
-      }
-      const offset = (query.page - 1) * perPage;
-      // One statement answers the page, its relations, the total and which references exist.
-      const found = await listEvents(knex, filter, viewerOf(user), perPage, offset);
-      checkReferences(query, found);
-      const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
-      const memo = new Map<string, unknown>();
-      const events = found.events.map(({ row, relations }) =>
-        renderEvent(
-          row,
-          renderRelations(relations, site, memo),
-          site,
-          row.password !== '' && row.password !== query.password,
-        ),
-      );
-      sendList(req, res, site, 'events', events, page);
-    }),
-  );
+  const list = handle(async (req, res) => {
+    const query = validate(eventListQuery, params(req));
+    const user = userOf(res);
+    const site = siteOf(req, ctx);
+    const perPage = clampPerPage(query.per_page);
+    if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
+      const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+      throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be given together.');
+    }
+    const filter: EventFilter = {
+      ...statusFilter(user, query.status),
+      bounds: dateBounds(query, ctx.timezone, ctx.now()),
+      search: query.search,
+      featured: query.featured,
+      ticketed: query.ticketed,
+      geoloc: query.geoloc,
+      include: query.include,
+      categories: query.categories,
+      tags: query.tags,
+      venueIds: query.venue,
+      organizerIds: query.organizer,
+      postParent: query.post_parent,
+    };
+    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
+      filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius };
+    }
+    const offset = (query.page - 1) * perPage;
+    // One statement answers the page, its relations, the total and which references exist.
+    const found = await listEvents(knex, filter, viewerOf(user), perPage, offset);
+    checkReferences(query, found);
+    const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
+    const memo = new Map<string, unknown>();
+    const events = found.events.map(({ row, relations }) =>
+      renderEvent(
+        row,
+        renderRelations(relations, site, memo),
+        site,
+        row.password !== '' && row.password !== query.password,
+      ),
+    );
+    sendList(req, res, site, 'events', events, page);
+  });
 
   /** The event with its relations, in one statement, when `user` may read it. */
   async function readable(by: { id: number } | { slug: string }, user: User | undefined, password?: string) {
@@ -167,87 +172,64 @@ export function eventRoutes(ctx: AppContext): Router {
     return key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
   };
 
-  for (const key of ['id', 'slug'] as const) {
-    const path = key === 'id' ? '/events/:id(\\d+)' : '/events/by-slug/:slug';
-    router.get(
-      expressPath(path),
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const by = byKey(req, key);
-        const { password } = validate(passwordQuery, params(req));
-        const { row, relations } = await readable(by, userOf(res), password);
-        const site = siteOf(req, ctx);
-        res.json(renderEvent(row, renderRelations(relations, site), site));
-      }),
+  const read = handle(async (req, res) => {
+    const by = byKey(req, keyOf(req));
+    const { password } = validate(passwordQuery, params(req));
+    const { row, relations } = await readable(by, userOf(res), password);
+    const site = siteOf(req, ctx);
+    res.json(renderEvent(row, renderRelations(relations, site), site));
+  });
+
+  const trash = handle(async (req, res) => {
+    const by = byKey(req, keyOf(req));
+    validate(passwordQuery, params(req));
+    const user = userOf(res);
+    if (!canWritePosts(user)) throw forbidden(user);
+    const row = await findEvent(knex, by);
+    if (!row) throw missing(by);
+    if (row.status === 'trash') throw refusals.inTrash('event');
+    if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
+    const trashed = await writeTransaction(knex, async (trx) => {
+      const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
+      await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
+      return renderOne(trx, updated.id, siteOf(req, ctx), user);
+    });
+    res.json(trashed);
+  });
+
+  const update = handle(async (req, res) => {
+    const by = byKey(req, keyOf(req));
+    const input = validate(eventWrite.partial(), params(req));
+    const user = userOf(res);
+    if (!canWritePosts(user)) throw forbidden(user);
+    const row = await findEvent(knex, by);
+    if (!row) throw missing(by);
+    if (!canEdit(user!, row)) throw forbidden(user, 'Sorry, you are not allowed to edit this event.');
+    const updated = await writeTransaction(knex, (trx) =>
+      saveEvent(trx, ctx, user!, input, siteOf(req, ctx), row),
     );
-    router.delete(
-      expressPath(path),
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const by = byKey(req, key);
-        validate(passwordQuery, params(req));
-        const user = userOf(res);
-        if (!canWritePosts(user)) throw forbidden(user);
-        const row = await findEvent(knex, by);
-        if (!row) throw missing(by);
-        if (row.status === 'trash') throw refusals.inTrash('event');
-        if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
-        const trashed = await writeTransaction(knex, async (trx) => {
-          const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
-          await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
-          return renderOne(trx, updated.id, siteOf(req, ctx), user);
-        });
-        res.json(trashed);
-      }),
+    res.json(updated);
+  });
+
+  const create = handle(async (req, res) => {
+    const input = validate(eventWrite, params(req));
+    if (input.title.trim() === '') throw invalidParam('title', 'title must not be empty.');
+    const user = userOf(res);
+    if (!canWritePosts(user)) throw forbidden(user);
+    const created = await writeTransaction(knex, (trx) =>
+      saveEvent(trx, ctx, user!, input, siteOf(req, ctx)),
     );
-    for (const method of ['post', 'put', 'patch'] as const) {
-      router[method](
-        expressPath(path),
-        digitsOnly(key),
-        handle(async (req, res) => {
-          const by = byKey(req, key);
-          const input = validate(eventWrite.partial(), params(req));
-          const user = userOf(res);
-          if (!canWritePosts(user)) throw forbidden(user);
-          const row = await findEvent(knex, by);
-          if (!row) throw missing(by);
-          if (!canEdit(user!, row)) throw forbidden(user, 'Sorry, you are not allowed to edit this event.');
-          const updated = await writeTransaction(knex, (trx) =>
-            saveEvent(trx, ctx, user!, input, siteOf(req, ctx), row),
-          );
-          res.json(updated);
-        }),
-      );
-    }
-  }
+    res.status(201).json(created);
+  });
 
-  router.post(
-    '/events',
-    handle(async (req, res) => {
-      const input = validate(eventWrite, params(req));
-      if (input.title.trim() === '') throw invalidParam('title', 'title must not be empty.');
-      const user = userOf(res);
-      if (!canWritePosts(user)) throw forbidden(user);
-      const created = await writeTransaction(knex, (trx) =>
-        saveEvent(trx, ctx, user!, input, siteOf(req, ctx)),
-      );
-      res.status(201).json(created);
-    }),
-  );
-
-  return router;
+  return {
+    'events.list': list,
+    'events.create': create,
+    'events.read': read,
+    'events.trash': trash,
+    'events.update': update,
+  };
 }
-
-/** Express 5 paths have no inline regexes: `:id(\d+)` is checked by `digitsOnly` instead. */
-export function expressPath(path: string): string {
-  return path.replace('(\\d+)', '');
-}
-
-/** Routes match digit ids only; anything else falls through to 404 `rest_no_route`. */
-export const digitsOnly =
-  (key: 'id' | 'slug'): RequestHandler =>
-  (req, _res, next) =>
-    key === 'slug' || /^\d+$/.test(String(req.params.id)) ? next() : next('route');
 
 const isUrl = (value: string) => {
   try {

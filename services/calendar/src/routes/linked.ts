@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { writeTransaction } from '../adapters/db.js';
 import {
   findLinked,
@@ -19,8 +19,16 @@ import {
 } from '../domain/render.js';
 import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
-import { digitsOnly } from './events.js';
+import {
+  type AppContext,
+  type Handlers,
+  handle,
+  keyOf,
+  params,
+  sendList,
+  siteOf,
+  userOf,
+} from './context.js';
 import {
   checkedAuthor,
   checkRelatedEvent,
@@ -34,8 +42,11 @@ const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
   kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);
 
 /** `/venues` and `/organizers`: the same routes over two tables. */
-export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
-  const router = Router();
+export function linkedHandlers(ctx: AppContext, kind: LinkedKind): Handlers {
+  const handlers: Handlers = {};
+  const on = (operation: string, handler: RequestHandler) => {
+    handlers[`${kind}s.${operation}`] = handler;
+  };
   const { knex } = ctx;
   const collection = `${kind}s`;
   const schema = kind === 'venue' ? venueWrite : organizerWrite;
@@ -44,8 +55,8 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
   const missing = (by: { id: number } | { slug: string }) =>
     'slug' in by ? invalidParam('slug', `slug: no ${kind} with this slug.`) : notFound();
 
-  router.get(
-    `/${collection}`,
+  on(
+    'list',
     handle(async (req, res) => {
       const query = validate(linkedListQuery, params(req));
       const user = userOf(res);
@@ -80,8 +91,8 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
     }),
   );
 
-  router.post(
-    `/${collection}`,
+  on(
+    'create',
     handle(async (req, res) => {
       const input = validate(schema, params(req));
       const user = userOf(res);
@@ -92,84 +103,72 @@ export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
     }),
   );
 
-  for (const key of ['id', 'slug'] as const) {
-    const path = key === 'id' ? `/${collection}/:id` : `/${collection}/by-slug/:slug`;
-    const by = (req: { params: Record<string, unknown> }) =>
-      key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
+  const by = (req: Request) =>
+    keyOf(req) === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
 
-    router.get(
-      path,
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const where = by(req);
-        const row = await findLinked(knex, kind, where);
-        if (!row) throw missing(where);
-        if (row.status === 'trash') {
-          throw refusals.noLongerAvailable(kind);
+  on(
+    'read',
+    handle(async (req, res) => {
+      const where = by(req);
+      const row = await findLinked(knex, kind, where);
+      if (!row) throw missing(where);
+      if (row.status === 'trash') {
+        throw refusals.noLongerAvailable(kind);
+      }
+      if (!canRead(userOf(res), row)) {
+        throw refusals.notAccessible(kind);
+      }
+      res.json(render(kind, row, siteOf(req, ctx)));
+    }),
+  );
+
+  on(
+    'trash',
+    handle(async (req, res) => {
+      const where = by(req);
+      const user = userOf(res);
+      if (!canWritePosts(user)) throw forbidden(user);
+      const row = await findLinked(knex, kind, where);
+      if (!row) throw missing(where);
+      if (row.status === 'trash') throw refusals.inTrash(kind);
+      if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to delete this ${kind}.`);
+      const trashed = await updateLinked(knex, kind, row.id, { status: 'trash', modified_utc: ctx.now() });
+      res.json(render(kind, trashed, siteOf(req, ctx)));
+    }),
+  );
+
+  on(
+    'update',
+    handle(async (req, res) => {
+      const where = by(req);
+      const input = validate(schema.partial(), params(req)) as Record<string, unknown>;
+      // The path slug names the record; a different body slug is ambiguous (The Events
+      // Calendar would read it as the record to update), and renaming goes through the id.
+      if ('slug' in where && input.slug !== undefined && input.slug !== where.slug) {
+        throw invalidParam('slug', 'slug: update by id to change the slug of a record.');
+      }
+      const user = userOf(res);
+      if (!canWritePosts(user)) throw forbidden(user);
+      const author = checkedAuthor({ user: user!, tokens: ctx.tokens }, input.author);
+      const row = await findLinked(knex, kind, where);
+      if (!row) throw missing(where);
+      if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
+      const updated = await writeTransaction(knex, async (trx) => {
+        const now = ctx.now();
+        const changes = linkedColumns(kind, input);
+        const published = publicationDate(input as { date?: string; date_utc?: string }, ctx.timezone, now);
+        if (published) changes.date_utc = published;
+        if (input.status !== undefined)
+          changes.status = statusOnWrite(user!, input.status as string, row.status);
+        if (author !== undefined) changes.author = author;
+        if (typeof input.slug === 'string' && 'id' in where) {
+          changes.slug = await freeSlug(trx, `cal_${collection}`, input.slug, row.id);
         }
-        if (!canRead(userOf(res), row)) {
-          throw refusals.notAccessible(kind);
-        }
-        res.json(render(kind, row, siteOf(req, ctx)));
-      }),
-    );
-
-    router.delete(
-      path,
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const where = by(req);
-        const user = userOf(res);
-        if (!canWritePosts(user)) throw forbidden(user);
-        const row = await findLinked(knex, kind, where);
-        if (!row) throw missing(where);
-        if (row.status === 'trash') throw refusals.inTrash(kind);
-        if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to delete this ${kind}.`);
-        const trashed = await updateLinked(knex, kind, row.id, { status: 'trash', modified_utc: ctx.now() });
-        res.json(render(kind, trashed, siteOf(req, ctx)));
-      }),
-    );
-
-    for (const method of ['post', 'put', 'patch'] as const) {
-      router[method](
-        path,
-        digitsOnly(key),
-        handle(async (req, res) => {
-          const where = by(req);
-          const input = validate(schema.partial(), params(req)) as Record<string, unknown>;
-          // The path slug names the record; a different body slug is ambiguous (The Events
-          // Calendar would read it as the record to update), and renaming goes through the id.
-          if ('slug' in where && input.slug !== undefined && input.slug !== where.slug) {
-            throw invalidParam('slug', 'slug: update by id to change the slug of a record.');
-          }
-          const user = userOf(res);
-          if (!canWritePosts(user)) throw forbidden(user);
-          const author = checkedAuthor({ user: user!, tokens: ctx.tokens }, input.author);
-          const row = await findLinked(knex, kind, where);
-          if (!row) throw missing(where);
-          if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
-          const updated = await writeTransaction(knex, async (trx) => {
-            const now = ctx.now();
-            const changes = linkedColumns(kind, input);
-            const published = publicationDate(
-              input as { date?: string; date_utc?: string },
-              ctx.timezone,
-              now,
-            );
-            if (published) changes.date_utc = published;
-            if (input.status !== undefined)
-              changes.status = statusOnWrite(user!, input.status as string, row.status);
-            if (author !== undefined) changes.author = author;
-            if (typeof input.slug === 'string' && key === 'id') {
-              changes.slug = await freeSlug(trx, `cal_${collection}`, input.slug, row.id);
-            }
-            changes.modified_utc = now;
-            return updateLinked(trx, kind, row.id, changes);
-          });
-          res.json(render(kind, updated, siteOf(req, ctx)));
-        }),
-      );
-    }
-  }
-  return router;
+        changes.modified_utc = now;
+        return updateLinked(trx, kind, row.id, changes);
+      });
+      res.json(render(kind, updated, siteOf(req, ctx)));
+    }),
+  );
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import {
   ancestorIds,
   deleteTerm,
@@ -17,15 +17,17 @@ import { renderTerm, type TermKind, type TermRow, taxonomies } from '../domain/r
 import { categoryWrite, idParam, type TermWrite, tagWrite, termListQuery } from '../domain/schemas.js';
 import { slugify } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
-import { digitsOnly } from './events.js';
+import { type AppContext, type Handlers, handle, params, sendList, siteOf, userOf } from './context.js';
 import { checkRelatedEvent } from './linking.js';
 
 const invalidTerm = refusals.termInvalid;
 
 /** `/categories` and `/tags`: WordPress terms of the two event taxonomies. */
-export function termRoutes(ctx: AppContext, kind: TermKind): Router {
-  const router = Router();
+export function termHandlers(ctx: AppContext, kind: TermKind): Handlers {
+  const handlers: Handlers = {};
+  const on = (operation: string, handler: RequestHandler) => {
+    handlers[`${kind}.${operation}`] = handler;
+  };
   const { knex } = ctx;
   const taxonomy = taxonomies[kind];
   const schema = kind === 'categories' ? categoryWrite : tagWrite;
@@ -82,8 +84,8 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     return changes;
   }
 
-  router.get(
-    `/${kind}`,
+  on(
+    'list',
     handle(async (req, res) => {
       const query = validate(termListQuery, params(req));
       const perPage = clampPerPage(query.per_page);
@@ -126,8 +128,8 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     }),
   );
 
-  router.post(
-    `/${kind}`,
+  on(
+    'create',
     handle(async (req, res) => {
       const input = validate(schema, params(req)) as TermWrite;
       mayWrite(res, 'write');
@@ -145,9 +147,8 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     }),
   );
 
-  router.get(
-    `/${kind}/:id`,
-    digitsOnly('id'),
+  on(
+    'read',
     handle(async (req, res) => {
       const { id } = validate(idParam, req.params);
       const row = await findTerm(knex, taxonomy, id);
@@ -156,25 +157,21 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     }),
   );
 
-  for (const method of ['post', 'put', 'patch'] as const) {
-    router[method](
-      `/${kind}/:id`,
-      digitsOnly('id'),
-      handle(async (req, res) => {
-        const { id } = validate(idParam, req.params);
-        const input = validate(schema.partial(), params(req)) as Partial<TermWrite>;
-        mayWrite(res, 'write');
-        const row = await findTerm(knex, taxonomy, id);
-        if (!row) throw invalidTerm();
-        await updateTerm(knex, id, await checkWrite(input, row));
-        res.json(renderTerm((await findTerm(knex, taxonomy, id))!, siteOf(req, ctx)));
-      }),
-    );
-  }
+  on(
+    'update',
+    handle(async (req, res) => {
+      const { id } = validate(idParam, req.params);
+      const input = validate(schema.partial(), params(req)) as Partial<TermWrite>;
+      mayWrite(res, 'write');
+      const row = await findTerm(knex, taxonomy, id);
+      if (!row) throw invalidTerm();
+      await updateTerm(knex, id, await checkWrite(input, row));
+      res.json(renderTerm((await findTerm(knex, taxonomy, id))!, siteOf(req, ctx)));
+    }),
+  );
 
-  router.delete(
-    `/${kind}/:id`,
-    digitsOnly('id'),
+  on(
+    'delete',
     handle(async (req, res) => {
       const { id } = validate(idParam, req.params);
       mayWrite(res, 'delete');
@@ -185,5 +182,5 @@ export function termRoutes(ctx: AppContext, kind: TermKind): Router {
     }),
   );
 
-  return router;
+  return handlers;
 }
