@@ -20,6 +20,14 @@ import {
 import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
 import {
+  checkedAuthor,
+  checkRelatedEvent,
+  createLinked,
+  freeSlug,
+  linkedColumns,
+  publicationDate,
+} from '../services/linking.js';
+import {
   type AppContext,
   type Handlers,
   handle,
@@ -29,14 +37,6 @@ import {
   siteOf,
   userOf,
 } from './context.js';
-import {
-  checkedAuthor,
-  checkRelatedEvent,
-  createLinked,
-  freeSlug,
-  linkedColumns,
-  publicationDate,
-} from './linking.js';
 
 const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
   kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);

@@ -17,8 +17,8 @@ import { renderTerm, type TermKind, type TermRow, taxonomies } from '../domain/r
 import { categoryWrite, idParam, type TermWrite, tagWrite, termListQuery } from '../domain/schemas.js';
 import { slugify } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
+import { checkRelatedEvent } from '../services/linking.js';
 import { type AppContext, type Handlers, handle, params, sendList, siteOf, userOf } from './context.js';
-import { checkRelatedEvent } from './linking.js';
 
 const invalidTerm = refusals.termInvalid;
 
