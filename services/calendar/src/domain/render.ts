@@ -1,6 +1,6 @@
 import { autop } from './autop.js';
 import { costDetails, displayCost } from './cost.js';
-import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr } from './dates.js';
+import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
 
 /** Where the API lives, as the caller reached it; every URL in a response is built from it. */
 export interface Site {
@@ -259,8 +259,8 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     end_date_details: details(end),
     utc_start_date: formatInstant(row.start_utc, 'UTC'),
     utc_end_date: formatInstant(row.end_utc, 'UTC'),
-    utc_start_date_details: details(parseWall(formatInstant(row.start_utc, 'UTC'))),
-    utc_end_date_details: details(parseWall(formatInstant(row.end_utc, 'UTC'))),
+    utc_start_date_details: details(toWall(row.start_utc, 'UTC')),
+    utc_end_date_details: details(toWall(row.end_utc, 'UTC')),
     timezone: row.timezone,
     timezone_abbr: timezoneAbbr(row.timezone, row.start_utc, site.abbreviations),
     cost: displayCost(cost),
