@@ -35,4 +35,16 @@ describe('concurrent writes', () => {
     expect(terms).toHaveLength(1);
     expect(terms[0].count).toBe(8);
   });
+
+  it('answers one 201 and term_exists to the others when categories of one name are created at once', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name: 'Raced Category' }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 400, 400, 400, 400, 400]);
+    for (const r of results.filter((one) => one.status === 400)) expect(r.body.code).toBe('term_exists');
+    expect(await api.knex('cal_terms').where({ name: 'Raced Category' })).toHaveLength(1);
+  });
 });
