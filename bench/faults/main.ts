@@ -115,6 +115,13 @@ async function startStack(redis: RedisServer, workerIds: string[], env: Record<s
   return stack;
 }
 
+/** Resolves once all `count` requests are jobs in Redis (running or queued): all in flight. */
+async function allQueued(inspector: Redis, queueName: string, count: number): Promise<void> {
+  const jobs = async () =>
+    (await inspector.llen(`bull:${queueName}:active`)) + (await inspector.llen(`bull:${queueName}:wait`));
+  while ((await jobs()) < count) await sleep(20);
+}
+
 /** The worker running a job now (BullMQ records the worker's name on the job). */
 async function activeHolder(inspector: Redis, queueName: string): Promise<string> {
   for (;;) {
@@ -151,6 +158,7 @@ async function main(): Promise<void> {
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('kill').map((stream) => transcribe(stack.base, stream));
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const holder = await activeHolder(inspector, stack.queueName);
     const fault = Date.now();
     stack.workers.get(holder)!.child.kill('SIGKILL');
@@ -161,7 +169,7 @@ async function main(): Promise<void> {
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('restart').map((stream) => transcribe(stack.base, stream));
-    await activeHolder(inspector, stack.queueName);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const fault = Date.now();
     await redis.kill();
     await sleep(1_000);
@@ -173,7 +181,7 @@ async function main(): Promise<void> {
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('outage').map((stream) => transcribe(stack.base, stream));
-    await activeHolder(inspector, stack.queueName);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const fault = Date.now();
     await redis.kill();
     await sleep(500);
@@ -189,7 +197,7 @@ async function main(): Promise<void> {
     const stack = await startStack(redis, ['worker-a'], { CAPTION_SHUTDOWN_TIMEOUT: '5' });
     stack.workers.get('worker-a')!.child.kill('SIGSTOP');
     const answers = streams('sigterm').map((stream) => transcribe(stack.base, stream));
-    while ((await inspector.llen(`bull:${stack.queueName}:wait`)) < IN_FLIGHT) await sleep(20);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     await redis.kill();
     await sleep(500);
     const fault = Date.now();
