@@ -14,6 +14,7 @@ import express, { type Express } from 'express';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
 import type { RelayConfig } from './domain/relay-config.js';
+import type { SessionStore } from './domain/session-store.js';
 import { apiGuards } from './routes/guards.js';
 import {
   accessLog,
@@ -51,6 +52,8 @@ export interface AppOptions {
   uploadTimeoutMs?: number;
   /** Tests shorten the queue deadline below CAPTION_QUEUE_TIMEOUT's 1 s minimum. */
   queueTimeoutMs?: number;
+  /** Shared stream sessions (several gateways on Redis); default this process's own. */
+  sessionStore?: SessionStore;
   /** Static files at `/`; default {@link staticDir}. */
   publicDir?: string;
 }
@@ -77,6 +80,7 @@ export function createApp(options: AppOptions): SpeechApp {
     queueTimeoutMs: options.queueTimeoutMs ?? config.queueTimeoutSeconds * 1000,
     version: config.version,
     now: options.now,
+    store: options.sessionStore,
   });
   const allowed = new Set(config.allowedOrigins);
   const guards = apiGuards(config.apiKey, allowed);

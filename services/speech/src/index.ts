@@ -12,6 +12,7 @@ import {
   runService,
   stopOnSignals,
 } from '@live-captions/runtime';
+import { createRedisSessionStore } from './adapters/redis-sessions.js';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { createApp } from './app.js';
 import { loadConfig, SECRETS_DIR } from './config.js';
@@ -36,16 +37,25 @@ function settings(env: NodeJS.ProcessEnv) {
 
 async function main(): Promise<void> {
   const { config, engine, relay } = settings(environment());
-  const queue = config.redisUrl
+  const redisQueue = config.redisUrl
     ? createRedisQueue({
         redisUrl: config.redisUrl,
         queueName: engine.queueName,
         watchdogMs: engine.watchdogMs,
         logger,
       })
-    : createInProcessQueue({ engine, logger });
+    : undefined;
+  const queue = redisQueue ?? createInProcessQueue({ engine, logger });
+  // With Redis, stream sessions live there too: any number of gateways answer as one.
+  const sessionStore = redisQueue
+    ? createRedisSessionStore({
+        client: redisQueue.client,
+        namespace: engine.queueName,
+        maxStreams: config.maxStreams,
+      })
+    : undefined;
 
-  const { app, shutdown } = createApp({ config, queue, relay, logger });
+  const { app, shutdown } = createApp({ config, queue, relay, logger, sessionStore });
   const server = app.listen(config.port, config.bind);
   const port = await listening(server);
   logger.info(

@@ -62,7 +62,15 @@ interface PendingRequest {
  * Redis is back (answered from the job's stored outcome, or submitted again when Redis lost the
  * job), and each is answered by its deadline in any case.
  */
-export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
+export interface RedisInferenceQueue extends InferenceQueue {
+  /**
+   * The gateway's fail-fast connection, followed for the health state: other gateway state in
+   * Redis (stream sessions) goes through it too, so one outage is one pair of log lines.
+   */
+  readonly client: Redis;
+}
+
+export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueue {
   const { logger } = options;
   const keys = keysFor(options.queueName);
   const watchdogMs = options.watchdogMs ?? 90_000;
@@ -281,6 +289,8 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
   }
 
   return {
+    client: redis,
+
     async start() {
       await Promise.all([redis.connect(), queue.waitUntilReady(), events.waitUntilReady()]);
     },

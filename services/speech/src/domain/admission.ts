@@ -8,7 +8,8 @@ import { InferenceError, type InferenceQueue } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult, SpeechHealth } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 import { MAX_SECONDS, SAMPLE_RATE } from './pcm.js';
-import { type Session, StreamSessions } from './sessions.js';
+import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
+import { type CachedResponse, type CacheLookup, StreamSessions } from './sessions.js';
 
 const ENGINE_CACHE_MS = 1_000;
 
@@ -20,6 +21,8 @@ export interface AdmissionOptions {
   version: string;
   /** Clock of session expiry (tests move it); job deadlines always use the wall clock. */
   now?: () => number;
+  /** Shared sessions (several gateways on Redis); default this process's own. */
+  store?: SessionStore;
 }
 
 /** 503 for a backend that cannot take jobs now, with the backend's reason for operators. */
@@ -28,15 +31,12 @@ function unavailable(error: unknown): HttpError {
   return new HttpError(503, Messages.unavailable, { retryAfter: 1, reason });
 }
 
-export interface Counters {
-  completed: number;
-  failed: number;
-  rejected: number;
-  queueTimeouts: number;
-}
+export type { Counters } from './session-store.js';
 
 export class Admission {
+  /** This process's sessions (the store's bookkeeping unless a shared store is given). */
   readonly sessions: StreamSessions;
+  readonly store: SessionStore;
   readonly counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   private readonly queue: InferenceQueue;
   /** Decodes not answered yet, each with the means to answer it early (shutdown past its grace). */
@@ -45,6 +45,7 @@ export class Admission {
   constructor(private readonly options: AdmissionOptions) {
     this.queue = options.queue;
     this.sessions = new StreamSessions({ maxStreams: options.maxStreams, now: options.now ?? Date.now });
+    this.store = options.store ?? memorySessionStore(this.sessions);
   }
 
   private cachedEngine: { info: EngineInfo; until: number } | undefined;
@@ -65,17 +66,44 @@ export class Admission {
   }
 
   /** Step 8: capacity, then one request per stream. Refusals count as `rejected`. */
-  admit(streamId: string, temporary = false): Session {
-    const result = this.sessions.admit(streamId, temporary);
+  async admit(streamId: string, temporary = false): Promise<StreamSession> {
+    const result = await this.store.admit(streamId, temporary).catch((error: unknown) => {
+      throw unavailable(error);
+    });
     if (result.ok) return result.session;
-    this.counters.rejected += 1;
+    this.bump('rejected');
     if (result.reason === 'capacity')
       throw new HttpError(429, Messages.capacity, { retryAfter: 2, code: 'stream_capacity' });
     throw new HttpError(429, Messages.busy, { retryAfter: 1, code: 'stream_busy' });
   }
 
-  release(session: Session): void {
-    this.sessions.release(session);
+  /** The retry cache's answer for a request ID (503 while a shared store is unreachable). */
+  async cached(session: StreamSession, requestId: string, signature: string): Promise<CacheLookup> {
+    return this.store.lookup(session, requestId, signature).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  }
+
+  /** Keeps a 200 for retries; best effort (the client has its answer either way). */
+  async remember(session: StreamSession, requestId: string, signature: string, response: CachedResponse) {
+    await this.store.store(session, requestId, signature, response).catch(() => undefined);
+  }
+
+  /** `DELETE /streams/{id}`; 503 while a shared store is unreachable. */
+  async closeStream(id: string): Promise<'closed' | 'busy'> {
+    return this.store.close(id).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  }
+
+  /** Never throws: a store that cannot be reached lets the session's lock expire on its own. */
+  async release(session: StreamSession): Promise<void> {
+    await this.store.release(session).catch(() => undefined);
+  }
+
+  private bump(name: keyof Counters): void {
+    this.counters[name] += 1;
+    this.store.count(name);
   }
 
   /** Queues one decode with its start deadline; maps failures to the contract (steps 13-14). */
@@ -88,7 +116,7 @@ export class Admission {
     const job = Promise.race([
       this.queue.submit(request, audio, { startDeadline }).then(
         (result) => {
-          this.counters.completed += 1;
+          this.bump('completed');
           return result;
         },
         (error: unknown) => {
@@ -107,14 +135,14 @@ export class Admission {
     // Both backends reject with InferenceError only, the Redis one rebuilding it from the worker's reason.
     switch (error instanceof InferenceError ? error.code : 'inference_failed') {
       case 'queue_timeout':
-        this.counters.queueTimeouts += 1;
+        this.bump('queueTimeouts');
         return new HttpError(429, Messages.queueDeadline, { retryAfter: 1, code: 'queue_deadline' });
       case 'unsupported':
         return new HttpError(400, Messages.englishOnly);
       case 'unavailable':
         return unavailable(error);
       default:
-        this.counters.failed += 1;
+        this.bump('failed');
         return new HttpError(500, Messages.inferenceFailed);
     }
   }
@@ -151,6 +179,13 @@ export class Admission {
     const engine = ready[0]?.engine;
     if (!engine) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
     const running = ready.reduce((sum, worker) => sum + worker.running, 0);
+    const [sessions, shared] = await Promise.all([
+      this.store.size(),
+      this.store.counters().catch(() => undefined),
+    ]).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    const counters = shared ?? this.counters;
     return {
       ready: true,
       version: this.options.version,
@@ -164,18 +199,18 @@ export class Admission {
       modes: engine.modes,
       translation_target: engine.translationTarget,
       busy: running > 0,
-      completed: this.counters.completed,
-      failed: this.counters.failed,
+      completed: counters.completed,
+      failed: counters.failed,
       max_streams: this.options.maxStreams,
       workers: ready.reduce((sum, worker) => sum + worker.engine.workers, 0),
       threads_per_worker: engine.threadsPerWorker,
       beam_size: engine.beamSize,
-      sessions: this.sessions.size,
+      sessions,
       running,
       pending: status.pending,
       queue_timeout: this.options.queueTimeoutMs / 1000,
-      rejected: this.counters.rejected,
-      queue_timeouts: this.counters.queueTimeouts,
+      rejected: counters.rejected,
+      queue_timeouts: counters.queueTimeouts,
     };
   }
 }

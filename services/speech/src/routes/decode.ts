@@ -46,25 +46,29 @@ export async function decodeAndReply(
   prepare: () => Promise<PreparedDecode>,
 ): Promise<void> {
   const { requestId, streamId } = target;
-  const session = admission.admit(streamId, target.temporary);
+  const session = await admission.admit(streamId, target.temporary);
+  let answer: CachedResponse;
   try {
     const { options, audio, body, route, extra, reply } = await prepare();
     // Only a request ID makes a result cacheable: no hashing without one.
     const signature = requestId ? requestSignature(route, body, options, extra) : '';
-    const cached = admission.sessions.lookup(session, requestId, signature);
+    const cached = await admission.cached(session, requestId, signature);
     if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
-    if (cached.kind === 'hit') return sendCached(res, cached.response);
-
-    // A client that disconnects from here on does not cancel the decode: its result is cached.
-    const result = await admission.decode(
-      // `correlate` (app.ts) sets the id before any route runs.
-      { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
-      audio,
-    );
-    const response = reply(result);
-    admission.sessions.store(session, requestId, signature, response);
-    if (!res.destroyed) sendCached(res, response);
+    if (cached.kind === 'hit') answer = cached.response;
+    else {
+      // A client that disconnects from here on does not cancel the decode: its result is cached.
+      const result = await admission.decode(
+        // `correlate` (app.ts) sets the id before any route runs.
+        { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
+        audio,
+      );
+      answer = reply(result);
+      await admission.remember(session, requestId, signature, answer);
+    }
   } finally {
-    admission.release(session);
+    await admission.release(session);
   }
+  // The stream is free before its client hears back (on every gateway sharing the sessions), so
+  // the client's next window is never refused as busy.
+  if (!res.destroyed) sendCached(res, answer);
 }

@@ -46,9 +46,9 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
     });
   });
 
-  router.delete('/streams/:stream_id', ...guards.local, function closeStream(req, res) {
+  router.delete('/streams/:stream_id', ...guards.local, async function closeStream(req, res) {
     const id = String(req.params.stream_id);
-    if (admission.sessions.close(id) === 'busy') throw new HttpError(409, Messages.busyClose);
+    if ((await admission.closeStream(id)) === 'busy') throw new HttpError(409, Messages.busyClose);
     res.json({ closed: id });
   });
 

@@ -1,0 +1,178 @@
+/**
+ * Stream sessions in Redis, so that N gateways behind one proxy answer as one: a stream busy on
+ * gateway A is 429 on gateway B, a retried request ID on B gets A's cached answer, DELETE on B
+ * closes a session A created, `max_streams` counts every gateway's sessions, and the health
+ * counters add up. Each check-and-set is one Lua script, so two gateways never both win.
+ *
+ * A request's busy lock has an owner token and a short TTL that its gateway refreshes while the
+ * request lives: a gateway that dies holds its streams for at most LOCK_MS.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Counters, SessionStore, StoreAdmit, StreamSession } from '../domain/session-store.js';
+import type { CachedResponse, CacheLookup } from '../domain/sessions.js';
+
+/** A busy lock outlives a dead gateway by at most this long. */
+export const LOCK_MS = 15_000;
+const REFRESH_MS = LOCK_MS / 3;
+
+interface RedisSession extends StreamSession {
+  readonly token: string;
+  readonly refresh: NodeJS.Timeout;
+}
+
+export interface RedisSessionOptions {
+  /** A fail-fast connection (the queue's): while Redis is away every call fails at once (503). */
+  client: Redis;
+  /** Key namespace shared by the gateways of one deployment (the queue name). */
+  namespace: string;
+  maxStreams: number;
+  /** Idle session and cached result lifetime; the contract fixes 120 s. */
+  ttlMs?: number;
+}
+
+// KEYS: sessions zset, busy key. ARGV: now, ttl, maxStreams, id, token, lockMs.
+const ADMIT = `
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
+if not redis.call('ZSCORE', KEYS[1], ARGV[4]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  return 'capacity'
+end
+redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+return 'ok'`;
+
+// KEYS: sessions zset, busy key. ARGV: token, now, id, lockMs. Only the owner extends its lock.
+const REFRESH = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+return 1`;
+
+// KEYS: sessions zset, busy key, results set. ARGV: token, now, id, temporary (1/0).
+const RELEASE = `
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if ARGV[4] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[3])
+  redis.call('DEL', KEYS[3])
+else
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+end
+return 1`;
+
+// KEYS: sessions zset, busy key, results set. ARGV: id, result key prefix.
+const CLOSE = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
+redis.call('ZREM', KEYS[1], ARGV[1])
+for _, requestId in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  redis.call('DEL', ARGV[2] .. requestId)
+end
+redis.call('DEL', KEYS[3])
+return 'closed'`;
+
+export function createRedisSessionStore(options: RedisSessionOptions): SessionStore {
+  const ttlMs = options.ttlMs ?? 120_000;
+  const base = `captions:${options.namespace}:streams`;
+  const keys = {
+    sessions: `${base}:sessions`,
+    busy: (id: string) => `${base}:busy:${id}`,
+    results: (id: string) => `${base}:results:${id}`,
+    result: (id: string) => `${base}:result:${id}:`,
+    counters: `${base}:counters`,
+  };
+  const redis = options.client;
+
+  return {
+    async admit(id, temporary): Promise<StoreAdmit> {
+      const token = randomUUID();
+      const now = Date.now();
+      const outcome = await redis.eval(
+        ADMIT,
+        2,
+        keys.sessions,
+        keys.busy(id),
+        now,
+        ttlMs,
+        options.maxStreams,
+        id,
+        token,
+        LOCK_MS,
+      );
+      if (outcome !== 'ok') return { ok: false, reason: outcome === 'busy' ? 'busy' : 'capacity' };
+      const refresh = setInterval(() => {
+        redis
+          .eval(REFRESH, 2, keys.sessions, keys.busy(id), token, Date.now(), id, LOCK_MS)
+          .catch(() => undefined);
+      }, REFRESH_MS);
+      const session: RedisSession = { id, temporary, token, refresh };
+      return { ok: true, session };
+    },
+
+    async release(session) {
+      const { id, token, refresh } = session as RedisSession;
+      clearInterval(refresh);
+      await redis.eval(
+        RELEASE,
+        3,
+        keys.sessions,
+        keys.busy(id),
+        keys.results(id),
+        token,
+        Date.now(),
+        id,
+        session.temporary ? 1 : 0,
+      );
+    },
+
+    async close(id) {
+      const outcome = await redis.eval(
+        CLOSE,
+        3,
+        keys.sessions,
+        keys.busy(id),
+        keys.results(id),
+        id,
+        keys.result(id),
+      );
+      return outcome === 'busy' ? 'busy' : 'closed';
+    },
+
+    async lookup(session, requestId, signature): Promise<CacheLookup> {
+      if (requestId === '') return { kind: 'miss' };
+      const stored = await redis.get(keys.result(session.id) + requestId);
+      if (!stored) return { kind: 'miss' };
+      const entry = JSON.parse(stored) as { signature: string; response: CachedResponse };
+      return entry.signature === signature ? { kind: 'hit', response: entry.response } : { kind: 'conflict' };
+    },
+
+    async store(session, requestId, signature, response: CachedResponse) {
+      if (requestId === '' || session.temporary) return;
+      await redis
+        .multi()
+        .set(keys.result(session.id) + requestId, JSON.stringify({ signature, response }), 'PX', ttlMs)
+        .sadd(keys.results(session.id), requestId)
+        .pexpire(keys.results(session.id), ttlMs)
+        .exec();
+    },
+
+    async size() {
+      return redis.zcount(keys.sessions, Date.now() - ttlMs, '+inf');
+    },
+
+    count(name) {
+      redis.hincrby(keys.counters, name, 1).catch(() => undefined);
+    },
+
+    async counters(): Promise<Counters> {
+      const values = await redis.hgetall(keys.counters);
+      const read = (name: keyof Counters) => Number(values[name] ?? 0);
+      return {
+        completed: read('completed'),
+        failed: read('failed'),
+        rejected: read('rejected'),
+        queueTimeouts: read('queueTimeouts'),
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Where stream sessions live: in this process (one gateway, the default), or in Redis so that
+ * several gateways behind one proxy answer as one (`adapters/redis-sessions.ts`). Both keep the
+ * same contract: at most one request per stream, `maxStreams` sessions, a 120 s retry cache.
+ */
+import type { CachedResponse, CacheLookup, Session, StreamSessions } from './sessions.js';
+
+/** A stream's admission, held for the request's lifetime. */
+export interface StreamSession {
+  readonly id: string;
+  readonly temporary: boolean;
+}
+
+export type StoreAdmit = { ok: true; session: StreamSession } | { ok: false; reason: 'busy' | 'capacity' };
+
+export interface Counters {
+  completed: number;
+  failed: number;
+  rejected: number;
+  queueTimeouts: number;
+}
+
+export interface SessionStore {
+  admit(id: string, temporary: boolean): Promise<StoreAdmit>;
+  release(session: StreamSession): Promise<void>;
+  /** `DELETE /streams/{id}`: idle or unknown sessions close (cache forgotten); busy ones stay. */
+  close(id: string): Promise<'closed' | 'busy'>;
+  lookup(session: StreamSession, requestId: string, signature: string): Promise<CacheLookup>;
+  store(
+    session: StreamSession,
+    requestId: string,
+    signature: string,
+    response: CachedResponse,
+  ): Promise<void>;
+  /** Sessions alive now. */
+  size(): Promise<number>;
+  /** Adds one to a health counter shared by every gateway on the store (no-op in memory). */
+  count(name: keyof Counters): void;
+  /** The shared counters; undefined when this gateway's own counters are the whole truth. */
+  counters(): Promise<Counters | undefined>;
+}
+
+/** The single-gateway store: the pure bookkeeping of {@link StreamSessions}. */
+export function memorySessionStore(sessions: StreamSessions): SessionStore {
+  return {
+    admit: async (id, temporary) => sessions.admit(id, temporary),
+    release: async (session) => sessions.release(session as Session),
+    close: async (id) => sessions.close(id),
+    lookup: async (session, requestId, signature) =>
+      sessions.lookup(session as Session, requestId, signature),
+    store: async (session, requestId, signature, response) =>
+      sessions.store(session as Session, requestId, signature, response),
+    size: async () => sessions.size,
+    count: () => undefined,
+    counters: async () => undefined,
+  };
+}
