@@ -29,6 +29,7 @@ async function main() {
     timezone: config.CALENDAR_TIMEZONE,
     tokens,
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
+    trustProxy: config.CALENDAR_TRUSTED_PROXIES,
     onError: (error) => log.error({ err: error }, 'request failed'),
   });
   const server = app.listen(config.CALENDAR_PORT, config.CALENDAR_BIND);
