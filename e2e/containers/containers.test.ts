@@ -318,6 +318,24 @@ const upgradeHeaders = (origin: string) => ({
 });
 
 const EVENT = { title: 'Container test', start_date: '2030-07-01 18:00:00', end_date: '2030-07-01 21:00:00' };
+const PRODUCTION_EVENT = { ...EVENT, title: 'Container test (production)' };
+
+/** The titles of the events in a stack's PostgreSQL container. */
+const storedTitles = (local: boolean) =>
+  compose(local, [
+    'exec',
+    '-T',
+    'postgres',
+    'psql',
+    '-U',
+    'calendar',
+    '-d',
+    'calendar',
+    '-tAc',
+    'select title from cal_events',
+  ])
+    .trim()
+    .split('\n');
 
 function cleanUp(): void {
   for (const local of [true, false]) {
@@ -338,6 +356,16 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
   process.stdout.write(`\ncontainer test figures:\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
 });
+
+const imageIds = (): Record<string, string> =>
+  Object.fromEntries(
+    IMAGES.map((image) => [
+      image,
+      must('docker', ['image', 'inspect', '--format', '{{.Id}}', `live-captions/${image}:latest`]).trim(),
+    ]),
+  );
+/** The images as `make build` left them: what every later `make ... up` must reuse as they are. */
+let built: Record<string, string> = {};
 
 describe('the images', () => {
   it('build with `make build`, one at a time, on the current Node LTS', () => {
@@ -369,6 +397,23 @@ describe('the images', () => {
       expect([image, user.trim()]).toEqual([image, '1000:1000']);
     }
   });
+
+  it('rebuild after a source change without compiling whisper.cpp again', () => {
+    const before = imageIds();
+    appendFileSync(join(work, 'services/worker/src/index.ts'), '// a change outside packages/whisper\n');
+    const started = Date.now();
+    const output = must('make', [
+      'build',
+      'IMAGES=worker',
+      `PROJECT=${LOCAL_PROJECT}`,
+      'ENV_FILE=compose/local.env',
+    ]);
+    figures.push(`worker: rebuilt after a source change in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    expect(imageIds().worker).not.toBe(before.worker);
+    expect(output).not.toContain('building whisper addon');
+    expect(output).toContain('whisper addon is up to date');
+    built = imageIds();
+  });
 });
 
 describe('the local trial (make local-secrets local-up)', () => {
@@ -383,6 +428,9 @@ describe('the local trial (make local-secrets local-up)', () => {
     const started = Date.now();
     must('make', ['local-up', `PROJECT=${PROJECT}`]);
     await waitHealthy(LOCAL_PROJECT, 7);
+    // `make local-up` builds first: with the operator's files (env, secrets) changed and no source
+    // change, every layer comes from the cache.
+    expect(imageIds()).toEqual(built);
     figures.push(`local stack: up and healthy in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     apiKey = parseEnvFile(readFileSync(join(work, 'secrets/local/caption-local.env'), 'utf8'))
       .CAPTION_API_KEY!;
@@ -507,7 +555,7 @@ describe('the local trial (make local-secrets local-up)', () => {
       '-d',
       'calendar',
       '-tAc',
-      `select (select count(*) from knex_migrations) > 0, (select title from cal_events where id = ${id})`,
+      `select (select count(*) from cal_migrations) > 0, (select title from cal_events where id = ${id})`,
     ]);
     expect(rows.trim()).toBe(`t|${EVENT.title}`);
   });
@@ -616,7 +664,7 @@ describe('production (make secrets, compose without Traefik) beside the local tr
 
   it('calendar behind Traefik: a write on PostgreSQL, read back with https:// links', () => {
     const base = 'http://calendar:8082/wp-json/cal/events/v1';
-    const [created, list] = probe(
+    const [created] = probe(
       [
         {
           method: 'POST',
@@ -625,33 +673,48 @@ describe('production (make secrets, compose without Traefik) beside the local tr
             Authorization: `Bearer ${CALENDAR_TOKEN}`,
             'Content-Type': 'application/json',
           }),
-          body: JSON.stringify(EVENT),
+          body: JSON.stringify(PRODUCTION_EVENT),
         },
-        { url: `${base}/events?start_date=2030-01-01`, headers: viaTraefik(HOSTS.UI_HOST) },
       ],
       TRAEFIK_ADDRESS,
     );
     expect(created!.status).toBe(201);
-    const event = JSON.parse(created!.body) as { id: number; rest_url: string };
+    const { id } = JSON.parse(created!.body) as { id: number };
+    const [read, list] = probe(
+      [
+        { url: `${base}/events/${id}`, headers: viaTraefik(HOSTS.UI_HOST) },
+        { url: `${base}/events`, headers: viaTraefik(HOSTS.UI_HOST) },
+      ],
+      TRAEFIK_ADDRESS,
+    );
     const api = `https://${HOSTS.UI_HOST}/wp-json/cal/events/v1`;
-    expect(event.rest_url).toBe(`${api}/events/${event.id}`);
-    const listed = JSON.parse(list!.body) as { events: { title: string }[]; rest_url: string };
-    expect(listed.events.map((item) => item.title)).toEqual([EVENT.title]);
-    expect(listed.rest_url.startsWith(`${api}/events`)).toBe(true);
+    expect(JSON.parse(read!.body)).toMatchObject({
+      title: PRODUCTION_EVENT.title,
+      rest_url: `${api}/events/${id}`,
+    });
+    expect((JSON.parse(list!.body) as { rest_url: string }).rest_url.startsWith(`${api}/events`)).toBe(true);
+    expect(storedTitles(false)).toEqual([PRODUCTION_EVENT.title]);
     // The forwarded scheme is believed from Traefik's address only.
-    const [other] = probe([{ url: `${base}/events/${event.id}`, headers: viaTraefik(HOSTS.UI_HOST) }]);
-    expect((JSON.parse(other!.body) as { rest_url: string }).rest_url.startsWith('http://')).toBe(true);
+    const [other] = probe([{ url: `${base}/events/${id}`, headers: viaTraefik(HOSTS.UI_HOST) }]);
+    expect((JSON.parse(other!.body) as { rest_url: string }).rest_url).toBe(
+      `http://${HOSTS.UI_HOST}/wp-json/cal/events/v1/events/${id}`,
+    );
   });
 
-  it('keeps its own volumes and edge network: the local stack saw none of its writes', async () => {
-    const local = (await (await fetch(`${LOCAL_CALENDAR}/events?start_date=2030-01-01`)).json()) as {
-      events: unknown[];
-    };
-    // The local stack has its own event (from its own test), not production's.
-    expect(local.events).toHaveLength(1);
+  it('keeps its own volumes and edge network: neither stack sees the other’s writes', () => {
+    expect(storedTitles(true)).toEqual([EVENT.title]);
+    expect(storedTitles(false)).toEqual([PRODUCTION_EVENT.title]);
     const networks = must('docker', ['network', 'ls', '--format', '{{.Name}}']).split('\n');
     expect(networks).toContain(EDGE_NETWORK);
     expect(networks).toContain('live-captions-local-edge');
+    const volumes = must('docker', [
+      'volume',
+      'ls',
+      '-q',
+      '--filter',
+      `label=com.docker.compose.project=${PROJECT}`,
+    ]);
+    expect(volumes).toContain(`${PROJECT}_postgres-data`);
   });
 
   it('`make down` stops production and leaves the local stack running', async () => {
