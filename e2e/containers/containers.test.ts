@@ -400,7 +400,9 @@ describe('the images', () => {
 
   it('rebuild after a source change without compiling whisper.cpp again', () => {
     const before = imageIds();
-    appendFileSync(join(work, 'services/worker/src/index.ts'), '// a change outside packages/whisper\n');
+    // Unique per run: the same change as an earlier run's would come from the cache entirely.
+    const change = `// a change outside packages/whisper: ${randomBytes(8).toString('hex')}\n`;
+    appendFileSync(join(work, 'services/worker/src/index.ts'), change);
     const started = Date.now();
     const output = must('make', [
       'build',
