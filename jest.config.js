@@ -10,5 +10,7 @@ const projects = ['packages', 'services']
 export default {
   projects,
   maxWorkers: 2,
+  globalSetup: '<rootDir>/jest.global-setup.mjs',
+  globalTeardown: '<rootDir>/jest.global-teardown.mjs',
   testTimeout: 30_000,
 };

@@ -1,29 +1,47 @@
 #!/usr/bin/env node
-// `pnpm start`: the whole stack on one machine with embedded defaults, no Docker. Generates the
-// local secrets once (never overwriting), then runs each built service as a child process with
-// prefixed output. With REDIS_URL set, a separate inference worker takes the jobs.
-import { spawn, spawnSync } from 'node:child_process';
+// `pnpm start`: the whole stack on one machine with embedded defaults, no Docker. Builds what
+// changed (scripts/build.mjs; nothing when nothing did), generates the local secrets once (never
+// overwriting), downloads a missing official model with the progress bar of `pnpm model`, then
+// runs each built service as a child process. With REDIS_URL set, a separate inference worker
+// takes the jobs.
+//
+// On a terminal the services' JSON log lines are shown as coloured readable lines (pino-pretty)
+// and, once every service answers and the model is loaded, a short summary says what to open.
+// Otherwise (piped, redirected, CI) stdout carries the services' JSON lines untouched, one per
+// line, and everything else (build output, non-JSON lines) goes to stderr.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build, run } from './build.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = performance.now();
+const tty = Boolean(process.stdout.isTTY);
+const SECRETS_DIR = join(root, 'secrets');
 
-const secrets = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/secrets-init.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (secrets.status !== 0) process.exit(secrets.status ?? 1);
+const ansi = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = ansi('1');
+const dim = ansi('2');
+const COLOURS = {
+  speech: ansi('36'),
+  relay: ansi('35'),
+  ui: ansi('33'),
+  calendar: ansi('34'),
+  worker: ansi('32'),
+};
 
-const services = [
-  { name: 'speech', url: 'http://127.0.0.1:8765/' },
-  { name: 'relay', url: 'ws://127.0.0.1:8080/ws' },
-  { name: 'ui', url: 'http://127.0.0.1:8081/' },
-  { name: 'calendar', url: 'http://127.0.0.1:8082/wp-json/cal/events/v1/events' },
-  ...(process.env.REDIS_URL ? [{ name: 'worker', url: process.env.REDIS_URL }] : []),
-].filter((service) => existsSync(join(root, 'services', service.name, 'dist/index.js')));
+/** Lines of this script: on the terminal with the services, else on stderr (stdout is JSON). */
+const say = (text) => (tty ? console.log(text) : console.error(text));
+const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
+// ---- stopping -------------------------------------------------------------------------------
+// Ctrl+C at a terminal reaches every process of the foreground group, the running step or the
+// services included; they stop on their own (and ignore a second signal), so forwarding SIGTERM
+// here is harmless and covers a signal sent to this process alone.
 
 const children = new Map();
+let step; // the build or download running now
 let stopping = false;
 
 function stop(code) {
@@ -33,31 +51,192 @@ function stop(code) {
   for (const child of children.values()) child.kill('SIGTERM');
 }
 
-for (const service of services) {
-  const child = spawn(process.execPath, [join(root, 'services', service.name, 'dist/index.js')], {
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => {
+  step?.kill('SIGTERM');
+  stop(0);
+});
+
+// Step output keeps stdout for the services' JSON when it is not a terminal.
+const stepOptions = (env = process.env) => ({
+  env,
+  stdout: tty ? 'inherit' : 2,
+  onChild: (child) => {
+    step = child;
+  },
+});
+
+// ---- build, secrets, model ------------------------------------------------------------------
+
+say(dim('building what changed (tsc -b, web pages) ...'));
+const built = await build(stepOptions());
+if (stopping) process.exit(process.exitCode ?? 0);
+if (built !== 0) {
+  say(`pnpm start: the build failed (exit ${built}); nothing was started`);
+  process.exit(built);
+}
+say(dim(`built in ${seconds()}`));
+
+{
+  const { initSecrets } = await import('../services/relay/dist/adapters/secrets-files.js');
+  try {
+    for (const path of initSecrets({ dir: SECRETS_DIR }).written) say(`wrote ${path}`);
+  } catch (error) {
+    say(`pnpm start: cannot write the local secrets: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+// An official model that is not there yet is downloaded here, before any service starts, so a
+// person sees `pnpm model`'s progress bar and ETA instead of a service that is silent for minutes.
+{
+  const { loadEngineConfig } = await import('../packages/inference/dist/config.js');
+  const { resolveModel } = await import('../packages/whisper/dist/catalog.js');
+  let model;
+  let config;
+  try {
+    config = loadEngineConfig(process.env);
+    model = resolveModel(config.model, config.modelDir);
+  } catch (error) {
+    say(`pnpm start: ${error.message}`);
+    process.exit(1);
+  }
+  if (model.source === 'catalog' && !config.offline && !existsSync(model.path)) {
+    const env = { ...process.env, CAPTION_MODEL_DIR: config.modelDir };
+    const code = await run(
+      process.execPath,
+      ['--import', 'tsx', 'packages/whisper/scripts/model.ts', model.name],
+      stepOptions(env),
+    );
+    if (stopping) process.exit(process.exitCode ?? 0);
+    if (code !== 0) process.exit(code);
+  }
+}
+step = undefined;
+
+// ---- services -------------------------------------------------------------------------------
+
+const { prettyFactory } = await import('pino-pretty');
+const pretty = prettyFactory({
+  colorize: true,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss',
+  // the prefix names the service already
+  ignore: 'pid,hostname,service,name',
+});
+
+const names = ['speech', 'relay', 'ui', 'calendar', ...(process.env.REDIS_URL ? ['worker'] : [])].filter(
+  (name) => existsSync(join(root, 'services', name, 'dist/index.js')),
+);
+/** Where each listening service answers, from its `... listening` log line. */
+const listeners = new Map();
+
+function onLine(name, line, fromStderr) {
+  let record;
+  if (line.startsWith('{')) {
+    try {
+      record = JSON.parse(line);
+    } catch {
+      record = undefined;
+    }
+  }
+  const prefix = (COLOURS[name] ?? ((text) => text))(`${name.padEnd(8)} |`);
+  if (typeof record?.level !== 'number') {
+    // a plain line (a configuration error, a crash before the logger exists)
+    if (tty) console.log(`${prefix} ${line}`);
+    else console.error(`${prefix} ${line}`);
+    return;
+  }
+  if (typeof record.port === 'number' && /listening$/.test(record.msg ?? '')) {
+    const host = ['0.0.0.0', '::', undefined].includes(record.bind) ? '127.0.0.1' : record.bind;
+    listeners.set(name, { host, port: record.port });
+  }
+  if (tty) console.log(`${prefix} ${pretty(line).trimEnd()}`);
+  else (fromStderr ? process.stderr : process.stdout).write(`${line}\n`);
+}
+
+for (const name of names) {
+  const child = spawn(process.execPath, [join(root, 'services', name, 'dist/index.js')], {
     cwd: root,
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.set(service.name, child);
-  const prefix = `${service.name.padEnd(8)} |`;
-  for (const stream of [child.stdout, child.stderr]) {
+  children.set(name, child);
+  for (const [stream, fromStderr] of [
+    [child.stdout, false],
+    [child.stderr, true],
+  ]) {
     let rest = '';
     stream.on('data', (chunk) => {
       const lines = (rest + chunk.toString()).split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) console.log(`${prefix} ${line}`);
+      for (const line of lines) onLine(name, line, fromStderr);
     });
   }
   child.on('exit', (code, signal) => {
-    children.delete(service.name);
+    children.delete(name);
     if (!stopping) {
-      console.error(`${prefix} exited (${signal ?? code}); stopping the stack`);
+      say(`${name.padEnd(8)} | exited (${signal ?? code}); stopping the stack`);
       stop(code || 1);
     }
   });
-  console.log(`${prefix} starting: ${service.url}`);
+}
+if (names.length === 0) say('pnpm start: no built service found under services/*/dist');
+
+// ---- ready: say what to open ----------------------------------------------------------------
+// Ready means every service listens and the speech gateway's /health is 200, which it only is
+// once a model is loaded: from then on captions work.
+
+const { readEnvFile } = await import('../packages/runtime/dist/env-file.js');
+// The environment wins over the file, as in the speech service itself.
+const apiKey =
+  process.env.CAPTION_API_KEY || readEnvFile(join(SECRETS_DIR, 'caption-local.env'))?.CAPTION_API_KEY;
+
+async function speechReady() {
+  const speech = listeners.get('speech');
+  if (!speech) return false;
+  try {
+    const res = await fetch(`http://${speech.host}:${speech.port}/health`, {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(2000),
+    });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
 }
 
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+function summary() {
+  const url = (name, path = '/') => {
+    const at = listeners.get(name);
+    return at ? `http://localhost:${at.port}${path}` : undefined;
+  };
+  const rows = [
+    ['links hub', url('ui'), 'start here: builds the capture, editor and overlay links'],
+    ['capture', url('speech'), 'the microphone page'],
+    ['overlay', url('ui', '/overlay.html'), 'OBS browser source; open it through its link from the hub'],
+    ['calendar', url('calendar', '/wp-json/cal/events/v1/events'), ''],
+  ].filter(([, link]) => link);
+  const lines = [
+    '',
+    bold(`Live captions is running (ready in ${seconds()}). Open:`),
+    ...rows.map(([what, link, note]) => `  ${what.padEnd(10)} ${bold(link)}${note ? dim(`  ${note}`) : ''}`),
+    `  access token: CAPTION_API_KEY in ${bold('secrets/caption-local.env')} ${dim('(the links hub asks for it)')}`,
+    dim('Ctrl+C stops everything.'),
+    '',
+  ];
+  say(lines.join('\n'));
+}
+
+const expected = names.filter((name) => name !== 'worker');
+while (!stopping) {
+  if (
+    expected.every((name) => listeners.has(name)) &&
+    (!expected.includes('speech') || (await speechReady()))
+  ) {
+    if (!stopping) summary();
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}

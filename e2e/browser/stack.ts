@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { audioFixture } from '@live-captions/test-services/fixtures';
 import {
   newToken,
   type RelaySecrets,
@@ -21,7 +22,7 @@ import { freePort, type ServiceProcess, startService, until } from '../deploy/he
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MODEL = join(ROOT, 'models/ggml-synthetic-tiny.bin');
 /** A clip with quiet at both ends: looped by chromium's fake microphone it pauses once per loop. */
-export const CLIP = join(ROOT, '../shared/audio/en-picovoice-test.wav');
+export const CLIP = audioFixture('en-picovoice-test.wav');
 
 /** One `POST /transcribe` as the proxy saw it. */
 export interface RecordedWindow {

@@ -13,6 +13,7 @@
  * calendar entrypoint's PGPASSWORD. Stand-ins: the synthetic model (always says "test") for the
  * real one, offline; a queue name of its own so that other suites on the same Redis never meet it.
  */
+
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RelayPublisher, RelayReader, type SocketConstructor } from '@live-captions/relay-client';
 import { parseEnvFile } from '@live-captions/runtime';
+import { runPostgresUrl, runRedisUrl } from '@live-captions/test-services';
 import {
   type ComposeConfig,
   composeConfig,
@@ -61,7 +63,8 @@ const HOSTS = {
   RELAY_HOST: 'relay.smoke.example.org',
   UI_HOST: 'captions.smoke.example.org',
 };
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
+const POSTGRES_PORT = Number(new URL(runPostgresUrl()).port);
 const MODEL = join(repoRoot, 'models/ggml-synthetic-tiny.bin');
 const SERVICES = ['relay', 'calendar', 'ui', 'worker', 'speech'] as const;
 type Service = (typeof SERVICES)[number];
@@ -105,7 +108,7 @@ function hostEnvironment(service: Service): Record<string, string> {
     if (key.endsWith('_PORT')) value = String(ports[service]);
     if (key === 'DATABASE_URL') {
       expect(value).toBe('postgres://calendar@postgres:5432/calendar');
-      value = `postgres://postgres@127.0.0.1:5432/${database}`;
+      value = `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/${database}`;
     }
     if (key === 'CAPTION_MODEL_DIR') value = join(dir, 'models');
     out[key] = value;
@@ -164,7 +167,12 @@ beforeAll(async () => {
     if (built.status !== 0) throw new Error(`building the pages failed: ${built.stderr}`);
   }
 
-  const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' });
+  const admin = new pg.Client({
+    host: '127.0.0.1',
+    port: POSTGRES_PORT,
+    user: 'postgres',
+    database: 'postgres',
+  });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
@@ -205,7 +213,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(processes.map((item) => item.stop()));
-  const admin = new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' });
+  const admin = new pg.Client({
+    host: '127.0.0.1',
+    port: POSTGRES_PORT,
+    user: 'postgres',
+    database: 'postgres',
+  });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.end();

@@ -1,8 +1,9 @@
+import { runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { createRedisQueue, type InferenceQueue, type RunningWorker, startRedisWorker } from '../src/index.js';
 import { engineConfig, jfk, later, request, seconds } from './fixtures.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {

@@ -4,7 +4,7 @@
  * (as in the jest preset), so the pages never depend on another package's build.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -21,6 +21,8 @@ export interface BuildPagesOptions {
 export interface BuildPagesResult {
   outDir: string;
   files: string[];
+  /** Every source file the pages were made of (scripts esbuild read, static files copied). */
+  inputs: string[];
 }
 
 /** Which page scripts and static files each site gets. */
@@ -60,6 +62,7 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
   const outDir = options.outDir ?? join(packageRoot, 'dist/pages');
   rmSync(outDir, { recursive: true, force: true });
   const files: string[] = [];
+  const inputs = new Set<string>();
   for (const [site, { scripts, files: statics }] of Object.entries(SITES)) {
     const siteDir = join(outDir, site);
     mkdirSync(siteDir, { recursive: true });
@@ -79,11 +82,14 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
       plugins: [workspaceSources],
     });
     files.push(...Object.keys(result.metafile.outputs).map((path) => join(process.cwd(), path)));
+    for (const path of Object.keys(result.metafile.inputs)) inputs.add(resolve(process.cwd(), path));
     for (const file of statics) {
+      const source = join(packageRoot, 'static', file);
       const target = join(siteDir, file.split('/').pop()!);
-      copyFileSync(join(packageRoot, 'static', file), target);
+      copyFileSync(source, target);
       files.push(target);
+      inputs.add(source);
     }
   }
-  return { outDir, files };
+  return { outDir, files, inputs: [...inputs].sort() };
 }

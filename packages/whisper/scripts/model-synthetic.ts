@@ -1,11 +1,12 @@
 // pnpm model:synthetic — writes the synthetic test models (see src/synthetic-model.ts) into
-// CAPTION_MODEL_DIR (default <repo>/models) from the header-only ggml files in
-// CAPTION_TEST_MODEL_SOURCE (default <repo>/../shared/models). A model is rewritten only when its
-// stamp (generator version + source sha256 + size) no longer matches, so reruns are instant.
+// CAPTION_MODEL_DIR (default <repo>/models) from whisper.cpp's header-only ggml files committed in
+// fixtures/models. A model is rewritten only when its stamp (generator version + source sha256 +
+// size) no longer matches, so reruns are instant.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { defaultModelDir, repoRoot } from '../src/catalog.js';
+import { join } from 'node:path';
+import { forTestsModel } from '@live-captions/test-services/fixtures';
+import { defaultModelDir } from '../src/catalog.js';
 import {
   SYNTHETIC_MODEL_VERSION,
   type SyntheticModelInfo,
@@ -37,8 +38,8 @@ async function sizeOf(path: string): Promise<number | null> {
   }
 }
 
-async function buildOne(name: string, sourceDir: string, modelDir: string): Promise<string> {
-  const source = join(sourceDir, `for-tests-ggml-${name}.bin`);
+async function buildOne(name: (typeof MODELS)[number], modelDir: string): Promise<string> {
+  const source = forTestsModel(name);
   const target = join(modelDir, `ggml-synthetic-${name}.bin`);
   const stampPath = `${target}.stamp.json`;
   let sourceBytes: Buffer;
@@ -47,7 +48,7 @@ async function buildOne(name: string, sourceDir: string, modelDir: string): Prom
   } catch (err) {
     throw new Error(
       `cannot read ${source} (${(err as NodeJS.ErrnoException).code ?? String(err)}); ` +
-        'set CAPTION_TEST_MODEL_SOURCE to the folder holding for-tests-ggml-*.bin',
+        'it is committed in fixtures/models: restore it with `git checkout -- fixtures`',
     );
   }
   const sourceSha256 = createHash('sha256').update(sourceBytes).digest('hex');
@@ -71,13 +72,10 @@ async function buildOne(name: string, sourceDir: string, modelDir: string): Prom
 }
 
 async function main(): Promise<void> {
-  // Relative paths are relative to the repository root, where every pnpm command is run.
-  const source = process.env.CAPTION_TEST_MODEL_SOURCE;
-  const sourceDir = resolve(repoRoot, source || '../shared/models');
   const modelDir = defaultModelDir();
   await mkdir(modelDir, { recursive: true });
   for (const name of MODELS) {
-    console.log(await buildOne(name, sourceDir, modelDir));
+    console.log(await buildOne(name, modelDir));
   }
 }
 

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { audioDir } from '@live-captions/test-services/fixtures';
 import { defaultModelDir, modelFile, repoRoot } from '../src/catalog.js';
 
-export { repoRoot };
-export const audioDir = resolve(repoRoot, '../shared/audio');
+export { audioDir, repoRoot };
 
 /** Synthetic test models written by `pnpm model:synthetic` (the root test script runs it first). */
 export function syntheticModel(name: 'tiny' | 'tiny.en' | 'base'): string {
   return modelFile(`synthetic-${name}`, defaultModelDir());
 }
 
-/** Reads a 16-bit PCM mono WAV from ../shared/audio as float samples (fixtures are all 16 kHz mono). */
+/** Reads a 16-bit PCM mono WAV from fixtures/audio as float samples (fixtures are all 16 kHz mono). */
 export function readClip(file: string): Float32Array {
   const bytes = readFileSync(join(audioDir, file));
   let offset = 12;

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forTestsModel } from '@live-captions/test-services/fixtures';
 import { engineBuildInfo, WhisperError, WhisperModel } from '../src/index.js';
 import { readClip, repoRoot, syntheticModel } from './fixtures.js';
 
@@ -65,7 +66,7 @@ describe('loading', () => {
   });
 
   it('rejects a model that has no tensors at all', async () => {
-    const error = await loadError(join(repoRoot, '../shared/models/for-tests-ggml-tiny.bin'));
+    const error = await loadError(forTestsModel('tiny'));
     expect(error.message).toContain('truncated');
   });
 });

@@ -2,7 +2,8 @@
 // expects, and a replay of whisper.cpp's greedy decoding rules on the written weights.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { forTestsModel } from '@live-captions/test-services/fixtures';
 import {
   fromHalfBits,
   parseGgmlPrefix,
@@ -10,11 +11,6 @@ import {
   toHalfBits,
   writeSyntheticModel,
 } from '../src/synthetic-model.js';
-import { repoRoot } from './fixtures.js';
-
-const sourceDir = process.env.CAPTION_TEST_MODEL_SOURCE
-  ? resolve(repoRoot, process.env.CAPTION_TEST_MODEL_SOURCE)
-  : resolve(repoRoot, '../shared/models');
 
 interface Tensor {
   name: string;
@@ -263,8 +259,8 @@ describe('synthetic whisper model', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'synthetic-model-'));
-    for (const name of ['tiny', 'tiny.en', 'base']) {
-      const source = join(sourceDir, `for-tests-ggml-${name}.bin`);
+    for (const name of ['tiny', 'tiny.en', 'base'] as const) {
+      const source = forTestsModel(name);
       const destination = join(dir, `ggml-synthetic-${name}.bin`);
       const info = await writeSyntheticModel({ source, destination });
       const file = await readFile(destination);
@@ -291,7 +287,7 @@ describe('synthetic whisper model', () => {
   };
 
   it('copies magic, hparams, mel filters and vocabulary byte for byte', () => {
-    for (const name of ['tiny', 'tiny.en', 'base']) {
+    for (const name of ['tiny', 'tiny.en', 'base'] as const) {
       const { source, file, prefixLength } = model(name);
       expect(prefixLength).toBe(parseGgmlPrefix(source).length);
       expect(file.subarray(0, prefixLength).equals(source.subarray(0, prefixLength))).toBe(true);

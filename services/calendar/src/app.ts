@@ -1,14 +1,17 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
+import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
-import { ApiError, noRoute } from './domain/errors.js';
+import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domain/errors.js';
+import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
-import { eventRoutes } from './routes/events.js';
-import { linkedRoutes } from './routes/linked.js';
-import { metaRoutes } from './routes/meta.js';
-import { termRoutes } from './routes/terms.js';
+import { eventHandlers } from './routes/events.js';
+import { linkedHandlers } from './routes/linked.js';
+import { metaHandlers } from './routes/meta.js';
+import { apiRouter } from './routes/router.js';
+import { termHandlers } from './routes/terms.js';
 
 export interface AppOptions {
   knex: Knex;
@@ -20,6 +23,8 @@ export interface AppOptions {
   cacheTtlMs?: number;
   /** Express `trust proxy` list (CALENDAR_TRUSTED_PROXIES). @defaultValue 'loopback' */
   trustProxy?: string;
+  /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
+  onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
   onError?: (error: unknown) => void;
 }
 
@@ -49,6 +54,17 @@ function authenticate(tokens: Tokens): RequestHandler {
   };
 }
 
+/** WordPress's discovery header on every answer: `Link: <{origin}{rest root}/>; rel="https://api.w.org/"`. */
+function apiLink(restRoot: string): RequestHandler {
+  return function apiLink(req, res, next) {
+    res.set(
+      'Link',
+      `<${req.protocol}://${req.get('host') ?? 'localhost'}${restRoot}/>; rel="https://api.w.org/"`,
+    );
+    next();
+  };
+}
+
 /** Codes for the client errors the body parsers and the router raise themselves. */
 const requestErrorCodes: Record<number, string> = {
   413: 'rest_request_too_large',
@@ -71,6 +87,29 @@ function requestError(error: unknown): ApiError | undefined {
   return new ApiError(status, requestErrorCodes[status] ?? 'rest_invalid_request', sentence);
 }
 
+/**
+ * PostgreSQL unreachable (restart, crash, pool exhausted) or a statement past its timeout: 503
+ * with Retry-After, never the driver's message. The state change is reported once each way.
+ */
+function databaseErrors(options: AppOptions): ErrorRequestHandler {
+  let down = false;
+  options.knex.on('query-response', () => {
+    if (!down) return;
+    down = false;
+    options.onDatabaseState?.('up');
+  });
+  return function databaseErrors(error, _req, res, next) {
+    const lost = isDatabaseUnavailable(error);
+    if (!lost && !isStatementTimeout(error)) return next(error);
+    if (!lost) options.onError?.(error);
+    else if (!down) {
+      down = true;
+      options.onDatabaseState?.('down', error);
+    }
+    res.set('Retry-After', String(RETRY_AFTER_S)).status(503).json(unavailable().toJSON());
+  };
+}
+
 export function buildApp(options: AppOptions): Express {
   const ctx: AppContext = {
     knex: options.knex,
@@ -87,6 +126,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(authenticate(options.tokens));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;
+  app.use(apiLink(options.restRoot));
   app.use(
     prefix,
     responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),
@@ -95,12 +135,17 @@ export function buildApp(options: AppOptions): Express {
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 
   const api = express.Router();
-  api.use(metaRoutes(ctx));
-  api.use(eventRoutes(ctx));
-  api.use(linkedRoutes(ctx, 'venue'));
-  api.use(linkedRoutes(ctx, 'organizer'));
-  api.use(termRoutes(ctx, 'categories'));
-  api.use(termRoutes(ctx, 'tags'));
+  api.use(allowHeader());
+  api.use(
+    apiRouter({
+      ...metaHandlers(ctx),
+      ...eventHandlers(ctx),
+      ...linkedHandlers(ctx, 'venue'),
+      ...linkedHandlers(ctx, 'organizer'),
+      ...termHandlers(ctx, 'categories'),
+      ...termHandlers(ctx, 'tags'),
+    }),
+  );
   app.use(prefix, api);
 
   app.use(function noRouteFound(_req, _res, next) {
@@ -112,7 +157,7 @@ export function buildApp(options: AppOptions): Express {
       return;
     }
     if (error?.type === 'entity.parse.failed') {
-      res.status(400).json(new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.').toJSON());
+      res.status(400).json(refusals.invalidJson().toJSON());
       return;
     }
     const refused = requestError(error);
@@ -121,8 +166,9 @@ export function buildApp(options: AppOptions): Express {
       return;
     }
     options.onError?.(error);
-    res.status(500).json(new ApiError(500, 'rest_internal_error', 'Internal server error.').toJSON());
+    res.status(500).json(refusals.internal().toJSON());
   };
+  app.use(databaseErrors(options));
   app.use(onError);
   return app;
 }

@@ -35,6 +35,8 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().url({ message: 'must be a postgres:// URL' }).optional(),
   CALENDAR_DATA_DIR: z.string().default('./data/calendar'),
   CALENDAR_DB_POOL: intVar(1, 100).default(10),
+  // Any one SQL statement: a pathological query answers 503 instead of holding a connection.
+  CALENDAR_STATEMENT_TIMEOUT_MS: intVar(0, 600_000).default(5000),
   CALENDAR_CACHE_TTL_MS: intVar(0, 600_000).default(1000),
   /**
    * Proxies whose X-Forwarded-Proto/-For are believed (express `trust proxy`): behind Traefik

@@ -19,6 +19,7 @@ async function main() {
     url: config.DATABASE_URL,
     dataDir: resolve(config.CALENDAR_DATA_DIR),
     poolSize: config.CALENDAR_DB_POOL,
+    statementTimeoutMs: config.CALENDAR_STATEMENT_TIMEOUT_MS,
   });
   const applied = await migrate(db.knex);
   log.info({ database: db.kind, migrations: applied }, 'database ready');
@@ -31,6 +32,13 @@ async function main() {
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
     onError: (error) => log.error({ err: error }, 'request failed'),
+    onDatabaseState: (state, error) =>
+      state === 'down'
+        ? log.warn(
+            { reason: (error as { code?: string } | undefined)?.code ?? 'unreachable' },
+            'database lost',
+          )
+        : log.info('database back'),
   });
   const server = app.listen(config.CALENDAR_PORT, config.CALENDAR_BIND);
   const port = await listening(server);

@@ -47,7 +47,7 @@ describe('ids beyond PostgreSQL integers', () => {
       .set(api.as('admin'))
       .send({ ...event, venue: [Number(TOO_BIG)] });
     expect(venue.status).toBe(400);
-    expect(venue.body.code).toBe('invalid-linked-post-id');
+    expect(venue.body.code).toBe('rest_invalid_param');
     const parent = await api.request
       .post(`${ROOT}/events`)
       .set(api.as('admin'))

@@ -7,7 +7,7 @@ import { responseCache } from '../src/routes/cache.js';
 /**
  * An app whose GET answers the current value (after waiting for `gate` when one is set) and
  * whose POST increments it (after waiting for `writeGate`). Callers with `X-Role: guest` may
- * not write; a `q` in a GET body is echoed, as the calendar merges body parameters.
+ * not write.
  */
 function counterApp() {
   const state = {
@@ -24,11 +24,11 @@ function counterApp() {
   });
   app.use(responseCache(60_000, (caller) => caller !== undefined));
   app.use(express.json());
-  app.get('/value', async (req, res) => {
+  app.get('/value', async (_req, res) => {
     state.reads++;
     const seen = state.value;
     await state.gate;
-    res.json({ value: seen, ...(req.body?.q ? { q: req.body.q } : {}) });
+    res.json({ value: seen });
   });
   app.post('/value', async (req, res) => {
     if (req.get('x-role') === 'guest') {
@@ -117,14 +117,45 @@ describe('responseCache', () => {
     expect(state.reads).toBe(1);
   });
 
-  it('neither serves nor stores a GET that carries a body', async () => {
+  // Issue 17: a GET body must not turn a cached route into an uncached one (the calendar reads
+  // GET parameters from the URL only; see the app test in tec-validation).
+  it('serves and stores a GET whatever body it carries', async () => {
     const { app, state } = counterApp();
     const request = await requestOf(app);
-    expect((await request.get('/value').send({ q: 'x' })).body).toEqual({ value: 0, q: 'x' });
+    expect((await request.get('/value').send({ q: 'x' })).body).toEqual({ value: 0 });
     expect((await request.get('/value')).body).toEqual({ value: 0 });
-    expect((await request.get('/value').send({ q: 'y' })).body).toEqual({ value: 0, q: 'y' });
-    expect((await request.get('/value')).body).toEqual({ value: 0 });
-    expect(state.reads).toBe(3);
+    expect((await request.get('/value').send({ q: 'y' })).body).toEqual({ value: 0 });
+    expect(state.reads).toBe(1);
+  });
+
+  it('holds at most maxBytes of answers, evicting expired then oldest entries', async () => {
+    const app = express();
+    const cache = responseCache(200, () => true, 3 * 1400);
+    let reads = 0;
+    app.use(cache);
+    app.get('/big/:n', (req, res) => {
+      reads++;
+      res.json({ n: req.params.n, pad: 'x'.repeat(1000) });
+    });
+    app.get('/huge', (_req, res) => {
+      reads++;
+      res.json({ pad: 'x'.repeat(10_000) });
+    });
+    const request = await requestOf(app);
+    for (const n of [1, 2, 3, 4]) await request.get(`/big/${n}`);
+    expect(cache.stats().entries).toBe(2 + 1); // 1400 bytes a piece at most: three fit, 1 went
+    expect(cache.stats().bytes).toBeLessThanOrEqual(3 * 1400);
+    await request.get('/big/4');
+    expect(reads).toBe(4); // a hit
+    await request.get('/big/1');
+    expect(reads).toBe(5); // evicted, computed again
+    await request.get('/huge');
+    await request.get('/huge');
+    expect(reads).toBe(7); // larger than the whole budget: never stored
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await request.get('/big/9');
+    // Everything else had expired: swept when the new answer was stored.
+    expect(cache.stats().entries).toBe(1);
   });
 
   it('keeps answers apart per Host', async () => {

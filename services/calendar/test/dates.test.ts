@@ -203,7 +203,9 @@ describe('dateBounds', () => {
       expect.objectContaining({
         status: 400,
         code: 'rest_invalid_param',
-        extra: { params: expect.objectContaining({ start_date: expect.any(String) }) },
+        extra: expect.objectContaining({
+          params: expect.objectContaining({ start_date: expect.any(String) }),
+        }),
       }),
     );
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { runPostgresUrl } from '@live-captions/test-services';
 import knexFactory, { type Knex } from 'knex';
 import supertest from 'supertest';
 import { openDatabase } from '../src/adapters/db.js';
@@ -6,7 +7,7 @@ import { migrate } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
 import { buildApp } from '../src/app.js';
 
-const ADMIN_URL = process.env.CALENDAR_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = runPostgresUrl();
 
 export const tokens = {
   admin: 'token-admin',
@@ -40,16 +41,26 @@ export interface TestOptions {
   timezone?: string;
   now?: () => Date;
   cacheTtlMs?: number;
+  /** Admin URL of the cluster to create the database on (default: the run's private cluster). */
+  adminUrl?: string;
+  statementTimeoutMs?: number;
+  onDatabaseState?: (state: 'down' | 'up') => void;
 }
 
 /** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
 export async function startTestApi(options: TestOptions = {}): Promise<TestApi> {
   const name = `cal_test_${randomBytes(6).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: ADMIN_URL, pool: { min: 0, max: 1 } });
+  const adminUrl = options.adminUrl ?? ADMIN_URL;
+  const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), dataDir: '', poolSize: 4 });
+  const db = await openDatabase({
+    url: url.toString(),
+    dataDir: '',
+    poolSize: 4,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
   await migrate(db.knex);
   const app = buildApp({
     knex: db.knex,
@@ -59,6 +70,7 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     now: options.now,
     cacheTtlMs: options.cacheTtlMs,
     onError: (error) => console.error(error),
+    onDatabaseState: options.onDatabaseState,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

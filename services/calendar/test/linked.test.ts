@@ -25,7 +25,8 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
     expect(res.body).toMatchObject({ ...fields, status: 'publish', author: '3', slug: expect.any(String) });
     expect(res.body).not.toHaveProperty('description');
     expect(res.body).not.toHaveProperty('zip');
-    if (kind === 'venue') expect(res.body).toMatchObject({ show_map: true, show_map_link: true });
+    // Issue 17: map flags default to false on create, as The Events Calendar.
+    if (kind === 'venue') expect(res.body).toMatchObject({ show_map: false, show_map_link: false });
     expect(res.body.global_id_lineage).toEqual([res.body.global_id]);
   });
 
@@ -112,7 +113,7 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
       .patch(`${ROOT}/${path}/by-slug/${created.slug}`)
       .set(api.as('admin'))
       .send({ description: 'Now described' });
-    expect(slugUpdate.body.description).toBe('Now described');
+    expect(slugUpdate.body.description).toBe('<p>Now described</p>\n');
     const trashed = await api.request.delete(`${ROOT}/${path}/by-slug/${created.slug}`).set(api.as('admin'));
     expect(trashed.status).toBe(200);
     expect(trashed.body.status).toBe('trash');

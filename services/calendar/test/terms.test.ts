@@ -33,8 +33,8 @@ describe.each(cases)('%s', (path, taxonomy) => {
     });
     expect(Object.keys(res.body)).toEqual(
       path === 'categories'
-        ? ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'urls']
-        : ['id', 'count', 'description', 'url', 'name', 'slug', 'taxonomy', 'meta', 'urls'],
+        ? ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']
+        : ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'],
     );
   });
 
@@ -56,11 +56,29 @@ describe.each(cases)('%s', (path, taxonomy) => {
     }
   });
 
-  it('reserves writes to editors: 401 anonymous, 403 authors', async () => {
+  // Issue 17: authors may create and edit categories (The Events Calendar ties them to
+  // publishing events); tags and deletes stay with editors.
+  it('reserves writes: 401 anonymous, 403 contributors, authors only for categories', async () => {
     expect((await api.request.post(`${ROOT}/${path}`).send({ name: 'Anon' })).status).toBe(401);
+    const contributor = await api.request
+      .post(`${ROOT}/${path}`)
+      .set(api.as('contributor'))
+      .send({ name: 'Con' });
+    expect([contributor.status, contributor.body.code]).toEqual([403, 'rest_forbidden']);
     const author = await api.request.post(`${ROOT}/${path}`).set(api.as('author')).send({ name: 'Auth' });
-    expect(author.status).toBe(403);
-    expect(author.body.code).toBe('rest_forbidden');
+    if (path === 'tags') {
+      expect([author.status, author.body.code]).toEqual([403, 'rest_forbidden']);
+      return;
+    }
+    expect(author.status).toBe(201);
+    const edited = await api.request
+      .put(`${ROOT}/${path}/${author.body.id}`)
+      .set(api.as('author'))
+      .send({ description: 'By an author' });
+    expect([edited.status, edited.body.description]).toEqual([200, 'By an author']);
+    const deleted = await api.request.delete(`${ROOT}/${path}/${author.body.id}`).set(api.as('author'));
+    expect(deleted.status).toBe(403);
+    await api.request.delete(`${ROOT}/${path}/${author.body.id}`).set(api.as('admin')).expect(200);
   });
 
   it('hides empty terms by default and counts published events', async () => {

@@ -60,7 +60,8 @@ export interface SpeechApp {
   admission: Admission;
   /**
    * Graceful shutdown: new requests get 503, the listener stops accepting, running decodes
-   * finish (their results are still cached and answered), then the queue closes.
+   * finish (their results are still cached and answered) within CAPTION_SHUTDOWN_TIMEOUT, those
+   * left are answered 503, then the queue closes.
    */
   shutdown(server?: Server): Promise<void>;
 }
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions): SpeechApp {
   const { config, queue } = options;
   const logger = options.logger ?? createLogger('speech');
   const uploadTimeoutMs = options.uploadTimeoutMs ?? UPLOAD_TIMEOUT_MS;
+  const shutdownGraceMs = config.shutdownTimeoutSeconds * 1000;
   const admission = new Admission({
     queue,
     maxStreams: config.maxStreams,
@@ -106,11 +108,15 @@ export function createApp(options: AppOptions): SpeechApp {
     state.closing = true;
     const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     server?.closeIdleConnections();
-    await admission.drain();
+    const abandoned = await admission.drain(shutdownGraceMs);
+    if (abandoned > 0) logger.warn({ abandoned }, 'shutdown grace over: answered the requests left with 503');
     await queue.close();
-    // Let answered requests flush before the listener is reported closed.
+    // Let answered requests flush before the listener is reported closed; a client that keeps
+    // its connection open past that does not hold the process.
     server?.closeIdleConnections();
+    const forced = setTimeout(() => server?.closeAllConnections(), 2_000);
     await closed;
+    clearTimeout(forced);
   }
 
   return { app, admission, shutdown };

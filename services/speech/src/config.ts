@@ -24,6 +24,8 @@ export interface SpeechConfig {
   redisUrl: string | undefined;
   /** `secrets/relay-tokens.env` unless CAPTION_RELAY_TOKENS_FILE says otherwise. */
   relayTokensFile: string;
+  /** SIGTERM: how long running requests may finish before the rest are answered 503. */
+  shutdownTimeoutSeconds: number;
   /** Express `trust proxy` (e.g. `loopback`, `10.0.0.0/8`): whose X-Forwarded-Proto is believed. */
   trustProxy: string | undefined;
   version: string;
@@ -40,6 +42,7 @@ const schema = z.object({
   CAPTION_HTTP_LIMIT: intVar(1, 100_000).optional(),
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
   CAPTION_TRUST_PROXY: z.string().optional(),
+  CAPTION_SHUTDOWN_TIMEOUT: intVar(1, 600).default(30),
 });
 
 function packageVersion(): string {
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     redisUrl,
     relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
     trustProxy: vars.CAPTION_TRUST_PROXY,
+    shutdownTimeoutSeconds: vars.CAPTION_SHUTDOWN_TIMEOUT,
     version: packageVersion(),
   };
 }

@@ -37,7 +37,12 @@ function settings(env: NodeJS.ProcessEnv) {
 async function main(): Promise<void> {
   const { config, engine, relay } = settings(environment());
   const queue = config.redisUrl
-    ? createRedisQueue({ redisUrl: config.redisUrl, queueName: engine.queueName, logger })
+    ? createRedisQueue({
+        redisUrl: config.redisUrl,
+        queueName: engine.queueName,
+        watchdogMs: engine.watchdogMs,
+        logger,
+      })
     : createInProcessQueue({ engine, logger });
 
   const { app, shutdown } = createApp({ config, queue, relay, logger });

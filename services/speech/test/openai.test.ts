@@ -280,7 +280,7 @@ describe('POST /v1/audio/*: sessions', () => {
 });
 
 describe('the official openai SDK', () => {
-  it('lists models, transcribes and translates a WAV from shared/audio', async () => {
+  it('lists models, transcribes and translates a WAV from fixtures/audio', async () => {
     const models = await client.models.list();
     expect(models.data.map((model) => model.id)).toEqual(['synthetic-tiny']);
     const transcription = await client.audio.transcriptions.create({

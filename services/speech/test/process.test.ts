@@ -3,64 +3,21 @@
  * in-process engine, serves through Redis with a separately started worker, and exits cleanly
  * on SIGTERM.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
+import {
+  GATEWAY_ENTRY,
+  gatewayPort as listeningPort,
+  type ServiceProcess as Started,
+  startServiceProcess,
+  WORKER_ENTRY,
+} from '@live-captions/test-services';
 import request from 'supertest';
-import { deleteKeys, REDIS_URL, repoRoot, until } from './helpers/gateway.js';
+import { deleteKeys, REDIS_URL, until } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
-const ENTRY = join(repoRoot, 'services/speech/src/index.ts');
-const WORKER_ENTRY = join(repoRoot, 'services/worker/src/index.ts');
+const startProcess = (env: Record<string, string>, entry = GATEWAY_ENTRY) => startServiceProcess(entry, env);
 const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startProcess(env: Record<string, string>, entry = ENTRY): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'info',
-      CAPTION_PORT: '0',
-      CAPTION_MODEL: join(repoRoot, 'models/ggml-synthetic-tiny.bin'),
-      CAPTION_THREADS: '1',
-      CAPTION_OFFLINE: '1',
-      CAPTION_LOCAL_ENV_FILE: '/nonexistent/caption-local.env',
-      CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
-
-async function listeningPort(started: Started): Promise<number> {
-  await until(
-    () => /"msg":"speech gateway listening"/.test(started.output()),
-    'the gateway to listen',
-    20_000,
-  );
-  const line = started
-    .output()
-    .split('\n')
-    .find((entry) => entry.includes('speech gateway listening'))!;
-  return (JSON.parse(line) as { port: number }).port;
-}
 
 async function healthy(base: string): Promise<void> {
   await until(async () => (await request(base).get('/health')).status === 200, 'health 200', 40_000);

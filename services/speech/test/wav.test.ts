@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
+import { audioDir } from '@live-captions/test-services/fixtures';
 import fc from 'fast-check';
 import { HttpError, Messages } from '../src/domain/errors.js';
 import { decodeWav } from '../src/domain/wav.js';
 import { buildWav, type WavSpec } from './helpers/wav.js';
 
-const AUDIO_DIR = new URL('../../../../shared/audio/', import.meta.url);
+const AUDIO_DIR = pathToFileURL(`${audioDir}/`);
 
 const formats: { bits: number; float: boolean; step: number }[] = [
   { bits: 16, float: false, step: 1 / 32768 },

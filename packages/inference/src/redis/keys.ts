@@ -13,3 +13,10 @@ export function keysFor(queueName: string) {
 /** How often a worker renews its status, and how long the status outlives a silent worker. */
 export const HEARTBEAT_MS = 2_000;
 export const HEARTBEAT_TTL_MS = 6_000;
+
+/**
+ * A job's lock: renewed by its worker every half of it, so a dead worker's job is noticed after
+ * at most JOB_LOCK_MS + STALLED_CHECK_MS, and decoded again by a live worker.
+ */
+export const JOB_LOCK_MS = 8_000;
+export const STALLED_CHECK_MS = 4_000;

@@ -11,6 +11,14 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { samplesToBuffer } from '../domain/pcm.js';
 import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
+import {
+  BLOCKING,
+  bullConnection,
+  FAIL_FAST,
+  logOtherErrors,
+  settleWithin,
+  watchConnection,
+} from './connection.js';
 import { decodeFailure } from './failure.js';
 import { keysFor } from './keys.js';
 
@@ -18,43 +26,109 @@ export interface RedisQueueOptions {
   redisUrl: string;
   queueName: string;
   logger?: Logger;
+  /** The workers' decode watchdog; with the queue deadline and a margin it bounds every request. */
+  watchdogMs?: number;
 }
 
-interface Pending {
+/** Past the queue deadline and the watchdog, what a request may still wait (result delivery, a retry). */
+const DEADLINE_MARGIN_MS = 15_000;
+/** Audio outlives its request's deadline by this much, so a (re)started job never finds it missing. */
+const AUDIO_GRACE_MS = 30_000;
+
+/**
+ * A request the gateway has not answered yet. It keeps its audio, so a job that Redis lost (a
+ * restart without persistence) is submitted again under a new id.
+ */
+interface PendingRequest {
+  jobId: string;
+  request: InferenceRequest;
+  audio: Float32Array;
+  /** How long a queued job may wait to start (the submitter's startDeadline - now). */
+  queueTimeoutMs: number;
+  /** Gateway-side deadline: whatever Redis does, the request is answered by then. */
+  deadline: number;
   resolve: (result: InferenceResult) => void;
   reject: (error: InferenceError) => void;
+  timers: NodeJS.Timeout[];
 }
-
-/** Audio outlives its job's deadline by this much, so a worker never finds it missing. */
-const AUDIO_GRACE_MS = 120_000;
 
 /**
  * The gateway's side of the BullMQ backend: jobs go to Redis, workers on any host decode them,
  * results come back through the queue's event stream. Audio travels as a binary Redis value.
+ *
+ * Faults: the connection state is followed from ioredis events, so while Redis is unreachable new
+ * jobs fail at once (`unavailable`); requests in flight keep their audio and are reconciled when
+ * Redis is back (answered from the job's stored outcome, or submitted again when Redis lost the
+ * job), and each is answered by its deadline in any case.
  */
 export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
+  const { logger } = options;
   const keys = keysFor(options.queueName);
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-  const connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-  const queue = new Queue<InferenceJob, InferenceResult>(options.queueName, { connection });
-  const events = new QueueEvents(options.queueName, { connection });
-  const pending = new Map<string, Pending>();
+  const watchdogMs = options.watchdogMs ?? 90_000;
+  const redis = new Redis(options.redisUrl, { ...FAIL_FAST, lazyConnect: true });
+  const queue = new Queue<InferenceJob, InferenceResult>(options.queueName, {
+    connection: bullConnection(options.redisUrl, FAIL_FAST),
+  });
+  const events = new QueueEvents(options.queueName, {
+    connection: bullConnection(options.redisUrl, BLOCKING),
+  });
+  /** By current job id; a resubmitted request moves to its new id. */
+  const pending = new Map<string, PendingRequest>();
   let closed = false;
 
+  const link = watchConnection(redis, {
+    logger,
+    name: 'gateway',
+    onChange: (up) => {
+      if (up) void reconcile();
+    },
+  });
+  logOtherErrors(queue, logger, 'queue');
+  logOtherErrors(events, logger, 'queue-events');
+
+  function settle(entry: PendingRequest): void {
+    for (const timer of entry.timers) clearTimeout(timer);
+    entry.timers = [];
+    pending.delete(entry.jobId);
+  }
+
   events.on('completed', ({ jobId, returnvalue }) => {
-    const waiter = pending.get(jobId);
-    if (!waiter) return;
-    pending.delete(jobId);
-    waiter.resolve(returnvalue as unknown as InferenceResult);
+    const entry = pending.get(jobId);
+    if (!entry) return;
+    settle(entry);
+    entry.resolve(returnvalue as unknown as InferenceResult);
   });
   events.on('failed', ({ jobId, failedReason }) => {
-    const waiter = pending.get(jobId);
-    if (!waiter) return;
-    pending.delete(jobId);
-    waiter.reject(decodeFailure(failedReason));
+    const entry = pending.get(jobId);
+    if (!entry) return;
+    settle(entry);
+    const failure = decodeFailure(failedReason);
+    if (/stalled more than allowable limit/.test(failedReason)) {
+      logger?.error(
+        { jobId, correlationId: entry.request.correlationId },
+        'job failed: it stopped two workers',
+      );
+    }
+    entry.reject(failure);
   });
-  queue.on('error', (error) => options.logger?.error({ err: error }, 'queue connection error'));
-  events.on('error', (error) => options.logger?.error({ err: error }, 'queue events connection error'));
+  events.on('stalled', ({ jobId }) => {
+    const entry = pending.get(jobId);
+    if (entry)
+      logger?.warn({ jobId, correlationId: entry.request.correlationId }, 'job retried: its worker stopped');
+  });
+
+  const unreachable = () =>
+    new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);
+
+  /** Runs Redis reads, or fails as `unavailable` (also when the connection drops under them). */
+  async function whileUp<T>(read: () => Promise<T>): Promise<T> {
+    if (!link.up) throw unreachable();
+    try {
+      return await read();
+    } catch {
+      throw unreachable();
+    }
+  }
 
   async function liveWorkers(): Promise<WorkerStatus[]> {
     const found: string[] = [];
@@ -72,27 +146,108 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
       .sort((a, b) => a.startedAt - b.startedAt);
   }
 
-  /** At the deadline a job still waiting is removed, so it can never run after its 429. */
-  function armDeadline(jobId: string, startDeadline: number): NodeJS.Timeout {
-    return setTimeout(
+  /** At its start deadline a job still waiting is removed, so it can never run after its 429. */
+  function armStartDeadline(entry: PendingRequest, startDeadline: number): void {
+    const jobId = entry.jobId;
+    const timer = setTimeout(
       async () => {
-        const waiter = pending.get(jobId);
-        if (!waiter) return;
+        if (pending.get(jobId) !== entry) return;
         try {
           const job = await queue.getJob(jobId);
-          if (job && (await job.isWaiting())) {
+          // A job that started once and went back to waiting (its worker died) is being retried.
+          if (job && job.attemptsStarted === 0 && (await job.isWaiting())) {
             await job.remove();
-            pending.delete(jobId);
+            settle(entry);
             await redis.del(keys.audio(jobId));
-            waiter.reject(
+            entry.reject(
               new InferenceError('queue_timeout', 'the job did not start before its queue deadline'),
             );
           }
         } catch {
-          // The job was taken by a worker at the last moment (it is locked): its result will come.
+          // Taken by a worker at the last moment (locked), or Redis is down: the outcome comes
+          // with the job's events, a reconciliation, or the request deadline.
         }
       },
       Math.max(0, startDeadline - Date.now()),
+    );
+    entry.timers.push(timer);
+  }
+
+  /** Puts the request's audio and job into Redis under `entry.jobId`. */
+  async function enqueue(entry: PendingRequest): Promise<void> {
+    const startDeadline = Math.min(Date.now() + entry.queueTimeoutMs, entry.deadline);
+    const data: InferenceJob = {
+      ...entry.request,
+      enqueuedAt: Date.now(),
+      startDeadline,
+      samples: entry.audio.length,
+    };
+    pending.set(entry.jobId, entry);
+    armStartDeadline(entry, startDeadline);
+    await redis.set(
+      keys.audio(entry.jobId),
+      samplesToBuffer(entry.audio),
+      'PX',
+      Math.max(1, entry.deadline - Date.now()) + AUDIO_GRACE_MS,
+    );
+    await queue.add('decode', data, {
+      jobId: entry.jobId,
+      // A worker's failure is final (no retry); a worker's death is retried once through the
+      // stalled-job check (see the worker's maxStalledCount).
+      attempts: 1,
+      removeOnComplete: { age: 60 },
+      removeOnFail: { age: 60 },
+    });
+  }
+
+  /**
+   * After a reconnection: a job Redis still has answers through its events (or its stored
+   * outcome if the event went by while we were away); a job Redis lost is submitted again.
+   */
+  async function reconcile(): Promise<void> {
+    for (const entry of [...pending.values()]) {
+      if (closed || !link.up) return;
+      try {
+        const job = await queue.getJob(entry.jobId);
+        if (job) {
+          const state = await job.getState();
+          if (state === 'completed') {
+            settle(entry);
+            entry.resolve(job.returnvalue);
+          } else if (state === 'failed') {
+            settle(entry);
+            entry.reject(decodeFailure(job.failedReason));
+          }
+          continue;
+        }
+        const lost = entry.jobId;
+        for (const timer of entry.timers) clearTimeout(timer);
+        entry.timers = [armRequestDeadline(entry)];
+        pending.delete(lost);
+        entry.jobId = randomUUID();
+        logger?.warn(
+          { jobId: entry.jobId, lostJobId: lost, correlationId: entry.request.correlationId },
+          'job resubmitted: Redis lost it',
+        );
+        await enqueue(entry);
+      } catch {
+        // The connection dropped again: the next 'ready' reconciles what is left.
+      }
+    }
+  }
+
+  function armRequestDeadline(entry: PendingRequest): NodeJS.Timeout {
+    return setTimeout(
+      () => {
+        if (pending.get(entry.jobId) !== entry) return;
+        settle(entry);
+        logger?.warn(
+          { jobId: entry.jobId, correlationId: entry.request.correlationId, redis: link.up ? 'up' : 'down' },
+          'request deadline passed without a result',
+        );
+        entry.reject(new InferenceError('unavailable', 'no result before the request deadline'));
+      },
+      Math.max(0, entry.deadline - Date.now()),
     );
   }
 
@@ -103,49 +258,50 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
 
     async submit(request: InferenceRequest, audio: Float32Array, { startDeadline }: SubmitOptions) {
       if (closed) throw new InferenceError('unavailable', 'the queue is closed');
-      const jobId = randomUUID();
-      const data: InferenceJob = { ...request, enqueuedAt: Date.now(), startDeadline, samples: audio.length };
-      const result = new Promise<InferenceResult>((resolve, reject) =>
-        pending.set(jobId, { resolve, reject }),
-      );
-      const timer = armDeadline(jobId, startDeadline);
-      try {
-        await redis.set(
-          keys.audio(jobId),
-          samplesToBuffer(audio),
-          'PX',
-          Math.max(0, startDeadline - Date.now()) + AUDIO_GRACE_MS,
-        );
-        // One attempt: a retried decode would run audio the gateway may already have answered.
-        await queue.add('decode', data, {
-          jobId,
-          attempts: 1,
-          removeOnComplete: { age: 60 },
-          removeOnFail: { age: 60 },
+      if (!link.up) throw unreachable();
+      const queueTimeoutMs = Math.max(0, startDeadline - Date.now());
+      return new Promise<InferenceResult>((resolve, reject) => {
+        const entry: PendingRequest = {
+          jobId: randomUUID(),
+          request,
+          audio,
+          queueTimeoutMs,
+          deadline: Date.now() + queueTimeoutMs + watchdogMs + DEADLINE_MARGIN_MS,
+          resolve,
+          reject,
+          timers: [],
+        };
+        entry.timers.push(armRequestDeadline(entry));
+        enqueue(entry).catch((error: unknown) => {
+          // Never queued (Redis went away between the check and the write): answer now.
+          if (pending.get(entry.jobId) !== entry) return;
+          settle(entry);
+          reject(new InferenceError('unavailable', `redis unreachable: ${(error as Error).message}`));
         });
-        return await result;
-      } catch (error) {
-        pending.delete(jobId);
-        throw error instanceof InferenceError
-          ? error
-          : new InferenceError('unavailable', `queue unavailable: ${String(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
+      });
     },
 
     async status(): Promise<QueueStatus> {
-      const [workers, waiting] = await Promise.all([liveWorkers(), queue.getWaitingCount()]);
+      const [workers, waiting] = await whileUp(() => Promise.all([liveWorkers(), queue.getWaitingCount()]));
       return { workers: workers.filter((worker) => worker.ready), pending: waiting };
     },
 
     async engine(): Promise<EngineInfo | undefined> {
-      return (await liveWorkers()).find((worker) => worker.ready)?.engine;
+      return (await whileUp(liveWorkers)).find((worker) => worker.ready)?.engine;
     },
 
     async close() {
       closed = true;
-      await Promise.allSettled([events.close(), queue.close()]);
+      for (const entry of [...pending.values()]) {
+        settle(entry);
+        entry.reject(new InferenceError('unavailable', 'the gateway is shutting down'));
+      }
+      // With Redis away a graceful close would wait for it: disconnect instead.
+      await settleWithin(
+        link.up
+          ? Promise.allSettled([events.close(), queue.close()])
+          : Promise.allSettled([events.disconnect(), queue.disconnect()]),
+      );
       redis.disconnect();
     },
   };

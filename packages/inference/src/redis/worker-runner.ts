@@ -7,8 +7,16 @@ import type { EngineConfig } from '../config.js';
 import { bufferToSamples } from '../domain/pcm.js';
 import { EnginePool } from '../engine/pool.js';
 import { InferenceError } from '../queue.js';
+import {
+  BLOCKING,
+  bullConnection,
+  FAIL_FAST,
+  logOtherErrors,
+  settleWithin,
+  watchConnection,
+} from './connection.js';
 import { encodeFailure } from './failure.js';
-import { HEARTBEAT_MS, HEARTBEAT_TTL_MS, keysFor } from './keys.js';
+import { HEARTBEAT_MS, HEARTBEAT_TTL_MS, JOB_LOCK_MS, keysFor, STALLED_CHECK_MS } from './keys.js';
 
 export interface RedisWorkerOptions {
   redisUrl: string;
@@ -34,13 +42,30 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
   const keys = keysFor(options.engine.queueName);
   const logger = options.logger;
   const pool = await EnginePool.fromConfig(options.engine, logger);
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const redis = new Redis(options.redisUrl, { ...FAIL_FAST, lazyConnect: true });
+  // Announce again as soon as Redis is back (a restart without persistence forgot the worker).
+  const link = watchConnection(redis, {
+    logger,
+    name: 'worker',
+    onChange: (up) => {
+      if (up) announce().catch(() => undefined);
+    },
+  });
 
-  async function process(job: { id?: string; data: InferenceJob }): Promise<InferenceResult> {
+  async function process(job: {
+    id?: string;
+    data: InferenceJob;
+    attemptsStarted: number;
+  }): Promise<InferenceResult> {
     const jobId = job.id ?? '';
     const audioKey = keys.audio(jobId);
+    // A job started before and back from a dead worker is a retry: its start deadline is spent,
+    // and its client is still waiting for it.
+    const retry = job.attemptsStarted > 1;
+    if (retry) logger?.info({ jobId, correlationId: job.data.correlationId }, 'job retried: decoding again');
+    const timing = retry ? { ...job.data, startDeadline: Number.POSITIVE_INFINITY } : job.data;
     try {
-      return await pool.runJob(job.data, job.data, async () => {
+      return await pool.runJob(job.data, timing, async () => {
         const bytes = await redis.getBuffer(audioKey);
         if (!bytes)
           throw new InferenceError('inference_failed', 'the job audio expired before the job started');
@@ -51,26 +76,36 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
       logger?.warn({ jobId, code: failure.code, correlationId: job.data.correlationId }, 'job failed');
       throw new UnrecoverableError(encodeFailure(failure));
     } finally {
-      await redis.del(audioKey);
+      // Best effort: with Redis away the key expires on its own.
+      await redis.del(audioKey).catch(() => undefined);
     }
   }
 
   const worker = new Worker<InferenceJob, InferenceResult>(options.engine.queueName, process, {
-    connection: { url: options.redisUrl, maxRetriesPerRequest: null },
+    connection: bullConnection(options.redisUrl, BLOCKING),
+    name: id,
     concurrency: options.engine.workers,
-    // Longer than the decode watchdog: a lock must never expire under a running decode.
-    lockDuration: options.engine.watchdogMs + 30_000,
-    maxStalledCount: 0,
+    // Decodes run on native threads, so the event loop renews the lock every JOB_LOCK_MS / 2
+    // while one runs; a worker that dies stops renewing, and within JOB_LOCK_MS +
+    // STALLED_CHECK_MS another worker's check puts its job back in the queue. A job that stalls
+    // a second time has killed two workers: it fails as poison instead of looping.
+    lockDuration: JOB_LOCK_MS,
+    stalledInterval: STALLED_CHECK_MS,
+    maxStalledCount: 1,
   });
-  worker.on('error', (error) => logger?.error({ err: error }, 'worker connection error'));
+  logOtherErrors(worker, logger, 'worker-jobs');
+  worker.on('stalled', (jobId) =>
+    logger?.warn({ jobId }, 'job stalled: its worker stopped; back in the queue'),
+  );
 
   async function announce(): Promise<void> {
     await redis.set(keys.worker(id), JSON.stringify(pool.status(id)), 'PX', HEARTBEAT_TTL_MS);
   }
-  await worker.waitUntilReady();
+  await Promise.all([redis.connect(), worker.waitUntilReady()]);
   await announce();
   const heartbeat = setInterval(() => {
-    announce().catch((error: unknown) => logger?.error({ err: error }, 'heartbeat failed'));
+    // While Redis is away the connection's state lines tell it; no line per missed beat.
+    if (link.up) announce().catch(() => undefined);
   }, HEARTBEAT_MS);
   logger?.info({ workerId: id, queue: options.engine.queueName }, 'worker ready');
 
@@ -79,8 +114,13 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
     pool,
     async close() {
       clearInterval(heartbeat);
-      await redis.del(keys.worker(id));
-      await worker.close();
+      if (link.up) {
+        await redis.del(keys.worker(id)).catch(() => undefined);
+        await worker.close();
+      } else {
+        // A graceful close would wait for Redis; running decodes could not report anyway.
+        await settleWithin(worker.close(true));
+      }
       await pool.close();
       redis.disconnect();
       logger?.info({ workerId: id }, 'worker stopped');

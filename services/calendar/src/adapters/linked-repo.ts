@@ -56,8 +56,9 @@ export async function listLinked(
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
   const rows = (await query
     .select('p.*')
-    .orderBy('p.title')
-    .orderBy('p.id')
+    // Newest first, as The Events Calendar lists venues and organizers.
+    .orderBy('p.date_utc', 'desc')
+    .orderBy('p.id', 'desc')
     .limit(limit)
     .offset(offset)) as LinkedRow[];
   return { rows, total };
@@ -65,11 +66,6 @@ export async function listLinked(
 
 export async function findLinked(knex: Knex, kind: LinkedKind, by: { id: number } | { slug: string }) {
   return (await knex(linkedTable[kind]).where(by).first()) as LinkedRow | undefined;
-}
-
-export async function findLinkedByIds(knex: Knex, kind: LinkedKind, ids: number[]) {
-  if (ids.length === 0) return [] as LinkedRow[];
-  return (await knex(linkedTable[kind]).whereIn('id', ids)) as LinkedRow[];
 }
 
 /**
@@ -107,23 +103,6 @@ export async function updateLinked(
 ) {
   const [updated] = await knex(linkedTable[kind]).where('id', id).update(changes).returning('*');
   return updated as LinkedRow;
-}
-
-/** Organizers of the given events, in link order, grouped by event id. */
-export async function organizersOfEvents(knex: Knex, eventIds: number[]) {
-  const byEvent = new Map<number, OrganizerRow[]>();
-  if (eventIds.length === 0) return byEvent;
-  const rows = (await knex('cal_event_organizers as l')
-    .join('cal_organizers as o', 'o.id', 'l.organizer_id')
-    .select('l.event_id', 'o.*')
-    .whereIn('l.event_id', eventIds)
-    .orderBy(['l.event_id', 'l.position'])) as (OrganizerRow & { event_id: number })[];
-  for (const { event_id, ...row } of rows) {
-    const list = byEvent.get(event_id) ?? [];
-    list.push(row as OrganizerRow);
-    byEvent.set(event_id, list);
-  }
-  return byEvent;
 }
 
 export async function setEventOrganizers(knex: Knex, eventId: number, organizerIds: number[]) {

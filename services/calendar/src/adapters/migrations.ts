@@ -120,6 +120,34 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.raw('DROP SEQUENCE IF EXISTS cal_post_id_seq');
     },
   },
+  '0002_map_flags_default_false': {
+    // The Events Calendar creates events and venues with show_map / show_map_link off; rows
+    // already stored keep their values.
+    async up(knex) {
+      for (const table of ['cal_events', 'cal_venues']) {
+        await knex.raw(
+          `ALTER TABLE ${table} ALTER COLUMN show_map SET DEFAULT false, ALTER COLUMN show_map_link SET DEFAULT false`,
+        );
+      }
+    },
+    async down(knex) {
+      for (const table of ['cal_events', 'cal_venues']) {
+        await knex.raw(
+          `ALTER TABLE ${table} ALTER COLUMN show_map SET DEFAULT true, ALTER COLUMN show_map_link SET DEFAULT true`,
+        );
+      }
+    },
+  },
+  '0003_drop_unused_event_date_index': {
+    // No statement orders or filters events by publication date over many rows any more
+    // (`include` lists fetch their few ids through the primary key): the index only cost writes.
+    async up(knex) {
+      await knex.raw('DROP INDEX IF EXISTS cal_events_date_utc_id_index');
+    },
+    async down(knex) {
+      await knex.raw('CREATE INDEX IF NOT EXISTS cal_events_date_utc_id_index ON cal_events (date_utc, id)');
+    },
+  },
 };
 
 /** knex's migration source over the list above. */

@@ -22,6 +22,12 @@ const countSql = `(SELECT count(*) FROM cal_event_terms et JOIN cal_events e ON 
 /** Recomputes the stored counts of the given terms (all when none given). */
 export async function refreshTermCounts(knex: Knex, termIds?: number[]) {
   if (termIds && termIds.length === 0) return;
+  // Two transactions recounting one term would each count from their own snapshot and the last
+  // to commit would drop the other's event. Locking the rows first (in id order, no deadlock)
+  // makes the count below, a new statement, see every transaction that committed before. NO KEY
+  // UPDATE, as the count update itself: FOR UPDATE would deadlock with the KEY SHARE locks that
+  // inserting the event's term links takes.
+  if (termIds) await knex('cal_terms').whereIn('id', termIds).orderBy('id').forNoKeyUpdate().select('id');
   const query = knex('cal_terms as t').update({ count: knex.raw(countSql) });
   if (termIds) query.whereIn('t.id', termIds);
   await query;
@@ -46,22 +52,31 @@ export async function listTerms(knex: Knex, filter: TermFilter, limit: number, o
   }
   if (filter.hideEmpty) query.where('t.count', '>', 0);
   const [{ total }] = (await query.clone().count({ total: '*' })) as [{ total: number }];
+  // Names and descriptions sort case-insensitively, as MySQL's collation does for WordPress.
   const column =
     {
       id: 't.id',
       include: 't.id',
-      name: 't.name',
+      name: knex.raw('lower(t.name)'),
       slug: 't.slug',
       term_group: 't.id',
-      description: 't.description',
+      description: knex.raw('lower(t.description)'),
     }[filter.orderby] ?? 't.count';
   const rows = (await query
     .select('t.*')
-    .orderBy(column, filter.order)
+    .orderBy(column as string, filter.order)
     .orderBy('t.id', filter.order)
     .limit(limit)
     .offset(offset)) as TermRow[];
   return { rows, total };
+}
+
+/** The ids among `ids` that name no term of the taxonomy. */
+export async function missingTermIds(knex: Knex, taxonomy: string, ids: number[]): Promise<number[]> {
+  const found = new Set(
+    (await knex('cal_terms').where('taxonomy', taxonomy).whereIn('id', ids).pluck('id')) as number[],
+  );
+  return ids.filter((id) => !found.has(id));
 }
 
 export async function findTerm(knex: Knex, taxonomy: string, id: number) {
@@ -120,23 +135,6 @@ export async function updateTerm(knex: Knex, id: number, changes: Partial<TermRo
 export async function deleteTerm(knex: Knex, id: number) {
   await knex('cal_terms').where('parent', id).update({ parent: 0 });
   await knex('cal_terms').where('id', id).delete();
-}
-
-/** Terms of the given events, with their counts, grouped by event id. */
-export async function termsOfEvents(knex: Knex, eventIds: number[]) {
-  if (eventIds.length === 0) return new Map<number, TermRow[]>();
-  const rows = (await knex('cal_event_terms as l')
-    .join('cal_terms as t', 't.id', 'l.term_id')
-    .select('l.event_id', 't.*')
-    .whereIn('l.event_id', eventIds)
-    .orderBy('t.name')) as (TermRow & { event_id: number })[];
-  const byEvent = new Map<number, TermRow[]>();
-  for (const row of rows) {
-    const list = byEvent.get(row.event_id) ?? [];
-    list.push(row);
-    byEvent.set(row.event_id, list);
-  }
-  return byEvent;
 }
 
 export async function setEventTerms(knex: Knex, eventId: number, taxonomy: string, termIds: number[]) {

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { type ApiError, refusals } from './errors.js';
 
 export const roles = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof roles)[number];
@@ -21,6 +21,9 @@ const rank: Record<Role, number> = { administrator: 4, editor: 3, author: 2, con
 /** Editors and administrators: every record, every status, the terms. */
 export const isEditor = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.editor;
 
+/** Authors and up publish their own posts (WordPress's publish_posts). */
+export const canPublish = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.author;
+
 /** Contributors and up may write posts (events, venues, organizers). */
 export const canWritePosts = (user: User | undefined) =>
   user !== undefined && rank[user.role] >= rank.contributor;
@@ -34,6 +37,45 @@ export function canEdit(user: User | undefined, record: Owned): boolean {
   return user.role === 'contributor' && !['publish', 'future', 'private'].includes(record.status);
 }
 
+/**
+ * canRead as data, for queries that filter many records at once: besides published records,
+ * every record but trashed ones (`all`), or those of `author` except `hiddenStatuses`.
+ * Trashed records are never embedded or listed by this scope.
+ */
+export interface ReadScope {
+  all: boolean;
+  author?: number;
+  hiddenStatuses: string[];
+}
+
+export function readScope(user: User | undefined): ReadScope {
+  if (isEditor(user)) return { all: true, hiddenStatuses: ['trash'] };
+  if (user?.role === 'author') return { all: false, author: user.id, hiddenStatuses: ['trash'] };
+  if (user?.role === 'contributor') {
+    return { all: false, author: user.id, hiddenStatuses: ['publish', 'future', 'private', 'trash'] };
+  }
+  return { all: false, hiddenStatuses: [] };
+}
+
+/**
+ * What one caller sees of many records at once: linked records embedded in events (canRead),
+ * and which password-protected events a search may match (only those the caller may edit:
+ * matching their hidden text would let anyone rebuild it word by word).
+ */
+export interface Viewer {
+  scope: ReadScope;
+  protectedSearch: { all: boolean; author?: number };
+}
+
+export function viewerOf(user: User | undefined): Viewer {
+  const protectedSearch = isEditor(user)
+    ? { all: true }
+    : canWritePosts(user)
+      ? { all: false, author: user!.id }
+      : { all: false };
+  return { scope: readScope(user), protectedSearch };
+}
+
 /** May `user` see a record that is not published (drafts, pending, private...). */
 export const canRead = (user: User | undefined, record: Owned) =>
   record.status === 'publish' || canEdit(user, record) || (user !== undefined && isEditor(user));
@@ -43,9 +85,7 @@ export function forbidden(
   user: User | undefined,
   message = 'Sorry, you are not allowed to do that.',
 ): ApiError {
-  return user
-    ? new ApiError(403, 'rest_forbidden', message)
-    : new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  return refusals.forbidden(user !== undefined, message);
 }
 
 /**
@@ -74,10 +114,11 @@ const anyStatus = postStatuses.filter((status) => status !== 'trash');
  */
 export function listedStatuses(
   user: User | undefined,
-  asked: string | undefined,
+  asked: string[] | undefined,
 ): { statuses: string[]; ownAuthor?: number } | undefined {
-  if (asked === 'publish' || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
+  const onlyPublished = asked?.every((status) => status === 'publish') === true;
+  if (onlyPublished || (asked === undefined && !canWritePosts(user))) return { statuses: ['publish'] };
   if (!user || !canWritePosts(user)) return undefined;
-  const statuses = asked === undefined ? anyStatus : [asked];
+  const statuses = asked === undefined ? anyStatus : [...new Set(asked)];
   return isEditor(user) ? { statuses } : { statuses, ownAuthor: user.id };
 }

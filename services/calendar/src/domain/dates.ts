@@ -39,8 +39,21 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return found;
 }
 
-/** True when `name` is an IANA timezone this runtime knows (or `UTC`). */
+/**
+ * `UTC+9`, `UTC-3:30`, `UTC+05:30`: the fixed offsets The Events Calendar emits and accepts (a
+ * WordPress site set to a manual offset). Their offset in ms, or undefined for other names.
+ */
+export function fixedOffset(name: string): number | undefined {
+  const match = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(name);
+  if (!match) return undefined;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  if (Number(match[2]) > 14 || Number(match[3] ?? 0) >= 60) return undefined;
+  return (match[1] === '-' ? -1 : 1) * minutes * 60_000;
+}
+
+/** True when `name` is an IANA timezone this runtime knows, `UTC`, or a `UTC±H[:MM]` offset. */
 export function isTimezone(name: string): boolean {
+  if (fixedOffset(name) !== undefined) return true;
   try {
     formatter(name);
     return true;
@@ -66,6 +79,8 @@ const offsets = new Map<string, number>();
 /** What to add to the UTC instant `ms` to read the wall clock of `timeZone` (ms). */
 function offsetAt(ms: number, timeZone: string): number {
   if (timeZone === 'UTC') return 0;
+  const fixed = fixedOffset(timeZone);
+  if (fixed !== undefined) return fixed;
   const key = `${timeZone}|${Math.floor(ms / QUARTER)}`;
   let offset = offsets.get(key);
   if (offset === undefined) {
@@ -291,9 +306,18 @@ export function wallOf(parsed: ParsedDate, timeZone: string): WallTime {
   return parsed.kind === 'wall' ? parsed.wall : toWall(parsed.instant, timeZone);
 }
 
-/** Short name of the zone at `instant` (`UTC`, `CET`, `EDT`...; `GMT+2` where Intl has no name). */
-export function timezoneAbbr(timeZone: string, instant: Date): string {
+/** The tz database's name of a zone at an instant (`JST`), when it has one. */
+export type AbbreviationLookup = (timeZone: string, instant: Date, offsetMs: number) => string | undefined;
+
+/**
+ * Short name of the zone at `instant`: `UTC`, the offset itself for `UTC±H` zones, the tz
+ * database's abbreviation through `lookup` (`JST`, `CEST`), else Intl's (`GMT+2` where it has none).
+ */
+export function timezoneAbbr(timeZone: string, instant: Date, lookup?: AbbreviationLookup): string {
   if (timeZone === 'UTC') return 'UTC';
+  if (fixedOffset(timeZone) !== undefined) return timeZone;
+  const named = lookup?.(timeZone, instant, offsetAt(instant.getTime(), timeZone));
+  if (named) return named;
   let fallback: string | undefined;
   for (const locale of ['en-US', 'en-GB']) {
     const name = abbrFormatter(locale, timeZone)

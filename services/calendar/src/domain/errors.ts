@@ -1,3 +1,10 @@
+/**
+ * Every refusal of the calendar API, with The Events Calendar's (or WordPress's) stable codes
+ * and messages: routes and domain rules throw one of the constructors of {@link refusals} (or
+ * the parameter helpers below); one error handler renders them. The codes are part of the API:
+ * never change one, add another.
+ */
+
 /** An error answered as WordPress does: `{code, message, data: {status, params?, ...}}`. */
 export class ApiError extends Error {
   constructor(
@@ -15,10 +22,20 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `rest_invalid_param` naming each bad parameter and why. */
+/**
+ * 400 `rest_invalid_param` naming each bad parameter and why: `data.params` (name -> message)
+ * and, as WordPress 5.5+, `data.details` (name -> the error of that parameter).
+ */
 export function invalidParams(params: Record<string, string>): ApiError {
+  const details = Object.fromEntries(
+    Object.entries(params).map(([name, message]) => [
+      name,
+      { code: 'rest_invalid_param', message, data: null },
+    ]),
+  );
   return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
     params,
+    details,
   });
 }
 
@@ -32,3 +49,59 @@ export function missingParams(names: string[]): ApiError {
 
 export const noRoute = () =>
   new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const RETRY_AFTER_S = 5;
+
+/**
+ * 503 while PostgreSQL is unreachable or a statement ran past its time limit: the request may
+ * succeed later (sent with `Retry-After`); the driver's own message never reaches the client.
+ */
+export const unavailable = () =>
+  new ApiError(503, 'rest_service_unavailable', 'The calendar is temporarily unavailable; retry shortly.');
+
+/** A post kind of the API: events, venues and organizers share their refusals. */
+export type PostKind = 'event' | 'venue' | 'organizer';
+
+/** The catalogue: one constructor per refusal, code and message fixed here only. */
+export const refusals = {
+  /** GET/update/delete of an id that does not exist. */
+  notFound: (kind: PostKind) =>
+    new ApiError(404, `rest-${kind}-not-found`, `The requested ${kind} could not be found.`),
+  /** GET of a trashed record. */
+  noLongerAvailable: (kind: PostKind) =>
+    new ApiError(403, `${kind}-no-longer-available`, `The requested ${kind} is no longer available.`),
+  /** GET of a record the caller may not read (someone else's draft). */
+  notAccessible: (kind: PostKind) =>
+    new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible.`),
+  /** GET of a protected event without its password. */
+  passwordProtected: () =>
+    new ApiError(403, 'event-password-protected', 'The requested event is password protected.'),
+  /** DELETE of a record already in the trash. */
+  inTrash: (kind: PostKind) =>
+    new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already in the trash.`),
+  /** A page past the last one of an event, venue or organizer list. */
+  archivePageNotFound: (kind: PostKind) =>
+    new ApiError(404, `${kind}-archive-page-not-found`, 'The requested archive page does not exist.'),
+  /** A term id that does not exist (`/categories/{id}`, `/tags/{id}`). */
+  termInvalid: () => new ApiError(400, 'rest_term_invalid', 'Term does not exist.'),
+  /** A category parent that does not exist. */
+  parentTermInvalid: () => new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.'),
+  /** A term name already used (under the same parent for categories). */
+  termExists: (termId: number) =>
+    new ApiError(400, 'term_exists', 'A term with the name provided already exists.', { term_id: termId }),
+  /** A term slug already used. */
+  duplicateTermSlug: (slug: string) =>
+    new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`),
+  /** No credentials (401) or a role without the right (403). */
+  forbidden: (authenticated: boolean, message = 'Sorry, you are not allowed to do that.') =>
+    authenticated
+      ? new ApiError(403, 'rest_forbidden', message)
+      : new ApiError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
+  /** A JSON body that does not parse. */
+  invalidJson: () => new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.'),
+  /** Anything unexpected: logged, never detailed to the client. */
+  internal: () => new ApiError(500, 'rest_internal_error', 'Internal server error.'),
+  noRoute,
+  unavailable,
+} as const;

@@ -10,7 +10,7 @@ import {
   type WallTime,
   wallOf,
 } from './dates.js';
-import { ApiError, invalidParam } from './errors.js';
+import { type ApiError, invalidParam, refusals } from './errors.js';
 
 /** Most items one page may hold; larger per_page values are clamped. */
 export const MAX_PER_PAGE = 50;
@@ -90,5 +90,4 @@ export function paginate(page: number, perPage: number, total: number, pastEnd: 
   return { page, perPage, total, totalPages };
 }
 
-export const pastEndOf = (kind: 'event' | 'venue' | 'organizer') => () =>
-  new ApiError(404, `${kind}-archive-page-not-found`, 'The requested archive page does not exist.');
+export const pastEndOf = (kind: 'event' | 'venue' | 'organizer') => () => refusals.archivePageNotFound(kind);

@@ -1,4 +1,6 @@
-import { details, formatInstant, parseWall, timezoneAbbr } from './dates.js';
+import { autop } from './autop.js';
+import { costDetails, displayCost } from './cost.js';
+import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
 
 /** Where the API lives, as the caller reached it; every URL in a response is built from it. */
 export interface Site {
@@ -8,6 +10,8 @@ export interface Site {
   restRoot: string;
   namespace: string;
   timezone: string;
+  /** The tz database's zone abbreviations (`JST`), where the system has them. */
+  abbreviations?: AbbreviationLookup;
 }
 
 export const restBase = (site: Site) => `${site.origin}${site.restRoot}/${site.namespace}`;
@@ -83,6 +87,10 @@ export type TermKind = keyof typeof taxonomies;
 export const kindOfTaxonomy = (taxonomy: string): TermKind =>
   taxonomy === 'post_tag' ? 'tags' : 'categories';
 
+/**
+ * A term in The Events Calendar's key order. Tags carry no `parent` on the term routes; inside
+ * an event every term does, with `term_group` and `term_taxonomy_id` after its id.
+ */
 export function renderTerm(row: TermRow, site: Site, inEvent = false) {
   const kind = kindOfTaxonomy(row.taxonomy);
   const collection = `${restBase(site)}/${kind}`;
@@ -94,12 +102,12 @@ export function renderTerm(row: TermRow, site: Site, inEvent = false) {
     ...(inEvent ? { term_group: 0, term_taxonomy_id: row.id } : {}),
     count: row.count,
     description: row.description,
-    url: `${site.origin}/${base}/${row.slug}/`,
     name: row.name,
     slug: row.slug,
     taxonomy: row.taxonomy,
-    ...(kind === 'categories' ? { parent: row.parent } : {}),
+    ...(kind === 'categories' || inEvent ? { parent: row.parent } : {}),
     meta: [],
+    url: `${site.origin}/${base}/${row.slug}/`,
     urls,
   };
 }
@@ -142,8 +150,8 @@ function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
     ...postDates(row, site),
     url: `${site.origin}/${kind}/${row.slug}/`,
     [kind]: row.title,
-    description: row.description,
-    excerpt: row.excerpt,
+    description: autop(row.description),
+    excerpt: autop(row.excerpt),
     slug: row.slug,
     image: row.image ? renderImage(row.image) : null,
   };
@@ -183,13 +191,33 @@ export function renderOrganizer(row: OrganizerRow, site: Site) {
   };
 }
 
-export function costDetails(cost: string | null) {
-  const values = (cost ?? '').match(/\d+(?:[.,]\d+)?/g) ?? [];
+/** An event's related rows as stored (terms of both taxonomies together). */
+export interface RawRelations {
+  terms: TermRow[];
+  venue: VenueRow | null;
+  organizers: OrganizerRow[];
+}
+
+/** Relations rendered once per distinct record: a page often repeats venues and organizers. */
+export function renderRelations(
+  raw: RawRelations,
+  site: Site,
+  memo = new Map<string, unknown>(),
+): EventRelations {
+  const once = <T>(key: string, make: () => T): T => {
+    let found = memo.get(key) as T | undefined;
+    if (found === undefined) {
+      found = make();
+      memo.set(key, found);
+    }
+    return found;
+  };
+  const term = (t: TermRow) => once(`t${t.id}`, () => renderTerm(t, site, true));
   return {
-    currency_symbol: '$',
-    currency_code: 'USD',
-    currency_position: 'prefix',
-    values: values.map((v) => v.replace(',', '.')),
+    categories: raw.terms.filter((t) => t.taxonomy !== taxonomies.tags).map(term),
+    tags: raw.terms.filter((t) => t.taxonomy === taxonomies.tags).map(term),
+    venue: raw.venue ? once(`v${raw.venue.id}`, () => renderVenue(raw.venue!, site)) : undefined,
+    organizers: raw.organizers.map((o) => once(`o${o.id}`, () => renderOrganizer(o, site))),
   };
 }
 
@@ -201,13 +229,16 @@ export interface EventRelations {
 }
 
 /**
- * An event as The Events Calendar answers it, fields in its order. `locked` blanks the fields a
- * password protects.
+ * An event as The Events Calendar answers it, fields in its order. `locked` (a protected event
+ * listed without its password) blanks what the password protects, as The Events Calendar does:
+ * texts, cost, website, image and relations emptied, booleans `null`.
  */
 export function renderEvent(row: EventRow, relations: EventRelations, site: Site, locked = false) {
   const start = parseWall(row.start_local);
   const end = parseWall(row.end_local);
   const url = `${site.origin}/event/${row.slug}/`;
+  const flag = (value: boolean) => (locked ? null : value);
+  const cost = locked ? '' : row.cost;
   return {
     id: row.id,
     ...globalIds(row, site),
@@ -217,33 +248,34 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     url,
     rest_url: `${restBase(site)}/events/${row.id}`,
     title: row.title,
-    description: locked ? '' : row.description,
-    excerpt: locked ? '' : row.excerpt,
+    description: locked ? '' : autop(row.description),
+    excerpt: locked ? '' : autop(row.excerpt),
     slug: row.slug,
-    image: renderImage(row.image),
-    all_day: row.all_day,
+    image: locked ? false : renderImage(row.image),
+    all_day: flag(row.all_day),
     start_date: row.start_local,
     start_date_details: details(start),
     end_date: row.end_local,
     end_date_details: details(end),
     utc_start_date: formatInstant(row.start_utc, 'UTC'),
     utc_end_date: formatInstant(row.end_utc, 'UTC'),
-    utc_start_date_details: details(parseWall(formatInstant(row.start_utc, 'UTC'))),
-    utc_end_date_details: details(parseWall(formatInstant(row.end_utc, 'UTC'))),
+    utc_start_date_details: details(toWall(row.start_utc, 'UTC')),
+    utc_end_date_details: details(toWall(row.end_utc, 'UTC')),
     timezone: row.timezone,
-    timezone_abbr: timezoneAbbr(row.timezone, row.start_utc),
-    cost: row.cost ?? '',
-    cost_details: costDetails(row.cost),
-    website: row.website || url,
-    show_map: row.show_map,
-    show_map_link: row.show_map_link,
-    hide_from_listings: row.hide_from_listings,
-    sticky: row.sticky,
-    featured: row.featured,
-    ticketed: row.ticketed,
-    categories: relations.categories,
-    tags: relations.tags,
-    venue: relations.venue ?? [],
-    organizer: relations.organizers,
+    timezone_abbr: timezoneAbbr(row.timezone, row.start_utc, site.abbreviations),
+    cost: displayCost(cost),
+    cost_details: costDetails(cost),
+    website: locked ? '' : row.website || url,
+    show_map: flag(row.show_map),
+    show_map_link: flag(row.show_map_link),
+    hide_from_listings: flag(row.hide_from_listings),
+    sticky: flag(row.sticky),
+    featured: flag(row.featured),
+    ticketed: flag(row.ticketed),
+    categories: locked ? [] : relations.categories,
+    tags: locked ? [] : relations.tags,
+    venue: locked ? [] : (relations.venue ?? []),
+    organizer: locked ? [] : relations.organizers,
+    custom_fields: [],
   };
 }

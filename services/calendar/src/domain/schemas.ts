@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { postStatuses } from './auth.js';
+import { isEmail } from './email.js';
 
 /*
  * One zod schema per resource and list. They validate requests (query strings and JSON or
@@ -49,24 +50,49 @@ export const integer = () =>
 export const number = () => z.preprocess(toNumber, z.number({ error: 'must be a number' }));
 export const boolean = () => z.preprocess(toBool, z.boolean({ error: 'must be a boolean' }));
 export const text = () => z.string({ error: 'must be a string' });
+const searchText = () =>
+  text().max(MAX_SEARCH_LENGTH, { error: `must be at most ${MAX_SEARCH_LENGTH} characters` });
 export const dateText = () =>
   z.union([z.string(), z.number()], { error: 'must be a date' }).transform((v) => String(v));
+/**
+ * Caps on what one request may ask a list for: each id or slug is a condition of the one list
+ * statement, and a search a text to match, so their size bounds the work a request can cause.
+ */
+export const MAX_LIST_ITEMS = 100;
+export const MAX_SEARCH_LENGTH = 200;
+const listCap = { error: `must have at most ${MAX_LIST_ITEMS} items` };
+
 export const idList = () =>
   z.preprocess(
     toList,
-    z.array(z.preprocess(toInt, idNumber('must be a list of positive integers')), {
-      error: 'must be a list of positive integers',
-    }),
+    z
+      .array(z.preprocess(toInt, idNumber('must be a list of positive integers')), {
+        error: 'must be a list of positive integers',
+      })
+      .max(MAX_LIST_ITEMS, listCap),
   );
 /** Ids or slugs/names, mixed. */
 export const idOrNameList = () =>
   z.preprocess(
     toList,
-    z.array(z.union([z.preprocess(toInt, idNumber('must be a positive integer')), z.string().min(1)]), {
-      error: 'must be a list of ids or names',
-    }),
+    z
+      .array(
+        z.union([z.preprocess(toInt, idNumber('must be a positive integer')), z.string().min(1).max(200)]),
+        {
+          error: 'must be a list of ids or names',
+        },
+      )
+      .max(MAX_LIST_ITEMS, listCap),
   );
 export const status = () => z.enum(postStatuses, { error: `must be one of ${postStatuses.join(', ')}` });
+/** One status or several (CSV or array), as The Events Calendar lists them. */
+export const statusList = () =>
+  z.preprocess(
+    toList,
+    z
+      .array(status(), { error: `must be a list of ${postStatuses.join(', ')}` })
+      .min(1, { error: 'must not be empty' }),
+  );
 
 const paging = {
   page: positiveInt().default(1).describe('Archive page'),
@@ -82,13 +108,13 @@ export const eventListQuery = z.object({
   ends_before: dateText().optional().describe('Events ending before the date'),
   ends_after: dateText().optional().describe('Events ending after the date'),
   strict_dates: boolean().default(false).describe('Use the given times exactly instead of whole days'),
-  search: text().optional().describe('Text in title, description or excerpt'),
+  search: searchText().optional().describe('Text in title, description or excerpt'),
   categories: idOrNameList().optional().describe('Category slugs or ids; any match'),
   tags: idOrNameList().optional().describe('Tag slugs or ids; any match'),
   venue: idList().optional().describe('Venue ids; any match'),
   organizer: idList().optional().describe('Organizer ids; any match'),
   featured: boolean().optional().describe('Filter by featured status'),
-  status: status().optional().describe('Post status'),
+  status: statusList().optional().describe('Post statuses (CSV or array)'),
   geoloc: boolean().optional().describe('Venue has geolocation data'),
   geoloc_lat: number().optional().describe('Latitude; needs geoloc_lng'),
   geoloc_lng: number().optional().describe('Longitude; needs geoloc_lat'),
@@ -102,18 +128,18 @@ export type EventListQuery = z.infer<typeof eventListQuery>;
 
 export const linkedListQuery = z.object({
   ...paging,
-  search: text().optional().describe('Text in title, description or custom fields'),
+  search: searchText().optional().describe('Text in title, description or custom fields'),
   event: positiveInt().optional().describe('Related to this event'),
   has_events: boolean().optional().describe('Only those with events'),
   only_with_upcoming: boolean().default(false).describe('Only those with upcoming events'),
-  status: status().optional().describe('Post status'),
+  status: statusList().optional().describe('Post statuses (CSV or array)'),
 });
 export type LinkedListQuery = z.infer<typeof linkedListQuery>;
 
 const termOrderBy = ['id', 'include', 'name', 'slug', 'term_group', 'description', 'count'] as const;
 export const termListQuery = z.object({
   ...paging,
-  search: text().optional().describe('Match text'),
+  search: searchText().optional().describe('Match text'),
   exclude: idList().optional().describe('Ids to exclude'),
   include: idList().optional().describe('Only these ids'),
   order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc').describe('Sort direction'),
@@ -125,7 +151,7 @@ export const termListQuery = z.object({
   parent: integer().optional().describe('Categories only: parent term'),
   post: positiveInt().optional().describe('Terms assigned to this event'),
   event: positiveInt().optional().describe('Alias of post'),
-  slug: text().optional().describe('Terms with this slug'),
+  slug: text().max(200).optional().describe('Terms with this slug'),
 });
 export type TermListQuery = z.infer<typeof termListQuery>;
 
@@ -218,7 +244,7 @@ export const organizerWrite = z.object({
   ...postFields,
   phone: optionalText(),
   website: optionalText(),
-  email: z.email({ error: 'must be an email address' }).optional(),
+  email: text().refine(isEmail, { error: 'must be an email address' }).optional(),
 });
 export type OrganizerWrite = z.infer<typeof organizerWrite>;
 
@@ -270,17 +296,17 @@ export const image = z.object({
 });
 export const term = z.object({
   id: z.number().int(),
+  term_group: z.number().int().optional().describe('Inside events only'),
+  term_taxonomy_id: z.number().int().optional().describe('Inside events only'),
   count: z.number().int(),
   description: z.string(),
-  url: z.string(),
   name: z.string(),
   slug: z.string(),
   taxonomy: z.string(),
-  parent: z.number().int().optional(),
+  parent: z.number().int().optional().describe('Categories; tags inside events'),
   meta: z.array(z.unknown()),
+  url: z.string(),
   urls: z.object({ self: z.string(), collection: z.string(), up: z.string().optional() }),
-  term_group: z.number().int().optional(),
-  term_taxonomy_id: z.number().int().optional(),
 });
 /** Post fields every object carries after its id (events put their global ids between). */
 const postOut = {
@@ -340,7 +366,7 @@ export const event = z.object({
   excerpt: z.string(),
   slug: z.string(),
   image: z.union([z.literal(false), image]),
-  all_day: z.boolean(),
+  all_day: z.boolean().nullable(),
   start_date: z.string(),
   start_date_details: dateDetails,
   end_date: z.string(),
@@ -354,14 +380,15 @@ export const event = z.object({
   cost: z.string(),
   cost_details: costDetails,
   website: z.string(),
-  show_map: z.boolean(),
-  show_map_link: z.boolean(),
-  hide_from_listings: z.boolean(),
-  sticky: z.boolean(),
-  featured: z.boolean(),
-  ticketed: z.boolean(),
+  show_map: z.boolean().nullable(),
+  show_map_link: z.boolean().nullable(),
+  hide_from_listings: z.boolean().nullable(),
+  sticky: z.boolean().nullable(),
+  featured: z.boolean().nullable(),
+  ticketed: z.boolean().nullable(),
   categories: z.array(term),
   tags: z.array(term),
   venue: z.union([venue, z.array(z.never())]),
   organizer: z.array(organizer),
+  custom_fields: z.array(z.unknown()),
 });

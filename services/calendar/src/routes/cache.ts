@@ -33,10 +33,6 @@ interface Caller {
 const keyOf = (req: Request, caller: Caller | undefined) =>
   `${caller ? `${caller.id}/${caller.role}` : '-'} ${req.protocol}://${req.get('host') ?? ''} ${req.originalUrl}`;
 
-/** Parameters may come in the body of any method: a GET with one is not its URL's answer. */
-const hasBody = (req: Request) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-
 /**
  * A short-lived cache of GET answers, dropped whole by the writes of this process. Mount it
  * before the body parsers and the routes: a hit is written straight to the socket from bytes.
@@ -44,14 +40,38 @@ const hasBody = (req: Request) =>
  * default date window, which moves with the clock, can lag); an expired entry is served while
  * one request recomputes it, so a burst never runs the same queries fifty times. 0 disables.
  * `mayWrite` tells callers whose other methods can change data from those always refused, so
- * that anonymous POSTs cannot keep the cache empty.
+ * that anonymous POSTs cannot keep the cache empty. The cache holds at most `maxBytes` of
+ * answers (bodies and keys): expired entries go first, then the least recently stored. A GET's
+ * body is never read (the routes take GET parameters from the URL only), so sending one cannot
+ * make a request bypass the cache.
  */
 export function responseCache(
   ttlMs: number,
   mayWrite: (caller: Caller | undefined) => boolean,
-  maxEntries = 2000,
-): RequestHandler {
+  maxBytes = 32 * 1024 * 1024,
+): RequestHandler & { stats(): { entries: number; bytes: number } } {
+  // Insertion order is age order: a stored entry is deleted and set again, so it moves last.
   const entries = new Map<string, Entry>();
+  let bytes = 0;
+  const sizeOf = (key: string, entry: Entry) => key.length * 2 + entry.body.length + 256;
+  const remove = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= sizeOf(key, entry);
+  };
+  /** Expired entries off the front, then the oldest until `needed` more bytes fit. */
+  const makeRoom = (needed: number) => {
+    const now = Date.now();
+    for (const [key, entry] of entries) {
+      if (entry.expires > now || entry.refreshing) break;
+      remove(key);
+    }
+    for (const key of entries.keys()) {
+      if (bytes + needed <= maxBytes) break;
+      remove(key);
+    }
+  };
   // Bumped when a write starts and when it answers (after its transaction, even if its client
   // is gone): a read that overlapped a write may have seen the old rows, so it must not store
   // its answer after the write cleared the cache.
@@ -59,8 +79,9 @@ export function responseCache(
   const drop = () => {
     generation++;
     entries.clear();
+    bytes = 0;
   };
-  return function responseCache(req, res, next) {
+  const handler: RequestHandler = function responseCache(req, res, next) {
     if (ttlMs <= 0) return next();
     const caller = res.locals.user as Caller | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -74,7 +95,6 @@ export function responseCache(
       res.on('close', drop);
       return next();
     }
-    if (hasBody(req)) return next();
     const key = keyOf(req, caller);
     const hit = entries.get(key);
     if (hit && (hit.expires > Date.now() || hit.refreshing)) {
@@ -85,7 +105,7 @@ export function responseCache(
     if (hit) hit.refreshing = true;
     const readAt = generation;
     res.on('close', () => {
-      if (hit?.refreshing && entries.get(key) === hit) entries.delete(key);
+      if (hit?.refreshing && entries.get(key) === hit) remove(key);
     });
     res.json = (value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
@@ -98,11 +118,18 @@ export function responseCache(
           'content-length',
           String(body.length),
         ];
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(key, { expires: Date.now() + ttlMs, head, body, refreshing: false });
+        const entry = { expires: Date.now() + ttlMs, head, body, refreshing: false };
+        remove(key);
+        const size = sizeOf(key, entry);
+        if (size <= maxBytes) {
+          makeRoom(size);
+          entries.set(key, entry);
+          bytes += size;
+        }
       }
       return res.send(body);
     };
     next();
   };
+  return Object.assign(handler, { stats: () => ({ entries: entries.size, bytes }) });
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import type { Tokens } from '../adapters/tokens.js';
+import { tzAbbreviation } from '../adapters/tzdata.js';
 import type { User } from '../domain/auth.js';
 import { restBase, type Site } from '../domain/render.js';
 
@@ -21,19 +22,31 @@ export function siteOf(req: Request, ctx: AppContext): Site {
     restRoot: ctx.restRoot,
     namespace: NAMESPACE,
     timezone: ctx.timezone,
+    abbreviations: tzAbbreviation,
   };
 }
 
 export const userOf = (res: Response): User | undefined => res.locals.user as User | undefined;
+
+/** Route handlers by operation name of the route table (`events.read`). */
+export type Handlers = Record<string, RequestHandler>;
+
+/** Whether an item route was reached by id (`/events/{id}`) or by slug (`/events/by-slug/{slug}`). */
+export const keyOf = (req: Request): 'id' | 'slug' => ('slug' in req.params ? 'slug' : 'id');
 
 /** Express 5 forwards rejected promises to the error handler; this only names the type. */
 export const handle = (
   fn: (req: Request, res: Response, next: NextFunction) => Promise<void>,
 ): RequestHandler => fn;
 
-/** Query and body merged, body first, as WordPress merges request parameters. */
+/**
+ * Query and body merged, body first, as WordPress merges request parameters; a GET or HEAD takes
+ * its parameters from the URL only, so that its answer is its URL's (and cacheable).
+ */
 export function params(req: Request): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  const readsBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const body =
+    readsBody && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
   return { ...(req.query as Record<string, unknown>), ...body };
 }
 

@@ -1,366 +1,52 @@
-import { type RequestHandler, Router } from 'express';
-import type { Knex } from 'knex';
-import type { EventFilter } from '../adapters/events-repo.js';
-import {
-  existingEventIds,
-  findEvent,
-  insertEvent,
-  listEvents,
-  updateEvent,
-} from '../adapters/events-repo.js';
-import { findLinkedByIds, setEventOrganizers } from '../adapters/linked-repo.js';
-import { refreshTermCounts, resolveTerms, setEventTerms, termIdsOfEvent } from '../adapters/terms-repo.js';
-import {
-  canEdit,
-  canRead,
-  canWritePosts,
-  forbidden,
-  listedStatuses,
-  statusOnWrite,
-  type User,
-} from '../domain/auth.js';
-import {
-  endOfDay,
-  formatWall,
-  fromWall,
-  isTimezone,
-  parseDate,
-  parseWall,
-  startOfDay,
-  toWall,
-  wallOf,
-} from '../domain/dates.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
-import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
-import { type EventRow, renderEvent, type Site, taxonomies } from '../domain/render.js';
-import {
-  type EventWrite,
-  eventListQuery,
-  eventWrite,
-  idParam,
-  passwordQuery,
-  slugParam,
-} from '../domain/schemas.js';
+import { eventListQuery, eventWrite, idParam, passwordQuery, slugParam } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
+import { eventNotFound, eventService } from '../services/events.js';
 import {
-  checkedAuthor,
-  freeSlug,
-  loadRelations,
-  publicationDate,
-  resolveLinks,
-  resolveTermRefs,
-  type Writer,
-} from './linking.js';
+  type AppContext,
+  type Handlers,
+  handle,
+  keyOf,
+  params,
+  sendList,
+  siteOf,
+  userOf,
+} from './context.js';
 
-const notFound = () => new ApiError(404, 'rest-event-not-found', 'The requested event could not be found.');
+/** The handlers of the event routes, by operation of the route table: validate, one call, send. */
+export function eventHandlers(ctx: AppContext): Handlers {
+  const events = eventService(ctx);
 
-async function renderOne(knex: Knex, row: EventRow, site: Site, locked = false) {
-  const relations = await loadRelations(knex, [row], site);
-  return renderEvent(row, relations.get(row.id)!, site, locked);
-}
-
-function statusFilter(
-  user: User | undefined,
-  asked: string | undefined,
-): Pick<EventFilter, 'statuses' | 'ownAuthor'> {
-  const listed = listedStatuses(user, asked);
-  if (!listed) throw invalidParam('status', 'status: you may only list published events.');
-  return listed;
-}
-
-export function eventRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const { knex } = ctx;
-
-  router.get(
-    '/events',
-    handle(async (req, res) => {
-      const query = validate(eventListQuery, params(req));
-      const user = userOf(res);
-      const site = siteOf(req, ctx);
-      const perPage = clampPerPage(query.per_page);
-      const filter: EventFilter = {
-        ...statusFilter(user, query.status),
-        bounds: dateBounds(query, ctx.timezone, ctx.now()),
-        search: query.search,
-        featured: query.featured,
-        ticketed: query.ticketed,
-        geoloc: query.geoloc,
-        include: query.include,
-      };
-      for (const kind of ['categories', 'tags'] as const) {
-        const refs = query[kind];
-        if (!refs) continue;
-        const { rows, missing } = await resolveTerms(knex, taxonomies[kind], refs);
-        if (missing.length > 0) throw invalidParam(kind, `${kind}: unknown term ${missing.join(', ')}.`);
-        filter[kind === 'categories' ? 'categoryIds' : 'tagIds'] = rows.map((row) => row.id);
-      }
-      for (const kind of ['venue', 'organizer'] as const) {
-        const ids = query[kind];
-        if (!ids) continue;
-        const found = await findLinkedByIds(knex, kind, ids);
-        const missing = ids.filter((id) => !found.some((row) => row.id === id));
-        if (missing.length > 0)
-          throw invalidParam(kind, `${kind}: no ${kind} with ID ${missing.join(', ')}.`);
-        filter[kind === 'venue' ? 'venueIds' : 'organizerIds'] = ids;
-      }
-      if (query.post_parent !== undefined) {
-        if ((await existingEventIds(knex, [query.post_parent])).length === 0) {
-          throw invalidParam('post_parent', `post_parent: no event with ID ${query.post_parent}.`);
-        }
-        filter.postParent = query.post_parent;
-      }
-      if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
-        const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
-        throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be given together.');
-      }
-      if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-        filter.near = { lat: query.geoloc_lat, lng: query.geoloc_lng, radiusKm: query.geoloc_radius };
-      }
-      const offset = (query.page - 1) * perPage;
-      const { rows, total } = await listEvents(knex, filter, perPage, offset);
-      const page = paginate(query.page, perPage, total, pastEndOf('event'));
-      const relations = await loadRelations(knex, rows, site);
-      const events = rows.map((row) =>
-        renderEvent(
-          row,
-          relations.get(row.id)!,
-          site,
-          row.password !== '' && row.password !== query.password,
-        ),
-      );
-      sendList(req, res, site, 'events', events, page);
-    }),
-  );
-
-  async function readable(by: { id: number } | { slug: string }, user: User | undefined, password?: string) {
-    const row = await findEvent(knex, by);
-    if (!row) throw notFound();
-    if (row.status === 'trash') {
-      throw new ApiError(403, 'event-no-longer-available', 'The requested event is no longer available.');
-    }
-    if (!canRead(user, row))
-      throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible.');
-    if (row.password !== '' && row.password !== password) {
-      throw new ApiError(403, 'event-password-protected', 'The requested event is password protected.');
-    }
-    return row;
-  }
-
-  const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') =>
-    key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
-
-  for (const key of ['id', 'slug'] as const) {
-    const path = key === 'id' ? '/events/:id(\\d+)' : '/events/by-slug/:slug';
-    router.get(
-      expressPath(path),
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const by = byKey(req, key);
-        const { password } = validate(passwordQuery, params(req));
-        const row = await readable(by, userOf(res), password);
-        res.json(await renderOne(knex, row, siteOf(req, ctx)));
-      }),
-    );
-    router.delete(
-      expressPath(path),
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const by = byKey(req, key);
-        validate(passwordQuery, params(req));
-        const user = userOf(res);
-        if (!canWritePosts(user)) throw forbidden(user);
-        const row = await findEvent(knex, by);
-        if (!row) throw notFound();
-        if (row.status === 'trash')
-          throw new ApiError(410, 'event-is-in-trash', 'The event is already in the trash.');
-        if (!canEdit(user, row)) throw forbidden(user, 'Sorry, you are not allowed to delete this event.');
-        const trashed = await knex.transaction(async (trx) => {
-          const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
-          await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
-          return renderOne(trx, updated, siteOf(req, ctx));
-        });
-        res.json(trashed);
-      }),
-    );
-    for (const method of ['post', 'put', 'patch'] as const) {
-      router[method](
-        expressPath(path),
-        digitsOnly(key),
-        handle(async (req, res) => {
-          const by = byKey(req, key);
-          const input = validate(eventWrite.partial(), params(req));
-          const user = userOf(res);
-          if (!canWritePosts(user)) throw forbidden(user);
-          const row = await findEvent(knex, by);
-          if (!row) throw notFound();
-          if (!canEdit(user!, row)) throw forbidden(user, 'Sorry, you are not allowed to edit this event.');
-          const updated = await knex.transaction((trx) =>
-            saveEvent(trx, ctx, user!, input, siteOf(req, ctx), row),
-          );
-          res.json(updated);
-        }),
-      );
-    }
-  }
-
-  router.post(
-    '/events',
-    handle(async (req, res) => {
-      const input = validate(eventWrite, params(req));
-      const user = userOf(res);
-      if (!canWritePosts(user)) throw forbidden(user);
-      const created = await knex.transaction((trx) => saveEvent(trx, ctx, user!, input, siteOf(req, ctx)));
-      res.status(201).json(created);
-    }),
-  );
-
-  return router;
-}
-
-/** Express 5 paths have no inline regexes: `:id(\d+)` is checked by `digitsOnly` instead. */
-export function expressPath(path: string): string {
-  return path.replace('(\\d+)', '');
-}
-
-/** Routes match digit ids only; anything else falls through to 404 `rest_no_route`. */
-export const digitsOnly =
-  (key: 'id' | 'slug'): RequestHandler =>
-  (req, _res, next) =>
-    key === 'slug' || /^\d+$/.test(String(req.params.id)) ? next() : next('route');
-
-const isUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
-
-/** Creates (no `current`) or partially updates an event, then answers it rendered. */
-async function saveEvent(
-  trx: Knex.Transaction,
-  ctx: AppContext,
-  user: User,
-  input: Partial<EventWrite>,
-  site: Site,
-  current?: EventRow,
-) {
-  const now = ctx.now();
-  const columns: Record<string, unknown> = {};
-  const timezone = input.timezone ?? current?.timezone ?? ctx.timezone;
-  if (!isTimezone(timezone)) throw invalidParam('timezone', 'timezone is not a valid timezone.');
-  if (input.timezone !== undefined) columns.timezone = input.timezone;
-  else if (!current) columns.timezone = timezone;
-
-  // Dates: read in the event's timezone; all-day events span whole days; end never before start.
-  const readDate = (name: 'start_date' | 'end_date') => {
-    const value = input[name];
-    if (value === undefined) return undefined;
-    const parsed = parseDate(value, timezone, now);
-    if (!parsed) throw invalidParam(name, `${name} is not a valid date.`);
-    return wallOf(parsed, timezone);
+  const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') => {
+    // Id 0 names no event (The Events Calendar: 404), rather than a malformed id (400).
+    if (key === 'id' && /^0+$/.test(String(req.params.id))) throw eventNotFound();
+    return key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
   };
-  let start = readDate('start_date') ?? (current ? parseWall(current.start_local) : undefined);
-  let end = readDate('end_date') ?? (current ? parseWall(current.end_local) : undefined);
-  const allDay = input.all_day ?? current?.all_day ?? false;
-  if (start && end) {
-    if (allDay) {
-      start = startOfDay(start);
-      end = endOfDay(end);
-    }
-    const startAt = fromWall(start, timezone);
-    let endAt = fromWall(end, timezone);
-    // A wall time the zone skips (a midnight some DST changes jump over) is stored as the
-    // wall time the instant really shows, so local and UTC columns always agree.
-    start = toWall(startAt, timezone);
-    end = toWall(endAt, timezone);
-    if (endAt < startAt) {
-      end = start;
-      endAt = startAt;
-    }
-    Object.assign(columns, {
-      start_local: formatWall(start),
-      end_local: formatWall(end),
-      start_utc: startAt,
-      end_utc: endAt,
-      all_day: allDay,
-    });
-  }
 
-  if (input.website !== undefined && input.website !== null && input.website !== '') {
-    if (typeof input.website !== 'string' || !isUrl(input.website)) {
-      throw invalidParam('website', 'website must be a valid URL.');
-    }
-  }
-  const writer: Writer = { user, tokens: ctx.tokens, timeZone: ctx.timezone, now };
-  const author = checkedAuthor(writer, input.author);
-  if (author !== undefined) columns.author = author;
-  if (input.post_parent !== undefined) {
-    if (
-      (await existingEventIds(trx, [input.post_parent])).length === 0 ||
-      input.post_parent === current?.id
-    ) {
-      throw invalidParam('post_parent', `post_parent: no event with ID ${input.post_parent}.`);
-    }
-    columns.post_parent = input.post_parent;
-  }
-  const published = publicationDate(input, ctx.timezone, now);
-  if (published) columns.date_utc = published;
-
-  for (const name of ['title', 'description', 'excerpt', 'password'] as const) {
-    if (input[name] !== undefined) columns[name] = input[name];
-  }
-  for (const name of [
-    'show_map',
-    'show_map_link',
-    'hide_from_listings',
-    'sticky',
-    'featured',
-    'ticketed',
-  ] as const) {
-    if (input[name] !== undefined) columns[name] = input[name];
-  }
-  if (input.image !== undefined) columns.image = input.image === '' ? null : String(input.image);
-  if (input.cost !== undefined) columns.cost = input.cost;
-  if (input.website !== undefined)
-    columns.website = input.website === '' || input.website === null ? null : String(input.website);
-  if (input.status !== undefined || !current)
-    columns.status = statusOnWrite(user, input.status, current?.status);
-  if (input.slug !== undefined || !current) {
-    columns.slug = await freeSlug(
-      trx,
-      'cal_events',
-      input.slug || input.title || current?.title || 'event',
-      current?.id,
-    );
-  }
-  if (input.venue !== undefined) {
-    const ids = await resolveLinks(trx, 'venue', input.venue, writer);
-    columns.venue_id = ids[0] ?? null;
-  }
-  const organizers =
-    input.organizer !== undefined ? await resolveLinks(trx, 'organizer', input.organizer, writer) : undefined;
-  const termIds: Partial<Record<'categories' | 'tags', number[]>> = {};
-  for (const kind of ['categories', 'tags'] as const) {
-    const refs = input[kind];
-    if (refs !== undefined) termIds[kind] = await resolveTermRefs(trx, taxonomies[kind], kind, refs);
-  }
-
-  columns.modified_utc = now;
-  let row: EventRow;
-  const before = current ? await termIdsOfEvent(trx, current.id) : [];
-  if (current) {
-    row = await updateEvent(trx, current.id, columns);
-  } else {
-    row = await insertEvent(trx, { author: user.id, date_utc: now, ...columns });
-  }
-  if (organizers) await setEventOrganizers(trx, row.id, organizers);
-  for (const kind of ['categories', 'tags'] as const) {
-    const ids = termIds[kind];
-    if (ids) await setEventTerms(trx, row.id, taxonomies[kind], ids);
-  }
-  await refreshTermCounts(trx, [...new Set([...before, ...(await termIdsOfEvent(trx, row.id))])]);
-  return renderOne(trx, row, site);
+  return {
+    'events.list': handle(async (req, res) => {
+      const query = validate(eventListQuery, params(req));
+      const site = siteOf(req, ctx);
+      const { events: page, page: paging } = await events.list(userOf(res), query, site);
+      sendList(req, res, site, 'events', page, paging);
+    }),
+    'events.read': handle(async (req, res) => {
+      const by = byKey(req, keyOf(req));
+      const { password } = validate(passwordQuery, params(req));
+      res.json(await events.read(userOf(res), by, password, siteOf(req, ctx)));
+    }),
+    'events.create': handle(async (req, res) => {
+      const input = validate(eventWrite, params(req));
+      res.status(201).json(await events.create(userOf(res), input, siteOf(req, ctx)));
+    }),
+    'events.update': handle(async (req, res) => {
+      const by = byKey(req, keyOf(req));
+      const input = validate(eventWrite.partial(), params(req));
+      res.json(await events.update(userOf(res), by, input, siteOf(req, ctx)));
+    }),
+    'events.trash': handle(async (req, res) => {
+      const by = byKey(req, keyOf(req));
+      validate(passwordQuery, params(req));
+      res.json(await events.trash(userOf(res), by, siteOf(req, ctx)));
+    }),
+  };
 }

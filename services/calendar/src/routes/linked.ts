@@ -1,168 +1,48 @@
-import { Router } from 'express';
-import {
-  findLinked,
-  type LinkedKind,
-  type LinkedRow,
-  listLinked,
-  updateLinked,
-} from '../adapters/linked-repo.js';
-import { canEdit, canRead, canWritePosts, forbidden, listedStatuses, statusOnWrite } from '../domain/auth.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
-import { clampPerPage, paginate, pastEndOf } from '../domain/listing.js';
-import {
-  type OrganizerRow,
-  renderOrganizer,
-  renderVenue,
-  type Site,
-  type VenueRow,
-} from '../domain/render.js';
+import type { Request } from 'express';
+import type { LinkedKind } from '../adapters/linked-repo.js';
 import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
-import { digitsOnly } from './events.js';
-import { checkedAuthor, createLinked, freeSlug, linkedColumns, publicationDate } from './linking.js';
+import { linkedService } from '../services/linked.js';
+import {
+  type AppContext,
+  type Handlers,
+  handle,
+  keyOf,
+  params,
+  sendList,
+  siteOf,
+  userOf,
+} from './context.js';
 
-const render = (kind: LinkedKind, row: LinkedRow, site: Site) =>
-  kind === 'venue' ? renderVenue(row as VenueRow, site) : renderOrganizer(row as OrganizerRow, site);
-
-/** `/venues` and `/organizers`: the same routes over two tables. */
-export function linkedRoutes(ctx: AppContext, kind: LinkedKind): Router {
-  const router = Router();
-  const { knex } = ctx;
+/** `/venues` and `/organizers` handlers by operation of the route table: validate, one call, send. */
+export function linkedHandlers(ctx: AppContext, kind: LinkedKind): Handlers {
+  const service = linkedService(ctx, kind);
   const collection = `${kind}s`;
   const schema = kind === 'venue' ? venueWrite : organizerWrite;
-  const notFound = () =>
-    new ApiError(404, `rest-${kind}-not-found`, `The requested ${kind} could not be found.`);
+  const by = (req: Request) =>
+    keyOf(req) === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
 
-  router.get(
-    `/${collection}`,
-    handle(async (req, res) => {
+  return {
+    [`${collection}.list`]: handle(async (req, res) => {
       const query = validate(linkedListQuery, params(req));
-      const user = userOf(res);
       const site = siteOf(req, ctx);
-      const perPage = clampPerPage(query.per_page);
-      const listed = listedStatuses(user, query.status);
-      if (!listed) throw invalidParam('status', `status: you may only list published ${collection}.`);
-      const { rows, total } = await listLinked(
-        knex,
-        kind,
-        {
-          search: query.search,
-          event: query.event,
-          hasEvents: query.has_events,
-          onlyWithUpcoming: query.only_with_upcoming,
-          statuses: listed.statuses,
-          author: listed.ownAuthor,
-        },
-        perPage,
-        (query.page - 1) * perPage,
-      );
-      const page = paginate(query.page, perPage, total, pastEndOf(kind));
-      sendList(
-        req,
-        res,
-        site,
-        collection,
-        rows.map((row) => render(kind, row, site)),
-        page,
-      );
+      const { items, page } = await service.list(userOf(res), query, site);
+      sendList(req, res, site, collection, items, page);
     }),
-  );
-
-  router.post(
-    `/${collection}`,
-    handle(async (req, res) => {
+    [`${collection}.create`]: handle(async (req, res) => {
       const input = validate(schema, params(req));
-      const user = userOf(res);
-      if (!canWritePosts(user)) throw forbidden(user);
-      const writer = { user: user!, tokens: ctx.tokens, timeZone: ctx.timezone, now: ctx.now() };
-      const row = await knex.transaction((trx) => createLinked(trx, kind, input, writer));
-      res.status(201).json(render(kind, row, siteOf(req, ctx)));
+      res.status(201).json(await service.create(userOf(res), input, siteOf(req, ctx)));
     }),
-  );
-
-  for (const key of ['id', 'slug'] as const) {
-    const path = key === 'id' ? `/${collection}/:id` : `/${collection}/by-slug/:slug`;
-    const by = (req: { params: Record<string, unknown> }) =>
-      key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
-
-    router.get(
-      path,
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const row = await findLinked(knex, kind, by(req));
-        if (!row) throw notFound();
-        if (row.status === 'trash') {
-          throw new ApiError(
-            403,
-            `${kind}-no-longer-available`,
-            `The requested ${kind} is no longer available.`,
-          );
-        }
-        if (!canRead(userOf(res), row)) {
-          throw new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible.`);
-        }
-        res.json(render(kind, row, siteOf(req, ctx)));
-      }),
-    );
-
-    router.delete(
-      path,
-      digitsOnly(key),
-      handle(async (req, res) => {
-        const where = by(req);
-        const user = userOf(res);
-        if (!canWritePosts(user)) throw forbidden(user);
-        const row = await findLinked(knex, kind, where);
-        if (!row) throw notFound();
-        if (row.status === 'trash')
-          throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already in the trash.`);
-        if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to delete this ${kind}.`);
-        const trashed = await updateLinked(knex, kind, row.id, { status: 'trash', modified_utc: ctx.now() });
-        res.json(render(kind, trashed, siteOf(req, ctx)));
-      }),
-    );
-
-    for (const method of ['post', 'put', 'patch'] as const) {
-      router[method](
-        path,
-        digitsOnly(key),
-        handle(async (req, res) => {
-          const where = by(req);
-          const input = validate(schema.partial(), params(req)) as Record<string, unknown>;
-          // The path slug names the record; a different body slug is ambiguous (The Events
-          // Calendar would read it as the record to update), and renaming goes through the id.
-          if ('slug' in where && input.slug !== undefined && input.slug !== where.slug) {
-            throw invalidParam('slug', 'slug: update by id to change the slug of a record.');
-          }
-          const user = userOf(res);
-          if (!canWritePosts(user)) throw forbidden(user);
-          const author = checkedAuthor({ user: user!, tokens: ctx.tokens }, input.author);
-          const row = await findLinked(knex, kind, where);
-          if (!row) throw notFound();
-          if (!canEdit(user, row)) throw forbidden(user, `Sorry, you are not allowed to edit this ${kind}.`);
-          const updated = await knex.transaction(async (trx) => {
-            const now = ctx.now();
-            const changes = linkedColumns(kind, input);
-            const published = publicationDate(
-              input as { date?: string; date_utc?: string },
-              ctx.timezone,
-              now,
-            );
-            if (published) changes.date_utc = published;
-            if (input.status !== undefined)
-              changes.status = statusOnWrite(user!, input.status as string, row.status);
-            if (author !== undefined) changes.author = author;
-            if (typeof input.slug === 'string' && key === 'id') {
-              changes.slug = await freeSlug(trx, `cal_${collection}`, input.slug, row.id);
-            }
-            changes.modified_utc = now;
-            return updateLinked(trx, kind, row.id, changes);
-          });
-          res.json(render(kind, updated, siteOf(req, ctx)));
-        }),
-      );
-    }
-  }
-  return router;
+    [`${collection}.read`]: handle(async (req, res) => {
+      res.json(await service.read(userOf(res), by(req), siteOf(req, ctx)));
+    }),
+    [`${collection}.update`]: handle(async (req, res) => {
+      const where = by(req);
+      const input = validate(schema.partial(), params(req)) as Record<string, unknown>;
+      res.json(await service.update(userOf(res), where, input, siteOf(req, ctx)));
+    }),
+    [`${collection}.trash`]: handle(async (req, res) => {
+      res.json(await service.trash(userOf(res), by(req), siteOf(req, ctx)));
+    }),
+  };
 }

@@ -1,159 +1,9 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import { restBase } from '../domain/render.js';
 import * as s from '../domain/schemas.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, NAMESPACE, params, siteOf } from './context.js';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-interface Endpoint {
-  methods: Method[];
-  args: z.ZodObject;
-  summary: string;
-  /** Component answered, for /doc. */
-  returns?: string;
-}
-
-interface RouteSpec {
-  /** WordPress route pattern below the namespace (`/events/(?P<id>\d+)`). */
-  route: string;
-  /** OpenAPI path (`/events/{id}`); the root has none. */
-  openapi?: string;
-  endpoints: Endpoint[];
-}
-
-const writes: Method[] = ['POST', 'PUT', 'PATCH'];
-const withId = (schema: z.ZodObject) => s.idParam.extend(schema.shape);
-const withSlug = (schema: z.ZodObject) => s.slugParam.extend(schema.shape);
-/** The required path `slug` wins over an optional body `slug` of the same name, keeping its place. */
-const withPathSlug = (schema: z.ZodObject) => withSlug(schema).extend(s.slugParam.shape);
-const optionalSlug = (schema: z.ZodObject) =>
-  z.object({ slug: s.text().optional().describe('Slug') }).extend(schema.shape);
-
-function itemRoutes(
-  path: string,
-  noun: string,
-  write: z.ZodObject,
-  component: string,
-  passworded: boolean,
-): RouteSpec[] {
-  const read = passworded ? s.passwordQuery : z.object({});
-  const update = passworded ? write.partial().extend(s.passwordQuery.shape) : write.partial();
-  return [
-    {
-      route: `/${path}/(?P<id>\\d+)`,
-      openapi: `/${path}/{id}`,
-      endpoints: [
-        { methods: ['GET'], args: withId(read), summary: `Returns one ${noun}`, returns: component },
-        {
-          methods: ['DELETE'],
-          args: withId(read),
-          summary: `Moves one ${noun} to the trash`,
-          returns: component,
-        },
-        { methods: writes, args: withId(update), summary: `Updates one ${noun}`, returns: component },
-      ],
-    },
-    {
-      route: `/${path}/by-slug/(?P<slug>[^/]+)`,
-      openapi: `/${path}/by-slug/{slug}`,
-      endpoints: [
-        {
-          methods: ['GET'],
-          args: withSlug(read),
-          summary: `Returns one ${noun} by slug`,
-          returns: component,
-        },
-        {
-          methods: ['DELETE'],
-          args: withSlug(read),
-          summary: `Moves one ${noun} to the trash`,
-          returns: component,
-        },
-        {
-          methods: writes,
-          args: path === 'events' ? optionalSlug(update) : withPathSlug(update),
-          summary: `Updates one ${noun} by slug`,
-          returns: component,
-        },
-      ],
-    },
-  ];
-}
-
-function termRoutes(path: string, noun: string, write: z.ZodObject): RouteSpec[] {
-  return [
-    {
-      route: `/${path}`,
-      openapi: `/${path}`,
-      endpoints: [
-        { methods: ['GET'], args: s.termListQuery, summary: `Lists event ${noun}s`, returns: 'Term' },
-        { methods: ['POST'], args: write, summary: `Creates an event ${noun}`, returns: 'Term' },
-      ],
-    },
-    {
-      route: `/${path}/(?P<id>\\d+)`,
-      openapi: `/${path}/{id}`,
-      endpoints: [
-        { methods: ['GET'], args: s.idParam, summary: `Returns one event ${noun}`, returns: 'Term' },
-        {
-          methods: writes,
-          args: withId(write.partial()),
-          summary: `Updates one event ${noun}`,
-          returns: 'Term',
-        },
-        { methods: ['DELETE'], args: s.idParam, summary: `Deletes one event ${noun}`, returns: 'Term' },
-      ],
-    },
-  ];
-}
-
-/** Every route of the API, with the schemas that validate it. */
-export const routeSpecs: RouteSpec[] = [
-  { route: '', endpoints: [{ methods: ['GET'], args: s.rootQuery, summary: 'Describes the namespace' }] },
-  {
-    route: '/doc',
-    openapi: '/doc',
-    endpoints: [{ methods: ['GET'], args: z.object({}), summary: 'OpenAPI document' }],
-  },
-  {
-    route: '/events',
-    openapi: '/events',
-    endpoints: [
-      { methods: ['GET'], args: s.eventListQuery, summary: 'Lists events', returns: 'Event' },
-      {
-        methods: ['POST'],
-        args: s.eventWrite.extend({ password: s.text().optional() }),
-        summary: 'Creates an event',
-        returns: 'Event',
-      },
-    ],
-  },
-  ...itemRoutes('events', 'event', s.eventWrite, 'Event', true),
-  ...(['venue', 'organizer'] as const).flatMap((noun) => {
-    const write = noun === 'venue' ? s.venueWrite : s.organizerWrite;
-    const component = noun === 'venue' ? 'Venue' : 'Organizer';
-    return [
-      {
-        route: `/${noun}s`,
-        openapi: `/${noun}s`,
-        endpoints: [
-          {
-            methods: ['GET'] as Method[],
-            args: s.linkedListQuery,
-            summary: `Lists ${noun}s`,
-            returns: component,
-          },
-          { methods: ['POST'] as Method[], args: write, summary: `Creates a ${noun}`, returns: component },
-        ],
-      },
-      ...itemRoutes(`${noun}s`, noun, write, component, false),
-    ];
-  }),
-  ...termRoutes('categories', 'category', s.categoryWrite),
-  ...termRoutes('tags', 'tag', s.tagWrite),
-];
+import { type AppContext, type Handlers, handle, NAMESPACE, params, siteOf } from './context.js';
+import { routeSpecs } from './table.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -310,20 +160,15 @@ export function openApiDocument(server: string) {
   };
 }
 
-export function metaRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.get(
-    '/',
-    handle(async (req, res) => {
+/** The root description and /doc, by operation of the route table. */
+export function metaHandlers(ctx: AppContext): Handlers {
+  return {
+    'root.describe': handle(async (req, res) => {
       const query = validate(s.rootQuery, params(req));
       res.json({ ...rootDescription(restBase(siteOf(req, ctx)), NAMESPACE), namespace: query.namespace });
     }),
-  );
-  router.get(
-    '/doc',
-    handle(async (req, res) => {
+    'root.doc': handle(async (req, res) => {
       res.json(openApiDocument(restBase(siteOf(req, ctx))));
     }),
-  );
-  return router;
+  };
 }

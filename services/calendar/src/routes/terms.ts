@@ -1,182 +1,38 @@
-import { Router } from 'express';
-import {
-  ancestorIds,
-  deleteTerm,
-  findTerm,
-  findTermByName,
-  insertTerm,
-  listTerms,
-  slugTaken,
-  updateTerm,
-} from '../adapters/terms-repo.js';
-import { forbidden, isEditor } from '../domain/auth.js';
-import { ApiError, invalidParam } from '../domain/errors.js';
-import { clampPerPage, paginate } from '../domain/listing.js';
-import { renderTerm, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
+import type { TermKind } from '../domain/render.js';
 import { categoryWrite, idParam, type TermWrite, tagWrite, termListQuery } from '../domain/schemas.js';
-import { slugify } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
-import { type AppContext, handle, params, sendList, siteOf, userOf } from './context.js';
-import { digitsOnly } from './events.js';
+import { termService } from '../services/terms.js';
+import { type AppContext, type Handlers, handle, params, sendList, siteOf, userOf } from './context.js';
 
-const invalidTerm = () => new ApiError(400, 'rest_term_invalid', 'Term does not exist.');
-
-/** `/categories` and `/tags`: WordPress terms of the two event taxonomies. */
-export function termRoutes(ctx: AppContext, kind: TermKind): Router {
-  const router = Router();
-  const { knex } = ctx;
-  const taxonomy = taxonomies[kind];
+/** `/categories` and `/tags` handlers by operation of the route table: validate, one call, send. */
+export function termHandlers(ctx: AppContext, kind: TermKind): Handlers {
+  const service = termService(ctx, kind);
   const schema = kind === 'categories' ? categoryWrite : tagWrite;
 
-  /** Terms writes are for editors and administrators only. */
-  const editorOnly = (res: Parameters<typeof userOf>[0]) => {
-    const user = userOf(res);
-    if (!isEditor(user)) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
-  };
-
-  /** The parent must exist and must not be the term itself or one of its descendants. */
-  async function checkParent(parent: number, current?: TermRow) {
-    if (!(await findTerm(knex, taxonomy, parent))) {
-      throw new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.');
-    }
-    // A term is its own first ancestor, so this also refuses parent = itself.
-    if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
-      throw invalidParam('parent', 'parent: a category cannot go under itself or one of its descendants.');
-    }
-  }
-
-  async function checkWrite(input: Partial<TermWrite>, current?: TermRow): Promise<Partial<TermRow>> {
-    const changes: Partial<TermRow> = {};
-    const parent = kind === 'categories' ? (input.parent ?? current?.parent ?? 0) : 0;
-    if (kind === 'categories' && input.parent !== undefined && input.parent !== 0) {
-      await checkParent(input.parent, current);
-    }
-    if (input.name !== undefined) {
-      const duplicate = await findTermByName(
-        knex,
-        taxonomy,
-        input.name,
-        kind === 'categories' ? parent : undefined,
-      );
-      if (duplicate && duplicate.id !== current?.id) {
-        throw new ApiError(400, 'term_exists', 'A term with the name provided already exists.', {
-          term_id: duplicate.id,
-        });
-      }
-      changes.name = input.name;
-    }
-    if (input.slug !== undefined || !current) {
-      const slug = slugify(input.slug ?? input.name ?? '');
-      if (slug === '') throw invalidParam('slug', 'slug is invalid.');
-      if (await slugTaken(knex, taxonomy, slug, current?.id)) {
-        throw new ApiError(
-          400,
-          'duplicate_term_slug',
-          `The slug "${slug}" is already in use by another term.`,
-        );
-      }
-      changes.slug = slug;
-    }
-    if (input.description !== undefined) changes.description = input.description;
-    if (kind === 'categories' && input.parent !== undefined) changes.parent = input.parent;
-    return changes;
-  }
-
-  router.get(
-    `/${kind}`,
-    handle(async (req, res) => {
+  return {
+    [`${kind}.list`]: handle(async (req, res) => {
       const query = validate(termListQuery, params(req));
-      const perPage = clampPerPage(query.per_page);
-      const { rows, total } = await listTerms(
-        knex,
-        {
-          taxonomy,
-          search: query.search,
-          include: query.include,
-          exclude: query.exclude,
-          parent: kind === 'categories' ? query.parent : undefined,
-          post: query.post ?? query.event,
-          slug: query.slug,
-          hideEmpty: query.hide_empty,
-          orderby: query.orderby,
-          order: query.order,
-        },
-        perPage,
-        (query.page - 1) * perPage,
-      );
-      const page = paginate(query.page, perPage, total, () =>
-        invalidParam('page', 'The page number requested is larger than the number of pages available.'),
-      );
       const site = siteOf(req, ctx);
-      sendList(
-        req,
-        res,
-        site,
-        kind,
-        rows.map((row) => renderTerm(row, site)),
-        page,
-      );
+      const { items, page } = await service.list(userOf(res), query, site);
+      sendList(req, res, site, kind, items, page);
     }),
-  );
-
-  router.post(
-    `/${kind}`,
-    handle(async (req, res) => {
+    [`${kind}.create`]: handle(async (req, res) => {
       const input = validate(schema, params(req)) as TermWrite;
-      editorOnly(res);
-      const changes = await checkWrite(input);
-      const row = await insertTerm(knex, {
-        taxonomy,
-        name: input.name,
-        slug: changes.slug!,
-        description: input.description ?? '',
-        parent: kind === 'categories' ? (input.parent ?? 0) : 0,
-        count: 0,
-      });
-      const rendered = renderTerm(row, siteOf(req, ctx));
+      const rendered = await service.create(userOf(res), input, siteOf(req, ctx));
       res.status(201).location(rendered.urls.self!).json(rendered);
     }),
-  );
-
-  router.get(
-    `/${kind}/:id`,
-    digitsOnly('id'),
-    handle(async (req, res) => {
+    [`${kind}.read`]: handle(async (req, res) => {
       const { id } = validate(idParam, req.params);
-      const row = await findTerm(knex, taxonomy, id);
-      if (!row) throw invalidTerm();
-      res.json(renderTerm(row, siteOf(req, ctx)));
+      res.json(await service.read(id, siteOf(req, ctx)));
     }),
-  );
-
-  for (const method of ['post', 'put', 'patch'] as const) {
-    router[method](
-      `/${kind}/:id`,
-      digitsOnly('id'),
-      handle(async (req, res) => {
-        const { id } = validate(idParam, req.params);
-        const input = validate(schema.partial(), params(req)) as Partial<TermWrite>;
-        editorOnly(res);
-        const row = await findTerm(knex, taxonomy, id);
-        if (!row) throw invalidTerm();
-        await updateTerm(knex, id, await checkWrite(input, row));
-        res.json(renderTerm((await findTerm(knex, taxonomy, id))!, siteOf(req, ctx)));
-      }),
-    );
-  }
-
-  router.delete(
-    `/${kind}/:id`,
-    digitsOnly('id'),
-    handle(async (req, res) => {
+    [`${kind}.update`]: handle(async (req, res) => {
       const { id } = validate(idParam, req.params);
-      editorOnly(res);
-      const row = await findTerm(knex, taxonomy, id);
-      if (!row) throw invalidTerm();
-      await deleteTerm(knex, id);
-      res.json(renderTerm(row, siteOf(req, ctx)));
+      const input = validate(schema.partial(), params(req)) as Partial<TermWrite>;
+      res.json(await service.update(userOf(res), id, input, siteOf(req, ctx)));
     }),
-  );
-
-  return router;
+    [`${kind}.delete`]: handle(async (req, res) => {
+      const { id } = validate(idParam, req.params);
+      res.json(await service.delete(userOf(res), id, siteOf(req, ctx)));
+    }),
+  };
 }

@@ -22,6 +22,12 @@ export interface AdmissionOptions {
   now?: () => number;
 }
 
+/** 503 for a backend that cannot take jobs now, with the backend's reason for operators. */
+function unavailable(error: unknown): HttpError {
+  const reason = error instanceof InferenceError ? error.message : String(error);
+  return new HttpError(503, Messages.unavailable, { retryAfter: 1, reason });
+}
+
 export interface Counters {
   completed: number;
   failed: number;
@@ -33,7 +39,8 @@ export class Admission {
   readonly sessions: StreamSessions;
   readonly counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   private readonly queue: InferenceQueue;
-  private readonly inflight = new Set<Promise<unknown>>();
+  /** Decodes not answered yet, each with the means to answer it early (shutdown past its grace). */
+  private readonly inflight = new Map<Promise<unknown>, (error: HttpError) => void>();
 
   constructor(private readonly options: AdmissionOptions) {
     this.queue = options.queue;
@@ -49,7 +56,9 @@ export class Admission {
   async engine(): Promise<EngineInfo> {
     const now = Date.now();
     if (this.cachedEngine && this.cachedEngine.until > now) return this.cachedEngine.info;
-    const engine = await this.queue.engine().catch(() => undefined);
+    const engine = await this.queue.engine().catch((error: unknown) => {
+      throw unavailable(error);
+    });
     if (!engine) throw new HttpError(503, Messages.modelLoading);
     this.cachedEngine = { info: engine, until: now + ENGINE_CACHE_MS };
     return engine;
@@ -72,17 +81,24 @@ export class Admission {
   /** Queues one decode with its start deadline; maps failures to the contract (steps 13-14). */
   decode(request: InferenceRequest, audio: Float32Array): Promise<InferenceResult> {
     const startDeadline = Date.now() + this.options.queueTimeoutMs;
-    const job = this.queue.submit(request, audio, { startDeadline }).then(
-      (result) => {
-        this.counters.completed += 1;
-        return result;
-      },
-      (error: unknown) => {
-        throw this.failure(error);
-      },
-    );
+    let abandon: (error: HttpError) => void = () => undefined;
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      abandon = reject;
+    });
+    const job = Promise.race([
+      this.queue.submit(request, audio, { startDeadline }).then(
+        (result) => {
+          this.counters.completed += 1;
+          return result;
+        },
+        (error: unknown) => {
+          throw this.failure(error);
+        },
+      ),
+      abandoned,
+    ]);
     const tracked = job.catch(() => undefined);
-    this.inflight.add(tracked);
+    this.inflight.set(tracked, abandon);
     void tracked.finally(() => this.inflight.delete(tracked));
     return job;
   }
@@ -96,26 +112,44 @@ export class Admission {
       case 'unsupported':
         return new HttpError(400, Messages.englishOnly);
       case 'unavailable':
-        return new HttpError(503, Messages.unavailable, { retryAfter: 1 });
+        return unavailable(error);
       default:
         this.counters.failed += 1;
         return new HttpError(500, Messages.inferenceFailed);
     }
   }
 
-  /** Resolves when every queued or running decode has settled (graceful shutdown). */
-  async drain(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+  /**
+   * Graceful shutdown: waits up to `graceMs` for every queued or running decode to settle, then
+   * answers those left with 503 `Service restarting` (their clients retry elsewhere). Resolves
+   * with how many were answered that way.
+   */
+  async drain(graceMs = Number.POSITIVE_INFINITY): Promise<number> {
+    const deadline = Date.now() + graceMs;
+    while (this.inflight.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        if (Number.isFinite(deadline)) timer = setTimeout(resolve, deadline - Date.now());
+      });
+      await Promise.race([Promise.all([...this.inflight.keys()]), graceOver]);
+      clearTimeout(timer);
+    }
+    const left = [...this.inflight.values()];
+    for (const abandon of left) abandon(new HttpError(503, Messages.restarting, { retryAfter: 1 }));
+    return left.length;
   }
 
   /** The health report, or undefined while no worker is ready. */
-  async health(): Promise<SpeechHealth | undefined> {
+  /** The health report; 503 while no worker is ready or the queue's backend is unreachable. */
+  async health(): Promise<SpeechHealth> {
     // Both backends describe the engine as that of the first ready worker: status() already has
     // it, and on Redis each call is a SCAN and an MGET of its own.
-    const status = await this.queue.status();
+    const status = await this.queue.status().catch((error: unknown) => {
+      throw unavailable(error);
+    });
     const ready = status.workers.filter((worker) => worker.ready);
     const engine = ready[0]?.engine;
-    if (!engine) return undefined;
+    if (!engine) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
     const running = ready.reduce((sum, worker) => sum + worker.running, 0);
     return {
       ready: true,

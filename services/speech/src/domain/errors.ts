@@ -19,12 +19,15 @@ export interface HttpErrorOptions {
   param?: string | null;
   /** Short stable code for the OpenAI `error.code`. */
   code?: string | null;
+  /** Why a 503 happened (e.g. `redis unreachable: ...`), for operators reading /health. */
+  reason?: string;
 }
 
 export class HttpError extends Error {
   readonly retryAfter: number | undefined;
   readonly param: string | null;
   readonly code: string | null;
+  readonly reason: string | undefined;
 
   constructor(
     readonly status: number,
@@ -36,6 +39,7 @@ export class HttpError extends Error {
     this.retryAfter = options.retryAfter ?? (status === 429 || status === 503 ? 1 : undefined);
     this.param = options.param ?? null;
     this.code = options.code ?? defaultCode(status);
+    this.reason = options.reason;
   }
 
   get type(): OpenAiErrorType {

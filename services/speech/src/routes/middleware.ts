@@ -23,6 +23,7 @@ export function sendError(req: Request, res: Response, error: HttpError): void {
   // The OpenAI SDK retries 409 unless told otherwise; a conflict never resolves by retrying.
   if (error.status === 409) res.setHeader('x-should-retry', 'false');
   const body: Record<string, unknown> = { detail: error.message };
+  if (error.reason !== undefined) body.reason = error.reason;
   if (req.path.startsWith('/v1/') || req.path === '/v1') {
     body.error = { message: error.message, type: error.type, param: error.param, code: error.code };
   }

@@ -16,9 +16,7 @@ export function statusRoutes(
   const router = Router();
 
   router.get('/health', ...guards.api, async function health(_req, res) {
-    const report = await admission.health().catch(() => undefined);
-    if (!report) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
-    res.json(report);
+    res.json(await admission.health());
   });
 
   router.get('/relay-config', ...guards.api, function relayConfig(_req, res) {

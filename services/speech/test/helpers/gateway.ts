@@ -3,6 +3,7 @@
  * real worker) on the synthetic models, a gateway listening on port 0, and raw HTTP uploads
  * that can be held open half-way.
  */
+
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -18,13 +19,15 @@ import {
 } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
 import { listening } from '@live-captions/runtime';
+import { runRedisUrl } from '@live-captions/test-services';
+import { audioDir } from '@live-captions/test-services/fixtures';
 import { Redis } from 'ioredis';
 import { type AppOptions, createApp, type SpeechApp } from '../../src/app.js';
 import { loadConfig, type SpeechConfig } from '../../src/config.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const audioDir = resolve(repoRoot, '../shared/audio');
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { audioDir };
+export const REDIS_URL = runRedisUrl();
 export const API_KEY = 'test-key-0123456789abcdefghij';
 
 export const readAudio = (file: string) => readFileSync(join(audioDir, file));
@@ -287,10 +290,11 @@ export async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
+  intervalMs = 10,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

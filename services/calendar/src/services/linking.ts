@@ -1,76 +1,34 @@
 import type { Knex } from 'knex';
+import { lockName } from '../adapters/db.js';
+import { findEvent } from '../adapters/events-repo.js';
 import {
   findDuplicate,
   findLinked,
-  findLinkedByIds,
   insertLinked,
   type LinkedKind,
   type LinkedRow,
   linkedTable,
-  organizersOfEvents,
   slugsLike,
 } from '../adapters/linked-repo.js';
-import {
-  findTermByName,
-  insertTerm,
-  resolveTerms,
-  slugTaken,
-  termsOfEvents,
-} from '../adapters/terms-repo.js';
+import { findTermByName, insertTerm, resolveTerms, slugTaken } from '../adapters/terms-repo.js';
 import type { Tokens } from '../adapters/tokens.js';
 import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domain/auth.js';
 import { formatWall, fromWall, parseDate, wallOf } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
-import {
-  type EventRelations,
-  type EventRow,
-  renderOrganizer,
-  renderTerm,
-  renderVenue,
-  type Site,
-  type VenueRow,
-} from '../domain/render.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 
-/** Categories, tags, venue and organizers of each event, rendered, in few queries. */
-export async function loadRelations(
-  knex: Knex,
-  rows: EventRow[],
-  site: Site,
-): Promise<Map<number, EventRelations>> {
-  const ids = rows.map((row) => row.id);
-  const venueIds = [...new Set(rows.map((row) => row.venue_id).filter((id): id is number => id !== null))];
-  const loads = [
-    () => termsOfEvents(knex, ids),
-    () => organizersOfEvents(knex, ids),
-    () => findLinkedByIds(knex, 'venue', venueIds),
-  ] as const;
-  // A transaction is one connection: its queries go one after the other.
-  const [terms, organizers, venues] = knex.isTransaction
-    ? [await loads[0](), await loads[1](), await loads[2]()]
-    : await Promise.all([loads[0](), loads[1](), loads[2]()]);
-  const venueById = new Map(venues.map((venue) => [venue.id, renderVenue(venue as VenueRow, site)]));
-  const organizerCache = new Map<number, ReturnType<typeof renderOrganizer>>();
-  const out = new Map<number, EventRelations>();
-  for (const row of rows) {
-    const eventTerms = terms.get(row.id) ?? [];
-    out.set(row.id, {
-      categories: eventTerms.filter((t) => t.taxonomy !== 'post_tag').map((t) => renderTerm(t, site, true)),
-      tags: eventTerms.filter((t) => t.taxonomy === 'post_tag').map((t) => renderTerm(t, site, true)),
-      venue: row.venue_id === null ? undefined : venueById.get(row.venue_id),
-      organizers: (organizers.get(row.id) ?? []).map((o) => {
-        let rendered = organizerCache.get(o.id);
-        if (!rendered) {
-          rendered = renderOrganizer(o, site);
-          organizerCache.set(o.id, rendered);
-        }
-        return rendered;
-      }),
-    });
+/**
+ * A relation filter (`event=` on venues and organizers, `post=` on terms) must name an event the
+ * caller may read: anything else is 400, whether missing, trashed or someone else's draft (a
+ * different answer would tell that it exists).
+ */
+export async function checkRelatedEvent(knex: Knex, param: string, id: number, user: User | undefined) {
+  const row = await findEvent(knex, { id });
+  if (!row || row.status === 'trash' || !canRead(user, row)) {
+    throw invalidParam(param, `${param}: no event with ID ${id}.`);
   }
-  return out;
 }
 
 /** Publication date columns from `date` (site time) or `date_utc`, else now. */
@@ -96,6 +54,7 @@ export const formatDate = (d: Date, tz: string) => formatWall(wallOf({ kind: 'in
 
 export async function freeSlug(knex: Knex, table: string, wanted: string, exceptId?: number) {
   const base = slugify(wanted);
+  await lockName(knex, `${table}:${base}`);
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
 }
 
@@ -169,7 +128,7 @@ export async function createLinked(
 
 /**
  * Resolves the venue or organizer references of an event write: ids, `{id}` or inline objects
- * (created or deduplicated). A missing id is 400 `invalid-linked-post-id`.
+ * (created or deduplicated). A missing id is 400 `rest_invalid_param`, as The Events Calendar.
  */
 export async function resolveLinks(
   knex: Knex,
@@ -186,9 +145,7 @@ export async function resolveLinks(
       // A record the caller may not read is as missing as an unknown id: linking it would
       // publish it inside the event.
       if (!found || found.status === 'trash' || !canRead(writer.user, found)) {
-        throw new ApiError(400, 'invalid-linked-post-id', `The ${kind} ID ${String(id)} is not valid.`, {
-          params: { [kind]: `No ${kind} with ID ${String(id)}.` },
-        });
+        throw invalidParam(kind, `No ${kind} with ID ${String(id)}.`);
       }
       ids.push(found.id);
       continue;
@@ -197,8 +154,13 @@ export async function resolveLinks(
     try {
       fields = validate(kind === 'venue' ? venueWrite : organizerWrite, ref as Record<string, unknown>);
     } catch (error) {
+      // Name the field that is wrong (an e-mail, a coordinate), not only the missing name.
       if (error instanceof ApiError) {
-        throw invalidParam(kind, `${kind} must be an id or an object with at least the ${kind} name.`);
+        const inner = (error.extra.params ?? {}) as Record<string, string> | string[];
+        const why = Array.isArray(inner)
+          ? `${kind} must be an id or an object with at least the ${kind} name.`
+          : Object.values(inner).join(' ') || `${kind} is invalid.`;
+        throw invalidParam(kind, `${kind}: ${why}`);
       }
       throw error;
     }
@@ -218,6 +180,7 @@ export async function resolveTermRefs(
   const ids = rows.map((row) => row.id);
   for (const ref of missing) {
     if (typeof ref === 'number') throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    await lockName(knex, `${taxonomy}:${ref.toLowerCase()}`);
     const existing = await findTermByName(knex, taxonomy, ref);
     if (existing) {
       ids.push(existing.id);

@@ -1,0 +1,12 @@
+export { freePort } from './free-port.js';
+export { type PostgresCluster, reapOrphanClusters, startPostgresCluster } from './postgres-cluster.js';
+export { type RedisServer, startRedisServer } from './redis-server.js';
+export { runPostgresUrl, runRedisUrl } from './run-services.js';
+export {
+  GATEWAY_ENTRY,
+  gatewayPort,
+  type ServiceProcess,
+  startServiceProcess,
+  WORKER_ENTRY,
+} from './service-process.js';
+export { PROGRAMS, postgresBinDir, requirePrograms, type SystemProgram } from './system.js';

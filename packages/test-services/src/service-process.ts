@@ -1,0 +1,71 @@
+/**
+ * The project's services as real processes, as an operator runs them (`node --import tsx
+ * <entry>`), with their JSON log lines kept for assertions and figures. Tests and benchmarks that
+ * kill, freeze or signal a service start it through here.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const GATEWAY_ENTRY = `${repoRoot}services/speech/src/index.ts`;
+export const WORKER_ENTRY = `${repoRoot}services/worker/src/index.ts`;
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  output: () => string;
+  /** Its JSON log lines whose `msg` matches. */
+  logLines: (msg: RegExp) => Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+/** A speech gateway or worker on the synthetic tiny model, offline, one thread, port 0. */
+export function startServiceProcess(entry: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'info',
+      CAPTION_PORT: '0',
+      CAPTION_MODEL: `${repoRoot}models/ggml-synthetic-tiny.bin`,
+      CAPTION_THREADS: '1',
+      CAPTION_OFFLINE: '1',
+      CAPTION_LOCAL_ENV_FILE: '/nonexistent/caption-local.env',
+      CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => text,
+    logLines: (msg) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => msg.test(String(entry.msg))),
+    exited,
+  };
+}
+
+/** The gateway's port, from its "listening" log line. */
+export async function gatewayPort(gateway: ServiceProcess, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [line] = gateway.logLines(/^speech gateway listening$/);
+    if (line) return line.port as number;
+    if (Date.now() > deadline)
+      throw new Error(`the gateway did not listen within ${timeoutMs} ms:\n${gateway.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

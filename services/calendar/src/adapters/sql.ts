@@ -1,0 +1,34 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** Positional parameters for hand-written SQL: `p(value)` returns `$n`. */
+export class Params {
+  readonly values: unknown[] = [];
+  p(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs `text` as a named prepared statement on a pooled connection (the transaction's own one
+ * inside a transaction): PostgreSQL parses and plans a statement text once per connection.
+ * Reports to knex's `query` / `query-response` listeners, as knex's own queries do.
+ */
+export async function prepared<Row>(knex: Knex, text: string, values: unknown[]): Promise<Row[]> {
+  const name = `cal_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  const uid = randomUUID();
+  knex.emit('query', { __knexQueryUid: uid, sql: text, bindings: values });
+  const connection = (await knex.client.acquireConnection()) as PgConnection;
+  try {
+    const { rows } = await connection.query({ name, text, values });
+    knex.emit('query-response', rows, { __knexQueryUid: uid, sql: text });
+    return rows as Row[];
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}

@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import { lockName, writeTransaction } from '../adapters/db.js';
+import {
+  ancestorIds,
+  deleteTerm,
+  findTerm,
+  findTermByName,
+  insertTerm,
+  listTerms,
+  missingTermIds,
+  slugTaken,
+  updateTerm,
+} from '../adapters/terms-repo.js';
+import { canPublish, forbidden, isEditor, type User } from '../domain/auth.js';
+import { invalidParam, refusals } from '../domain/errors.js';
+import { clampPerPage, paginate } from '../domain/listing.js';
+import { renderTerm, type Site, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
+import type { TermListQuery, TermWrite } from '../domain/schemas.js';
+import { slugify } from '../domain/slug.js';
+import { checkRelatedEvent } from './linking.js';
+import type { ServiceContext } from './shared.js';
+
+/**
+ * The rules of `/categories` and `/tags` (WordPress terms of the two event taxonomies). Writes
+ * run in a transaction, retried when a concurrent write took the name or slug first: the retry
+ * then answers `term_exists` / `duplicate_term_slug` instead of a unique-index error.
+ */
+export function termService(ctx: ServiceContext, kind: TermKind) {
+  const { knex } = ctx;
+  const taxonomy = taxonomies[kind];
+
+  /**
+   * Tags and every delete: editors and administrators. Creating and editing categories: authors
+   * too, as The Events Calendar ties category rights to publishing events.
+   */
+  const mayWrite = (user: User | undefined, action: 'write' | 'delete') => {
+    const allowed = kind === 'categories' && action === 'write' ? canPublish(user) : isEditor(user);
+    if (!allowed) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
+  };
+
+  /** The parent must exist and must not be the term itself or one of its descendants. */
+  async function checkParent(knex: Knex, parent: number, current?: TermRow) {
+    if (!(await findTerm(knex, taxonomy, parent))) {
+      throw refusals.parentTermInvalid();
+    }
+    // A term is its own first ancestor, so this also refuses parent = itself.
+    if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
+      throw invalidParam('parent', 'parent: a category cannot go under itself or one of its descendants.');
+    }
+  }
+
+  async function checkWrite(
+    knex: Knex,
+    input: Partial<TermWrite>,
+    current?: TermRow,
+  ): Promise<Partial<TermRow>> {
+    const changes: Partial<TermRow> = {};
+    const parent = kind === 'categories' ? (input.parent ?? current?.parent ?? 0) : 0;
+    if (kind === 'categories' && input.parent !== undefined && input.parent !== 0) {
+      await checkParent(knex, input.parent, current);
+    }
+    if (input.name !== undefined) {
+      // Writers of one name wait for each other: the second then sees the first one's term.
+      await lockName(knex, `${taxonomy}:${input.name.toLowerCase()}`);
+      const duplicate = await findTermByName(
+        knex,
+        taxonomy,
+        input.name,
+        kind === 'categories' ? parent : undefined,
+      );
+      if (duplicate && duplicate.id !== current?.id) {
+        throw refusals.termExists(duplicate.id);
+      }
+      changes.name = input.name;
+    }
+    if (input.slug !== undefined || !current) {
+      const slug = slugify(input.slug ?? input.name ?? '');
+      if (slug === '') throw invalidParam('slug', 'slug is invalid.');
+      if (await slugTaken(knex, taxonomy, slug, current?.id)) {
+        throw refusals.duplicateTermSlug(slug);
+      }
+      changes.slug = slug;
+    }
+    if (input.description !== undefined) changes.description = input.description;
+    if (kind === 'categories' && input.parent !== undefined) changes.parent = input.parent;
+    return changes;
+  }
+
+  return {
+    async list(user: User | undefined, query: TermListQuery, site: Site) {
+      const perPage = clampPerPage(query.per_page);
+      const post = query.post ?? query.event;
+      if (post !== undefined) await checkRelatedEvent(knex, query.post ? 'post' : 'event', post, user);
+      if (query.include) {
+        const missing = await missingTermIds(knex, taxonomy, query.include);
+        if (missing.length > 0)
+          throw invalidParam('include', `include: no term with ID ${missing.join(', ')}.`);
+      }
+      const { rows, total } = await listTerms(
+        knex,
+        {
+          taxonomy,
+          search: query.search,
+          include: query.include,
+          exclude: query.exclude,
+          parent: kind === 'categories' ? query.parent : undefined,
+          post,
+          slug: query.slug,
+          hideEmpty: query.hide_empty,
+          orderby: query.orderby,
+          order: query.order,
+        },
+        perPage,
+        (query.page - 1) * perPage,
+      );
+      const page = paginate(query.page, perPage, total, () =>
+        invalidParam('page', 'The page number requested is larger than the number of pages available.'),
+      );
+      return { items: rows.map((row) => renderTerm(row, site)), page };
+    },
+
+    async read(id: number, site: Site) {
+      const row = await findTerm(knex, taxonomy, id);
+      if (!row) throw refusals.termInvalid();
+      return renderTerm(row, site);
+    },
+
+    async create(user: User | undefined, input: TermWrite, site: Site) {
+      mayWrite(user, 'write');
+      const row = await writeTransaction(knex, async (trx) => {
+        const changes = await checkWrite(trx, input);
+        return insertTerm(trx, {
+          taxonomy,
+          name: input.name,
+          slug: changes.slug!,
+          description: input.description ?? '',
+          parent: kind === 'categories' ? (input.parent ?? 0) : 0,
+          count: 0,
+        });
+      });
+      return renderTerm(row, site);
+    },
+
+    async update(user: User | undefined, id: number, input: Partial<TermWrite>, site: Site) {
+      mayWrite(user, 'write');
+      const row = await writeTransaction(knex, async (trx) => {
+        const current = await findTerm(trx, taxonomy, id);
+        if (!current) throw refusals.termInvalid();
+        await updateTerm(trx, id, await checkWrite(trx, input, current));
+        return (await findTerm(trx, taxonomy, id))!;
+      });
+      return renderTerm(row, site);
+    },
+
+    async delete(user: User | undefined, id: number, site: Site) {
+      mayWrite(user, 'delete');
+      const row = await writeTransaction(knex, async (trx) => {
+        const current = await findTerm(trx, taxonomy, id);
+        if (!current) throw refusals.termInvalid();
+        await deleteTerm(trx, id);
+        return current;
+      });
+      return renderTerm(row, site);
+    },
+  };
+}

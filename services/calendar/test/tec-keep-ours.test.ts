@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ROOT, startTestApi, type TestApi } from './helpers.js';
+
+// Issue 17, "Keep ours": where The Events Calendar is plainly buggy, our behaviour, pinned.
+let api: TestApi;
+const now = new Date('2030-06-15T12:00:00Z');
+const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };
+type Who = 'admin' | 'author' | 'author2' | 'contributor';
+
+async function create(body: Record<string, unknown>, who: Who = 'admin') {
+  const res = await api.request
+    .post(`${ROOT}/events`)
+    .set(api.as(who))
+    .send({ ...base, ...body });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+const titles = (res: { body: { events: { title: string }[] } }) => res.body.events.map((e) => e.title).sort();
+
+beforeAll(async () => {
+  api = await startTestApi({ now: () => now });
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+describe('our behaviour where The Events Calendar is buggy', () => {
+  it('updates partially: cost, website, flags and organizers survive an update of the title', async () => {
+    const event = await create({
+      title: 'Keeps all',
+      cost: '15',
+      website: 'https://keep.example.org/',
+      featured: true,
+      sticky: true,
+      all_day: true,
+      show_map: true,
+      show_map_link: true,
+      organizer: [{ organizer: 'Keeper' }],
+    });
+    const res = await api.request
+      .post(`${ROOT}/events/${event.id}`)
+      .set(api.as('admin'))
+      .send({ title: 'Renamed' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      title: 'Renamed',
+      cost: '15',
+      website: 'https://keep.example.org/',
+      featured: true,
+      sticky: true,
+      all_day: true,
+      show_map: true,
+      show_map_link: true,
+    });
+    expect(res.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Keeper']);
+  });
+
+  it('lists to authors and contributors only what they may read', async () => {
+    await create({ title: 'Mine draft', status: 'draft' }, 'author');
+    await create({ title: 'Other draft', status: 'draft' }, 'author2');
+    await create({ title: 'Other private', status: 'private' }, 'admin');
+    await create({ title: 'Public one' }, 'admin');
+    const author = await api.request.get(`${ROOT}/events`).set(api.as('author'));
+    expect(titles(author)).toEqual(expect.arrayContaining(['Mine draft', 'Public one']));
+    expect(titles(author)).not.toEqual(expect.arrayContaining(['Other draft']));
+    expect(titles(author)).not.toContain('Other private');
+    const contributor = await api.request.get(`${ROOT}/events?status=draft`).set(api.as('contributor'));
+    expect(contributor.body.events).toEqual([]);
+    const editor = await api.request.get(`${ROOT}/events?status=draft,private`).set(api.as('admin'));
+    expect(titles(editor)).toEqual(expect.arrayContaining(['Mine draft', 'Other draft', 'Other private']));
+  });
+
+  it('gives a contributor asking for private a pending event', async () => {
+    const event = await create({ title: 'Wants private', status: 'private' }, 'contributor');
+    expect(event.status).toBe('pending');
+  });
+
+  it('keeps include independent of the date window', async () => {
+    const old = await create({
+      title: 'Long ago',
+      start_date: '2020-01-01 10:00',
+      end_date: '2020-01-01 11:00',
+    });
+    const res = await api.request.get(`${ROOT}/events?include=${old.id}`);
+    expect(titles(res)).toEqual(['Long ago']);
+  });
+
+  it('checks every upcoming event for only_with_upcoming, not only the next 10', async () => {
+    for (let i = 0; i < 12; i++) {
+      await create({
+        title: `Filler ${i}`,
+        start_date: `2030-08-${String(i + 1).padStart(2, '0')} 10:00`,
+        end_date: `2030-08-${String(i + 1).padStart(2, '0')} 11:00`,
+        venue: { venue: 'Busy Hall' },
+      });
+    }
+    await create({
+      title: 'Twelve later',
+      start_date: '2030-09-20 10:00',
+      end_date: '2030-09-20 11:00',
+      venue: { venue: 'Late Hall' },
+    });
+    const res = await api.request.get(`${ROOT}/venues?only_with_upcoming=true&search=Hall`);
+    expect(res.body.venues.map((v: { venue: string }) => v.venue).sort()).toEqual(['Busy Hall', 'Late Hall']);
+  });
+
+  it('links an existing tag named in a write instead of creating one named after it', async () => {
+    const first = await create({ title: 'Tagged once', tags: ['Vinyl'] });
+    const second = await create({ title: 'Tagged twice', tags: ['vinyl', first.tags[0].id] });
+    expect(second.tags.map((t: { id: number }) => t.id)).toEqual([first.tags[0].id]);
+    const tags = await api.request.get(`${ROOT}/tags?search=vinyl`);
+    expect(tags.body.total).toBe(1);
+  });
+
+  it('gives drafts real slugs and dates', async () => {
+    const draft = await create({ title: 'Draft Slugged', status: 'draft' }, 'author');
+    expect(draft.slug).toBe('draft-slugged');
+    expect(draft.date).toBe('2030-06-15 12:00:00');
+    expect(draft.date_utc).toBe('2030-06-15 12:00:00');
+  });
+});

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { seedEvents } from '../src/adapters/seed.js';
+import { ROOT, startTestApi, type TestApi } from './helpers.js';
+
+// Issue 17: validation, orders and read rules as The Events Calendar (and ours where it leaks).
+let api: TestApi;
+const now = new Date('2030-06-15T12:00:00Z');
+const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };
+
+async function create(body: Record<string, unknown>, who: 'admin' | 'author' | 'author2' = 'admin') {
+  const res = await api.request
+    .post(`${ROOT}/events`)
+    .set(api.as(who))
+    .send({ ...base, ...body });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+beforeAll(async () => {
+  api = await startTestApi({ now: () => now });
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+describe('item and slug routes', () => {
+  it('answers 400 rest_invalid_param for an unknown slug, 404 for event id 0', async () => {
+    for (const path of ['events', 'venues', 'organizers']) {
+      const res = await api.request.get(`${ROOT}/${path}/by-slug/no-such-thing`);
+      expect([path, res.status, res.body.code]).toEqual([path, 400, 'rest_invalid_param']);
+      expect(res.body.data.details.slug.code).toBe('rest_invalid_param');
+    }
+    const zero = await api.request.get(`${ROOT}/events/0`);
+    expect([zero.status, zero.body.code]).toEqual([404, 'rest-event-not-found']);
+  });
+
+  it('refuses an empty title on create, with data.details per parameter', async () => {
+    const res = await api.request
+      .post(`${ROOT}/events`)
+      .set(api.as('admin'))
+      .send({ ...base, title: '  ' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'rest_invalid_param',
+      data: {
+        status: 400,
+        params: { title: expect.any(String) },
+        details: { title: { code: 'rest_invalid_param' } },
+      },
+    });
+  });
+});
+
+describe('organizer e-mails', () => {
+  it('accepts what is_email accepts and names the field that is wrong', async () => {
+    const ok = await api.request
+      .post(`${ROOT}/organizers`)
+      .set(api.as('admin'))
+      .send({ organizer: 'Short Mail', email: 'ab@c.d' });
+    expect([ok.status, ok.body.email]).toEqual([201, 'ab@c.d']);
+    const bang = await api.request
+      .post(`${ROOT}/organizers`)
+      .set(api.as('admin'))
+      .send({ organizer: 'Bang Mail', email: "o'neil!@mail.example" });
+    expect(bang.status).toBe(201);
+    // is_email's minimum is 6 characters: `a@b.c` stays refused, naming the e-mail.
+    for (const email of ['a@b.c', 'ab@cd', 'a@@bc.d', 'a b@c.de', 'ab@-c.de', 'ab@c..de']) {
+      const bad = await api.request
+        .post(`${ROOT}/organizers`)
+        .set(api.as('admin'))
+        .send({ organizer: 'X', email });
+      expect([email, bad.status, Object.keys(bad.body.data.params)]).toEqual([email, 400, ['email']]);
+    }
+    const inline = await api.request
+      .post(`${ROOT}/events`)
+      .set(api.as('admin'))
+      .send({ ...base, title: 'Bad inline', organizer: [{ organizer: 'Y', email: 'nope' }] });
+    expect(inline.status).toBe(400);
+    expect(inline.body.data.params.organizer).toMatch(/email/);
+  });
+});
+
+describe('relation filters and read rules', () => {
+  it('answers 400 for event=/post= naming no event the caller may read', async () => {
+    const venue = await api.request
+      .post(`${ROOT}/venues`)
+      .set(api.as('admin'))
+      .send({ venue: 'Filter Hall' });
+    const draft = await create(
+      { title: 'Draft with venue', status: 'draft', categories: ['Drafty'] },
+      'author',
+    );
+    for (const url of [
+      `${ROOT}/venues?event=${venue.body.id}`,
+      `${ROOT}/organizers?event=${venue.body.id}`,
+      `${ROOT}/categories?post=${venue.body.id}`,
+      `${ROOT}/venues?event=${draft.id}`,
+      `${ROOT}/categories?post=${draft.id}&hide_empty=false`,
+      `${ROOT}/tags?event=${draft.id}`,
+    ]) {
+      const res = await api.request.get(url);
+      expect([url, res.status, res.body.code]).toEqual([url, 400, 'rest_invalid_param']);
+    }
+    // Its author and editors may ask.
+    const own = await api.request
+      .get(`${ROOT}/categories?post=${draft.id}&hide_empty=false`)
+      .set(api.as('author'));
+    expect(own.body.categories.map((c: { name: string }) => c.name)).toEqual(['Drafty']);
+    const other = await api.request.get(`${ROOT}/venues?event=${draft.id}`).set(api.as('author2'));
+    expect(other.status).toBe(400);
+  });
+
+  it('embeds no trashed or unreadable venue and organizers in a published event', async () => {
+    const event = await create({
+      title: 'Host changes',
+      venue: { venue: 'Soon Trashed Hall' },
+      organizer: [{ organizer: 'Soon Trashed Org' }, { organizer: 'Kept Org' }],
+    });
+    await api.request.delete(`${ROOT}/venues/${event.venue.id}`).set(api.as('admin')).expect(200);
+    await api.request.delete(`${ROOT}/organizers/${event.organizer[0].id}`).set(api.as('admin')).expect(200);
+    const read = await api.request.get(`${ROOT}/events/${event.id}`);
+    expect(read.body.venue).toEqual([]);
+    expect(read.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Kept Org']);
+    const listed = await api.request.get(`${ROOT}/events?include=${event.id}`);
+    expect(listed.body.events[0].venue).toEqual([]);
+  });
+
+  it('keeps venues without events when has_events=false, and lists venues newest first', async () => {
+    await api.request
+      .post(`${ROOT}/venues`)
+      .set(api.as('admin'))
+      .send({ venue: 'Older Empty Hall', date: '2030-01-01 10:00' });
+    await api.request
+      .post(`${ROOT}/venues`)
+      .set(api.as('admin'))
+      .send({ venue: 'Newer Empty Hall', date: '2030-02-01 10:00' });
+    const all = await api.request.get(`${ROOT}/venues?has_events=false&search=Empty Hall`);
+    expect(all.body.venues.map((v: { venue: string }) => v.venue)).toEqual([
+      'Newer Empty Hall',
+      'Older Empty Hall',
+    ]);
+    const withEvents = await api.request.get(`${ROOT}/venues?has_events=true&search=Empty Hall`);
+    expect(withEvents.body.total).toBe(0);
+  });
+});
+
+describe('terms', () => {
+  it('refuses include of term ids that do not exist and sorts names case-insensitively', async () => {
+    for (const name of ['beta', 'Alpha', 'gamma']) {
+      await api.request
+        .post(`${ROOT}/categories`)
+        .set(api.as('admin'))
+        .send({ name: `${name} sort` });
+    }
+    const sorted = await api.request.get(`${ROOT}/categories?hide_empty=false&search=sort`);
+    expect(sorted.body.categories.map((c: { name: string }) => c.name)).toEqual([
+      'Alpha sort',
+      'beta sort',
+      'gamma sort',
+    ]);
+    const id = sorted.body.categories[0].id;
+    const missing = await api.request.get(`${ROOT}/categories?include=${id},999999`);
+    expect([missing.status, missing.body.code]).toEqual([400, 'rest_invalid_param']);
+    const ok = await api.request.get(`${ROOT}/categories?include=${id}&hide_empty=false`);
+    expect(ok.body.total).toBe(1);
+  });
+});
+
+describe('lists', () => {
+  it('takes status as a CSV list or an array for roles that may see those statuses', async () => {
+    await create({ title: 'Status draft', status: 'draft' });
+    await create({ title: 'Status published' });
+    for (const query of ['status=draft,publish', 'status[]=draft&status[]=publish']) {
+      const res = await api.request.get(`${ROOT}/events?${query}&search=status`).set(api.as('admin'));
+      expect([query, res.body.events.map((e: { title: string }) => e.title).sort()]).toEqual([
+        query,
+        ['Status draft', 'Status published'],
+      ]);
+      const anonymous = await api.request.get(`${ROOT}/events?${query}`);
+      expect([query, anonymous.status]).toEqual([query, 400]);
+    }
+    const onlyPublished = await api.request.get(`${ROOT}/events?status=publish,publish&search=status`);
+    expect(onlyPublished.body.events.map((e: { title: string }) => e.title)).toEqual(['Status published']);
+  });
+
+  it('clamps per_page above 50 instead of refusing it', async () => {
+    await seedEvents(api.knex, 60, { timezone: 'UTC', now });
+    const res = await api.request.get(`${ROOT}/events?per_page=200`);
+    expect(res.status).toBe(200);
+    expect(res.body.events).toHaveLength(50);
+    expect(res.body.total_pages).toBe(Math.ceil(res.body.total / 50));
+  });
+});
+
+describe('headers', () => {
+  it('sends the API Link on every answer and Allow with the methods the caller may use', async () => {
+    const anonymous = await api.request.get(`${ROOT}/events`);
+    expect(anonymous.headers.link).toMatch(
+      /^<http:\/\/127\.0\.0\.1:\d+\/wp-json\/>; rel="https:\/\/api\.w\.org\/"$/,
+    );
+    expect(anonymous.headers.allow).toBe('GET');
+    const admin = await api.request.get(`${ROOT}/events`).set(api.as('admin'));
+    expect(admin.headers.allow).toBe('GET, POST');
+    const event = await create({ title: 'Allow me' });
+    const item = await api.request.get(`${ROOT}/events/${event.id}`).set(api.as('author'));
+    expect(item.headers.allow).toBe('GET, DELETE, POST, PUT, PATCH');
+    const tags = await api.request.get(`${ROOT}/tags`).set(api.as('author'));
+    expect(tags.headers.allow).toBe('GET');
+    const categories = await api.request.get(`${ROOT}/categories`).set(api.as('author'));
+    expect(categories.headers.allow).toBe('GET, POST');
+    const category = await api.request.get(`${ROOT}/categories/999999`).set(api.as('author'));
+    expect([category.status, category.headers.allow]).toEqual([400, 'GET, POST, PUT, PATCH']);
+    const none = await api.request.get(`${ROOT}/nowhere`);
+    expect(none.status).toBe(404);
+    expect(none.headers.link).toBeDefined();
+    expect(none.headers.allow).toBeUndefined();
+  });
+});
