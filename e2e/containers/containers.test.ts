@@ -445,10 +445,15 @@ describe('the local trial (make local-secrets local-up)', () => {
     expect(existsSync(join(work, 'secrets/relay.private.json'))).toBe(false);
   });
 
-  it('runs each container with its memory limit and project-scoped volumes', () => {
+  it('runs each container with its memory limit, Redis with maxmemory, and project-scoped volumes', () => {
     const [worker] = projectContainers(LOCAL_PROJECT, 'worker');
     const memory = must('docker', ['inspect', '--format', '{{.HostConfig.Memory}}', worker!]);
     expect(Number(memory)).toBe(3 * 1024 ** 3);
+    // Redis refuses writes past maxmemory instead of evicting BullMQ's keys.
+    const redis = compose(true, ['exec', '-T', 'redis', 'redis-cli', 'config', 'get', 'maxmemory*']);
+    expect(redis.split('\n').map((line) => line.trim())).toEqual(
+      expect.arrayContaining(['maxmemory', String(256 * 1024 ** 2), 'maxmemory-policy', 'noeviction']),
+    );
     const volumes = must('docker', [
       'volume',
       'ls',
