@@ -67,13 +67,34 @@ async function healthy(base: string): Promise<boolean> {
   }
 }
 
-/** Milliseconds from `since` until /health is 200, or undefined past HUNG_AFTER_MS. */
-async function healthBack(base: string, since: number): Promise<number | undefined> {
-  while (Date.now() - since < HUNG_AFTER_MS) {
-    if (await healthy(base)) return Date.now() - since;
-    await sleep(100);
-  }
-  return undefined;
+/**
+ * Polls /health from the fault on. `result()` waits for it to answer 200 again and tells how long
+ * after the fault that was (the end of its last refusal), or that it never stopped answering 200.
+ */
+function watchHealth(base: string, since: number) {
+  let lastRefusal: number | undefined;
+  let ok = false;
+  let stopped = false;
+  const polling = (async () => {
+    while (!stopped && Date.now() - since < HUNG_AFTER_MS) {
+      ok = await healthy(base);
+      if (!ok) lastRefusal = Date.now();
+      await sleep(100);
+    }
+  })();
+  return {
+    async result(): Promise<string> {
+      while (!ok && Date.now() - since < HUNG_AFTER_MS) await sleep(50);
+      const answer = !ok
+        ? 'never'
+        : lastRefusal === undefined
+          ? 'stayed 200'
+          : ((lastRefusal - since) / 1000 + 0.1).toFixed(1);
+      stopped = true;
+      await polling;
+      return answer;
+    },
+  };
 }
 
 interface Stack {
@@ -115,6 +136,13 @@ async function startStack(redis: RedisServer, workerIds: string[], env: Record<s
   return stack;
 }
 
+/** Resolves once all `count` requests are jobs in Redis (running or queued): all in flight. */
+async function allQueued(inspector: Redis, queueName: string, count: number): Promise<void> {
+  const jobs = async () =>
+    (await inspector.llen(`bull:${queueName}:active`)) + (await inspector.llen(`bull:${queueName}:wait`));
+  while ((await jobs()) < count) await sleep(20);
+}
+
 /** The worker running a job now (BullMQ records the worker's name on the job). */
 async function activeHolder(inspector: Redis, queueName: string): Promise<string> {
   for (;;) {
@@ -127,7 +155,7 @@ async function activeHolder(inspector: Redis, queueName: string): Promise<string
 
 type Row = (string | number)[];
 
-function row(fault: string, outcomes: Outcome[], back: number | undefined | string): Row {
+function row(fault: string, outcomes: Outcome[], back: string): Row {
   const count = (test: (o: Outcome) => boolean) => outcomes.filter(test).length;
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   return [
@@ -137,7 +165,7 @@ function row(fault: string, outcomes: Outcome[], back: number | undefined | stri
     count((o) => typeof o.status === 'number' && o.status >= 500),
     count((o) => o.status === 'hung'),
     seconds(Math.max(...outcomes.map((o) => o.ms))),
-    typeof back === 'number' ? seconds(back) : (back ?? 'never'),
+    back,
   ];
 }
 
@@ -151,37 +179,41 @@ async function main(): Promise<void> {
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('kill').map((stream) => transcribe(stack.base, stream));
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const holder = await activeHolder(inspector, stack.queueName);
     const fault = Date.now();
     stack.workers.get(holder)!.child.kill('SIGKILL');
+    const health = watchHealth(stack.base, fault);
     const outcomes = await Promise.all(answers);
-    rows.push(row('worker SIGKILL mid-decode (1 of 2 left)', outcomes, await healthBack(stack.base, fault)));
+    rows.push(row('worker SIGKILL mid-decode (1 of 2 left)', outcomes, await health.result()));
     await stack.stop();
   }
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('restart').map((stream) => transcribe(stack.base, stream));
-    await activeHolder(inspector, stack.queueName);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const fault = Date.now();
     await redis.kill();
+    const health = watchHealth(stack.base, fault);
     await sleep(1_000);
     await redis.start();
     const outcomes = await Promise.all(answers);
-    rows.push(row('Redis restarted, empty (1 s down)', outcomes, await healthBack(stack.base, fault)));
+    rows.push(row('Redis restarted, empty (1 s down)', outcomes, await health.result()));
     await stack.stop();
   }
   {
     const stack = await startStack(redis, ['worker-a', 'worker-b']);
     const answers = streams('outage').map((stream) => transcribe(stack.base, stream));
-    await activeHolder(inspector, stack.queueName);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     const fault = Date.now();
     await redis.kill();
+    const health = watchHealth(stack.base, fault);
     await sleep(500);
     const refused = await Promise.all(streams('during').map((stream) => transcribe(stack.base, stream)));
     await sleep(10_000);
     await redis.start();
     const outcomes = await Promise.all(answers);
-    rows.push(row('Redis down 10 s: requests in flight', outcomes, await healthBack(stack.base, fault)));
+    rows.push(row('Redis down 10 s: requests in flight', outcomes, await health.result()));
     rows.push(row('Redis down 10 s: new requests during it', refused, '(same)'));
     await stack.stop();
   }
@@ -189,7 +221,7 @@ async function main(): Promise<void> {
     const stack = await startStack(redis, ['worker-a'], { CAPTION_SHUTDOWN_TIMEOUT: '5' });
     stack.workers.get('worker-a')!.child.kill('SIGSTOP');
     const answers = streams('sigterm').map((stream) => transcribe(stack.base, stream));
-    while ((await inspector.llen(`bull:${stack.queueName}:wait`)) < IN_FLIGHT) await sleep(20);
+    await allQueued(inspector, stack.queueName, IN_FLIGHT);
     await redis.kill();
     await sleep(500);
     const fault = Date.now();

@@ -37,6 +37,9 @@ describe('Redis queue while Redis is away', () => {
     try {
       await redis.kill();
       await expect(queue.status()).rejects.toMatchObject({ code: 'unavailable' });
+      // The connection's 'close' event tells the queue at once; a write racing it would instead
+      // be kept and submitted again when Redis is back.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const refusedAt = Date.now();
       await expect(
         queue.submit(request(), seconds(1), { startDeadline: later(1_000) }),

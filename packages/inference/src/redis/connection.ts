@@ -83,7 +83,13 @@ export function watchConnection(
 }
 
 const CONNECTION_ERRORS =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|Connection is closed|connect ETIMEDOUT|Stream isn't writeable/;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|Connection is closed|Stream isn't writeable|max retries per request/;
+
+/** A failure of the connection itself (the command may or may not have reached Redis). */
+export function isConnectionError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return CONNECTION_ERRORS.test(`${String(code ?? '')} ${String(message ?? error)}`);
+}
 
 /**
  * For BullMQ objects (Queue, QueueEvents, Worker): their connection errors repeat once per
@@ -95,8 +101,18 @@ export function logOtherErrors(
   logger: Logger | undefined,
   name: string,
 ): void {
+  const lostJobs = new Set<string>();
   emitter.on('error', (error: Error) => {
-    if (CONNECTION_ERRORS.test(`${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`)) return;
+    if (isConnectionError(error)) return;
+    // A job that Redis lost (a restart without persistence) while a worker decoded it: the
+    // worker cannot report it, and the gateway submits it again. Said once per job.
+    const lost = /Missing key for job ([\w-]+)/.exec(error.message);
+    if (lost?.[1]) {
+      if (!lostJobs.has(lost[1]))
+        logger?.warn({ connection: name, jobId: lost[1] }, 'job lost by Redis during its decode');
+      lostJobs.add(lost[1]);
+      return;
+    }
     logger?.warn({ connection: name, err: error }, 'redis error');
   });
 }

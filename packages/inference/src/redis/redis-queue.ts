@@ -15,6 +15,7 @@ import {
   BLOCKING,
   bullConnection,
   FAIL_FAST,
+  isConnectionError,
   logOtherErrors,
   settleWithin,
   watchConnection,
@@ -204,9 +205,36 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
    * After a reconnection: a job Redis still has answers through its events (or its stored
    * outcome if the event went by while we were away); a job Redis lost is submitted again.
    */
+  let reconciling = false;
+  let reconcileAgain = false;
+
   async function reconcile(): Promise<void> {
+    // One pass at a time; a 'ready' during a pass asks for another one after it.
+    if (reconciling) {
+      reconcileAgain = true;
+      return;
+    }
+    reconciling = true;
+    try {
+      do {
+        reconcileAgain = false;
+        // BullMQ's own connections come back a moment after ours: a pass that met one still
+        // reconnecting is run again shortly, until every request is accounted for.
+        if (!(await reconcilePass()) && !closed && link.up) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          reconcileAgain = true;
+        }
+      } while (reconcileAgain && !closed && link.up);
+    } finally {
+      reconciling = false;
+    }
+  }
+
+  /** False when some request could not be checked (its connection failed again). */
+  async function reconcilePass(): Promise<boolean> {
+    let complete = true;
     for (const entry of [...pending.values()]) {
-      if (closed || !link.up) return;
+      if (closed || !link.up) return false;
       try {
         const job = await queue.getJob(entry.jobId);
         if (job) {
@@ -231,9 +259,10 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
         );
         await enqueue(entry);
       } catch {
-        // The connection dropped again: the next 'ready' reconciles what is left.
+        complete = false;
       }
     }
+    return complete;
   }
 
   function armRequestDeadline(entry: PendingRequest): NodeJS.Timeout {
@@ -273,10 +302,15 @@ export function createRedisQueue(options: RedisQueueOptions): InferenceQueue {
         };
         entry.timers.push(armRequestDeadline(entry));
         enqueue(entry).catch((error: unknown) => {
-          // Never queued (Redis went away between the check and the write): answer now.
           if (pending.get(entry.jobId) !== entry) return;
+          // Redis went away during the write: the request is admitted and its audio is here,
+          // so it is submitted again when Redis is back (or answered by its deadline).
+          if (isConnectionError(error) && !closed) {
+            if (link.up) void reconcile();
+            return;
+          }
           settle(entry);
-          reject(new InferenceError('unavailable', `redis unreachable: ${(error as Error).message}`));
+          reject(new InferenceError('unavailable', `redis refused the job: ${(error as Error).message}`));
         });
       });
     },
