@@ -4,7 +4,7 @@
  * (routers, TLS, WebSocket, auth, published ports, read-only secrets, health, restarts).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { parseEnvFile } from '@live-captions/runtime';
 import { parse } from 'yaml';
@@ -23,7 +23,17 @@ import {
   secretsOf,
 } from './helpers/compose.js';
 
-const SERVICES = ['calendar', 'postgres', 'redis', 'relay', 'speech', 'traefik', 'ui', 'worker'];
+const SERVICES = [
+  'calendar',
+  'postgres',
+  'redis',
+  'relay',
+  'socket-proxy',
+  'speech',
+  'traefik',
+  'ui',
+  'worker',
+];
 const REQUIRED = ['CAPTURE_HOST', 'RELAY_HOST', 'UI_HOST', 'CERT_EMAIL'] as const;
 
 /** Public routes: service -> [router, host rule, container port]. */
@@ -54,7 +64,10 @@ interface TraefikStatic {
     string,
     { acme: { email: string; storage: string; httpChallenge?: { entryPoint: string } } }
   >;
-  providers: { docker: { exposedByDefault: boolean; network: string }; file: { directory: string } };
+  providers: {
+    docker: { endpoint?: string; exposedByDefault: boolean; network: string };
+    file: { directory: string };
+  };
   api?: { dashboard?: boolean; insecure?: boolean };
   ping?: unknown;
 }
@@ -124,12 +137,60 @@ describe('compose.yaml (docker-compose config)', () => {
     config = composeConfig();
   });
 
-  it('has the eight services, each restarted and health-checked', () => {
+  it('has the nine services, each restarted, health-checked and memory-limited', () => {
     expect(Object.keys(config.services).sort()).toEqual(SERVICES);
     for (const [name, service] of Object.entries(config.services)) {
       expect([name, service.restart]).toEqual([name, 'unless-stopped']);
       expect([name, healthcheckArgv(service)?.length ?? 0]).not.toEqual([name, 0]);
+      expect([name, service.mem_limit]).toEqual([name, expect.stringMatching(/^\d+[mg]$/)]);
     }
+    expect(composeConfig({ ...HOSTS, WORKER_MEMORY: '6g' }).services.worker!.mem_limit).toBe('6g');
+  });
+
+  it('gives Traefik the Docker API only through the read-only socket proxy', () => {
+    const traefik = config.services.traefik!;
+    expect(mountsOf(traefik).some((mount) => mount.source.includes('docker.sock'))).toBe(false);
+    expect(traefikStatic.providers.docker.endpoint).toBe('tcp://socket-proxy:2375');
+    const proxy = config.services['socket-proxy']!;
+    expect(mountsOf(proxy)).toEqual([
+      { type: 'bind', source: '/var/run/docker.sock', target: '/var/run/docker.sock', readOnly: true },
+    ]);
+    const env = environmentOf(proxy);
+    expect(env).toMatchObject({ CONTAINERS: '1', POST: '0' });
+    // Nothing else of the API: no images, networks, volumes, exec, swarm ...
+    const allowed = Object.entries(env)
+      .filter(([, value]) => value === '1')
+      .map(([key]) => key)
+      .sort();
+    expect(allowed).toEqual(['CONTAINERS', 'EVENTS', 'PING', 'VERSION']);
+    expect(networksOf(proxy)).toEqual(['docker']);
+    expect(networksOf(traefik).sort()).toEqual(['docker', 'edge']);
+    expect(config.networks?.docker?.internal).toBe(true);
+    expect(portsOf(proxy)).toEqual([]);
+  });
+
+  it('names volumes after the project, so two projects never share state', () => {
+    for (const [name, volume] of Object.entries(config.volumes ?? {})) {
+      expect([name, volume?.name ?? `live-captions-test_${name}`]).toEqual([
+        name,
+        `live-captions-test_${name}`,
+      ]);
+    }
+  });
+
+  it('caps Redis memory and keeps noeviction for BullMQ', () => {
+    const command = config.services.redis!.command as string[];
+    expect(command[command.indexOf('--maxmemory') + 1]).toMatch(/^\d+mb$/);
+    expect(command[command.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
+  });
+
+  it('checks the UI’s home page, not only /site-config.js', () => {
+    expect(healthcheckArgv(config.services.ui!)).toEqual([
+      'node',
+      '/app/healthcheck.mjs',
+      'http',
+      'http://127.0.0.1:8081/',
+    ]);
   });
 
   it('routes each public service by its host over HTTPS with the Let’s Encrypt resolver', () => {
@@ -221,6 +282,8 @@ describe('compose.yaml (docker-compose config)', () => {
     expect(address).toBe('172.30.240.2');
     expect(environmentOf(config.services.relay!).RELAY_TRUSTED_PROXIES).toBe(address);
     expect(environmentOf(config.services.speech!).CAPTION_TRUST_PROXY).toBe(address);
+    // The calendar's links say https:// behind Traefik.
+    expect(environmentOf(config.services.calendar!).CALENDAR_TRUSTED_PROXIES).toBe(address);
   });
 
   it('keeps Redis and PostgreSQL on internal networks', () => {
@@ -240,6 +303,7 @@ describe('compose.yaml (docker-compose config)', () => {
   });
 
   it('has no dashboard router without the auth overlay', () => {
+    expect(Object.keys(config.services.traefik!.labels ?? {})).toEqual([]);
     expect(routersOf(config.services.traefik!).size).toBe(0);
   });
 
@@ -375,6 +439,22 @@ describe('compose.local.yaml', () => {
     expect(environmentOf(config.services.speech!).CAPTION_ALLOWED_ORIGINS).toBe(
       'http://localhost:8081,http://127.0.0.1:8081',
     );
+    expect(config.services['socket-proxy']!.profiles).toEqual(['proxy']);
+    expect(environmentOf(config.services.calendar!).CALENDAR_TRUSTED_PROXIES).toBe('loopback');
+  });
+
+  it('shares no secrets, network or subnet with production', () => {
+    const local = parseEnvFile(readFileSync(join(repoRoot, 'compose/local.env'), 'utf8'));
+    const config = composeConfig(local, ['local']);
+    const production = composeConfig();
+    for (const [name, secret] of Object.entries(config.secrets ?? {})) {
+      expect([name, secret.file]).toEqual([name, join(repoRoot, 'secrets/local', basename(secret.file))]);
+      expect(production.secrets?.[name]?.file).toBe(join(repoRoot, 'secrets', basename(secret.file)));
+    }
+    expect(config.networks?.edge?.name).not.toBe(production.networks?.edge?.name);
+    const subnet = (c: ComposeConfig) => JSON.stringify(c.networks?.edge?.ipam);
+    expect(subnet(config)).not.toBe(subnet(production));
+    expect(subnet(config)).toContain('172.30.241.0/24');
   });
 });
 

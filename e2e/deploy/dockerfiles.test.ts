@@ -1,7 +1,9 @@
 /**
- * Every image: multi-stage, a pinned base, pnpm deploy of only the service's production
- * dependencies, a non-root user, a health check (in the image or in compose), and nothing
- * secret or heavy in the build context.
+ * Every image: multi-stage, a pinned base on the current Node LTS, a lockfile-exact build that
+ * downloads only in `pnpm fetch` and runs offline after it, pnpm deploy of only the service's
+ * production dependencies, a non-root user, a health check (in the image or in compose), and
+ * nothing secret or heavy in the build context. The images are built and run for real by
+ * e2e/containers (`pnpm test:containers`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +26,9 @@ const IMAGES = [
   { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined },
 ] as const;
+
+/** The Node major of the images: the current LTS line (24 from October 2025 to October 2026, then 24 stays maintenance-LTS until April 2028). */
+const NODE_LTS = '24';
 
 const read = (path: string): Dockerfile => parseDockerfile(readFileSync(join(repoRoot, path), 'utf8'));
 
@@ -95,9 +100,21 @@ describe('service images', () => {
         const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
         const runs = build.instructions.filter((item) => item.keyword === 'RUN').map((item) => item.args);
         const service = `@live-captions/${image.service}`;
-        expect(runs.join('\n')).toContain('pnpm fetch --frozen-lockfile');
+        // The first pnpm step (the only one that downloads) is the fetch from the lockfile.
+        expect(runs.find((args) => /\bpnpm /.test(args))).toBe('pnpm fetch --frozen-lockfile');
         expect(runs.join('\n')).toContain(`--filter "${service}..."`);
-        expect(runs.join('\n')).toContain(`pnpm --filter ${service} deploy --prod --legacy --offline /out`);
+        // Legacy deploy re-resolves ranges (and fails offline); the injected deploy takes every
+        // version from the lockfile.
+        expect(runs.join('\n')).toContain(
+          `pnpm --config.inject-workspace-packages=true --filter ${service} deploy --prod --offline --ignore-scripts /out`,
+        );
+        expect(runs.join('\n')).not.toContain('--legacy');
+        // After the fetch nothing downloads: every install is frozen and offline.
+        for (const run of runs.filter((args) => /pnpm (install|deploy)|\bdeploy\b/.test(args))) {
+          for (const part of run.split('&&').filter((args) => /pnpm .*\b(install|deploy)\b/.test(args))) {
+            expect(part).toContain('--offline');
+          }
+        }
         const copies = keywords('COPY').map((item) => item.args);
         expect(copies).toContain('--from=build /out /app');
         // The final stage copies nothing else from the context but the health check script.
@@ -113,6 +130,7 @@ describe('service images', () => {
             return [key, value];
           }),
         );
+        expect(args.NODE_VERSION).toBe(NODE_LTS);
         for (const stage of dockerfile.stages) {
           const from = stage.from.replace(/\$\{(\w+)\}/g, (_, name: string) => args[name] ?? '');
           const named = dockerfile.stages.some((other) => other.name === from);
@@ -149,14 +167,44 @@ describe('service images', () => {
     expect(stageEnv(final).CAPTION_MODEL_DIR).toBe('/models');
   });
 
+  for (const file of ['services/worker/Dockerfile', 'services/worker/Dockerfile.cuda']) {
+    it(`${file}: compiles whisper.cpp in a layer that only packages/whisper and the lockfile feed`, () => {
+      const build = read(file).stages.find((stage) => stage.name === 'build')!;
+      const steps = build.instructions.filter((item) => item.keyword === 'COPY' || item.keyword === 'RUN');
+      const addon = steps.findIndex(
+        (item) => item.keyword === 'RUN' && item.args.includes('--filter @live-captions/whisper'),
+      );
+      const everything = steps.findIndex((item) => item.keyword === 'COPY' && item.args === '. .');
+      expect(addon).toBeGreaterThan(0);
+      expect(everything).toBeGreaterThan(addon);
+      const copiedBefore = steps
+        .slice(0, addon)
+        .filter((item) => item.keyword === 'COPY' && !item.args.startsWith('--from='))
+        .flatMap((item) => item.args.split(' ').slice(0, -1));
+      for (const source of copiedBefore) {
+        expect([
+          source,
+          /^(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|packages\/whisper\/.+)$/.test(source),
+        ]).toEqual([source, true]);
+      }
+    });
+  }
+
   it('builds whisper.cpp with CUDA on an NVIDIA CUDA base in the GPU worker image', () => {
     const dockerfile = read('services/worker/Dockerfile.cuda');
     const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
     expect(build.from).toMatch(/^nvidia\/cuda:.*-devel-/);
     expect(stageEnv(build)).toMatchObject({ WHISPER_CUDA: '1' });
+    // Machine code for T4 (sm_75) through H100 (sm_90), and PTX for what comes after.
+    const architectures = stageEnv(build).WHISPER_CUDA_ARCHITECTURES!.split(';');
+    for (const sm of ['75', '80', '86', '89', '90']) expect(architectures).toContain(`${sm}-real`);
+    expect(architectures.some((arch) => arch.endsWith('-virtual'))).toBe(true);
     const final = dockerfile.stages.at(-1)!;
     expect(final.from).toMatch(/^nvidia\/cuda:.*-runtime-/);
-    expect(stageEnv(final).CAPTION_MODEL_DIR).toBe('/models');
+    const env = stageEnv(final);
+    expect(env.CAPTION_MODEL_DIR).toBe('/models');
+    // The driver's compute cache is written to the models volume (the root is read-only).
+    expect(env.CUDA_CACHE_PATH!.startsWith('/models/')).toBe(true);
   });
 
   it('never bakes models, secrets or local builds into an image (.dockerignore)', () => {
@@ -164,7 +212,16 @@ describe('service images', () => {
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line && !line.startsWith('#'));
-    for (const entry of ['models', 'secrets', '**/node_modules', '**/dist', '**/build', '.git', '.env.*']) {
+    // At any depth: a pattern without **/ matches at the context root only.
+    for (const entry of [
+      '**/models',
+      '**/secrets',
+      '**/node_modules',
+      '**/dist',
+      '**/build',
+      '.git',
+      '**/.env.*',
+    ]) {
       expect(ignored).toContain(entry);
     }
     for (const image of IMAGES) {

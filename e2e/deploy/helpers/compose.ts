@@ -40,6 +40,7 @@ export interface ComposeService {
   entrypoint?: string[] | string;
   command?: string[] | string;
   read_only?: boolean;
+  mem_limit?: string;
   depends_on?: Record<string, { condition: string }> | string[];
   deploy?: {
     resources?: {
@@ -51,7 +52,7 @@ export interface ComposeService {
 export interface ComposeConfig {
   services: Record<string, ComposeService>;
   secrets?: Record<string, { file: string }>;
-  networks?: Record<string, { internal?: boolean; name?: string; ipam?: unknown }>;
+  networks?: Record<string, { internal?: boolean; name?: string; ipam?: unknown } | null>;
   volumes?: Record<string, { name?: string } | null>;
 }
 

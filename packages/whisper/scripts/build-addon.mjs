@@ -5,6 +5,9 @@
 //
 // Environment:
 //   WHISPER_CUDA=1           build the CUDA backend (GPU hosts; needs nvcc)
+//   WHISPER_CUDA_ARCHITECTURES=...  CMAKE_CUDA_ARCHITECTURES for that build, e.g. "75-real;90-virtual"
+//                            (default: ggml's choice; images name theirs so that every GPU they
+//                            support gets machine code instead of a driver-side PTX compile)
 //   WHISPER_CPU_TARGET=...   native (default: -march=native) | portable (AVX2/FMA/F16C, for images)
 //   WHISPER_BUILD_JOBS=N     parallel compile jobs (default: number of cores)
 //   WHISPER_FORCE_REBUILD=1  ignore the stamp
@@ -33,6 +36,13 @@ if (!['native', 'portable'].includes(cpuTarget)) {
   console.error(`WHISPER_CPU_TARGET must be "native" or "portable", not "${cpuTarget}"`);
   process.exit(1);
 }
+const cudaArchitectures = process.env.WHISPER_CUDA_ARCHITECTURES ?? '';
+if (cudaArchitectures && !/^[0-9]+(-real|-virtual)?(;[0-9]+(-real|-virtual)?)*$/.test(cudaArchitectures)) {
+  console.error(
+    `WHISPER_CUDA_ARCHITECTURES must look like "75-real;86-real;90-virtual", not "${cudaArchitectures}"`,
+  );
+  process.exit(1);
+}
 const jobs = process.env.WHISPER_BUILD_JOBS ?? String(availableParallelism());
 
 const cmakeFlags = [
@@ -40,6 +50,7 @@ const cmakeFlags = [
   `-DWHISPER_CPP_DIR=${whisperDir}`,
   `-DNODE_API_INCLUDE_DIRS=${includeDirs.join(';')}`,
   `-DGGML_CUDA=${cuda ? 'ON' : 'OFF'}`,
+  ...(cuda && cudaArchitectures ? [`-DCMAKE_CUDA_ARCHITECTURES=${cudaArchitectures}`] : []),
   ...(cpuTarget === 'native'
     ? ['-DGGML_NATIVE=ON']
     : [

@@ -21,6 +21,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Lifetime of cached GET answers in ms (0: no cache). */
   cacheTtlMs?: number;
+  /** Express `trust proxy` list (CALENDAR_TRUSTED_PROXIES). @defaultValue 'loopback' */
+  trustProxy?: string;
   /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
   onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
   onError?: (error: unknown) => void;
@@ -120,7 +122,7 @@ export function buildApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.use(authenticate(options.tokens));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;

@@ -30,6 +30,7 @@ async function main() {
     timezone: config.CALENDAR_TIMEZONE,
     tokens,
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
+    trustProxy: config.CALENDAR_TRUSTED_PROXIES,
     onError: (error) => log.error({ err: error }, 'request failed'),
     onDatabaseState: (state, error) =>
       state === 'down'

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -65,6 +65,14 @@ describe('pages', () => {
       .get('/')
       .expect(200);
     expect(home.text).toContain('<title>Live captions</title>');
+  });
+
+  test('/ is served from an assets folder under a dot segment (node_modules/.pnpm in an image)', async () => {
+    const deployed = join(pages, 'node_modules', '.pnpm', 'ui');
+    cpSync(assetsDir, deployed, { recursive: true });
+    const served = createUiApp({ config: loadConfig({}), assetsDir: deployed });
+    const hub = await request(served).get('/').expect(200);
+    expect(hub.text).toContain('<title>Links · Live captions</title>');
   });
 
   test('/site-config.js carries the two addresses and nothing else', async () => {

@@ -17,7 +17,14 @@ export async function prepareModelFile(config: EngineConfig, logger?: Logger): P
     modelDir: config.modelDir,
     offline: config.offline,
     onProgress: (event) => {
-      if (event.type === 'start' || event.type === 'retry' || event.type === 'done') {
+      if (event.type === 'retry') {
+        // The reason is what an operator needs to tell a DNS or proxy problem from a flaky link.
+        const { name, attempt, delayMs, reason } = event;
+        logger?.warn(
+          { event: 'retry', model: name, attempt, delayMs, reason },
+          'model download failed; retrying',
+        );
+      } else if (event.type === 'start' || event.type === 'done') {
         logger?.info({ event: event.type, model: event.name }, 'model download');
       }
     },

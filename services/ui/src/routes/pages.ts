@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import express, { Router } from 'express';
 import { type SiteConfig, siteConfigScript } from '../domain/site-config.js';
 
@@ -13,7 +12,9 @@ export function pageRoutes(assetsDir: string, site: SiteConfig): Router {
 
   router.get('/', function root(_req, res, next) {
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(assetsDir, home), (error) => error && next(error));
+    // `root` keeps the dot-file check to `home` itself: in a deployed image the assets live under
+    // node_modules/.pnpm/..., a dot segment `send` refuses in a full path (the home page was 404).
+    res.sendFile(home, { root: assetsDir }, (error) => error && next(error));
   });
 
   router.get('/site-config.js', function siteConfig(_req, res) {

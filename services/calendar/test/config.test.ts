@@ -1,0 +1,16 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from '../src/config.js';
+
+describe('CALENDAR_TRUSTED_PROXIES', () => {
+  it('defaults to loopback and takes addresses, CIDR ranges and express names', () => {
+    expect(loadConfig({}).CALENDAR_TRUSTED_PROXIES).toBe('loopback');
+    const list = '172.30.240.2, 10.0.0.0/8,fd00::/8,uniquelocal';
+    expect(loadConfig({ CALENDAR_TRUSTED_PROXIES: list }).CALENDAR_TRUSTED_PROXIES).toBe(list);
+  });
+
+  it('refuses what express would not read', () => {
+    for (const value of ['traefik', '10.0.0.0/33', '1.2.3.4/8/9', '::1/129', '1.2.3.4/x']) {
+      expect(() => loadConfig({ CALENDAR_TRUSTED_PROXIES: value })).toThrow(/CALENDAR_TRUSTED_PROXIES/);
+    }
+  });
+});
