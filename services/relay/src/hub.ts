@@ -3,6 +3,7 @@ import {
   RELAY_PROTOCOL,
   type RelayAck,
   RelayCloseCode,
+  type RelayGap,
   type RelayGapReason,
   type RelayJoin,
   type RelayJoined,
@@ -43,6 +44,8 @@ interface Connection {
   readonly rate: RateLimiter;
   room?: Room;
   role?: RelayRole;
+  /** Counted in the pending-join caps until it joins or goes. */
+  pending: boolean;
   /** Token the socket joined with: a reload that changes it closes the socket. */
   token?: string;
   joinTimer?: NodeJS.Timeout;
@@ -52,6 +55,16 @@ interface Connection {
   lastSent: number;
   /** Reader: when the socket's buffer went over `bufferedBytes` (0 when it is not blocked). */
   blockedSince: number;
+}
+
+function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const count = (counts.get(key) ?? 1) - 1;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }
 
 /** A random id of this room's stream in this process: a reader's cursor with another epoch predates a restart. */
@@ -76,6 +89,9 @@ export class Hub {
   private readonly rooms = new Map<string, Room>();
   private readonly connections = new Set<Connection>();
   private readonly perIp = new Map<string, number>();
+  /** Sockets that have not joined yet, per address key; their total is `pendingCount`. */
+  private readonly pendingPerIp = new Map<string, number>();
+  private pendingCount = 0;
   private readonly blocked = new Set<Connection>();
   private limits: RelayLimits;
   private heartbeat: NodeJS.Timeout;
@@ -100,9 +116,28 @@ export class Hub {
     return this.rooms.size;
   }
 
-  /** Whether a socket from `ip` would exceed a connection cap. */
+  /**
+   * Whether a socket from `ip` would exceed a connection cap. Sockets that have not joined yet
+   * have caps of their own, far below the others, so that unauthenticated sockets held open until
+   * the join deadline cannot take the places of real clients.
+   */
   full(ip: string): boolean {
-    return this.connections.size >= this.limits.connections || (this.perIp.get(ip) ?? 0) >= this.limits.perIp;
+    return (
+      this.connections.size >= this.limits.connections ||
+      (this.perIp.get(ip) ?? 0) >= this.limits.perIp ||
+      this.pendingCount >= this.limits.pendingJoins ||
+      (this.pendingPerIp.get(ip) ?? 0) >= this.limits.pendingJoinsPerIp
+    );
+  }
+
+  /** Sockets that have not joined yet. */
+  get pendingJoins(): number {
+    return this.pendingCount;
+  }
+
+  /** Readers held back by a full socket buffer. */
+  get blockedReaders(): number {
+    return this.blocked.size;
   }
 
   /** Drops expired captions everywhere (health and metrics read the totals). */
@@ -119,11 +154,14 @@ export class Hub {
       rate: new RateLimiter(this.limits.messagesPerSecond, this.now()),
       alive: true,
       closing: false,
+      pending: true,
       lastSent: 0,
       blockedSince: 0,
     };
     this.connections.add(connection);
-    this.perIp.set(ip, (this.perIp.get(ip) ?? 0) + 1);
+    increment(this.perIp, ip);
+    increment(this.pendingPerIp, ip);
+    this.pendingCount += 1;
     this.stats.accepted += 1;
     connection.joinTimer = setTimeout(
       () => this.close(connection, RelayCloseCode.policyViolation, 'Join timeout'),
@@ -261,6 +299,7 @@ export class Hub {
       }
     }
     clearTimeout(connection.joinTimer);
+    this.joinedOrGone(connection);
     connection.room = room;
     connection.role = join.role;
     connection.token = join.token;
@@ -273,7 +312,9 @@ export class Hub {
       role: join.role,
       protocol: RELAY_PROTOCOL,
       epoch: log.epoch,
-      next: log.next,
+      // The first caption this socket will get: cursor + 1, the oldest retained after a gap, or
+      // the room's next sequence for a fresh join (and for writers).
+      next: from + 1,
       gap,
       retentionMs: this.limits.replayMs,
     };
@@ -325,15 +366,26 @@ export class Hub {
       }
       const entry = log.get(reader.lastSent + 1);
       if (!entry) {
-        // What it still needs left the history while it was blocked: it reconnects with its cursor.
-        this.slow(reader);
-        return;
+        // What it still needs left the history while it was held back: tell it so with a gap,
+        // then replay everything still held and go live, as a join with an old cursor does.
+        this.gap(reader, 'history-expired', log.oldest);
+        continue;
       }
       ws.send(entry.frame, { binary: false });
       reader.lastSent = entry.sequence;
       this.stats.delivered += 1;
     }
     this.unblock(reader);
+  }
+
+  /** Sends a gap frame mid-stream; the reader continues with `next`. */
+  private gap(reader: Connection, reason: RelayGapReason, next: number): void {
+    const log = reader.room!.log;
+    const frame: RelayGap = { gap: reason, epoch: log.epoch, next };
+    reader.ws.send(JSON.stringify(frame));
+    reader.lastSent = next - 1;
+    this.stats.gaps += 1;
+    this.log.debug({ room: reader.room?.name, ip: reader.ip, gap: reason, next }, 'gap sent');
   }
 
   private sweep(): void {
@@ -370,14 +422,21 @@ export class Hub {
     connection.ws.close(code, reason);
   }
 
+  /** Takes a socket out of the pending-join caps (once). */
+  private joinedOrGone(connection: Connection): void {
+    if (!connection.pending) return;
+    connection.pending = false;
+    this.pendingCount -= 1;
+    decrement(this.pendingPerIp, connection.ip);
+  }
+
   private forget(connection: Connection): void {
     if (!this.connections.delete(connection)) return;
     connection.closing = true;
     clearTimeout(connection.joinTimer);
     this.unblock(connection);
-    const count = (this.perIp.get(connection.ip) ?? 1) - 1;
-    if (count > 0) this.perIp.set(connection.ip, count);
-    else this.perIp.delete(connection.ip);
+    this.joinedOrGone(connection);
+    decrement(this.perIp, connection.ip);
     connection.room?.readers.delete(connection);
     connection.room?.writers.delete(connection);
   }

@@ -10,7 +10,7 @@ const COUNTERS: Record<keyof RelayStats, string> = {
   slowConsumers: 'Read sockets closed for not keeping up',
   duplicates: 'Publishes acked again without a second fan-out',
   replayed: 'Captions replayed to readers that joined with a cursor',
-  gaps: 'Joins answered with a gap',
+  gaps: 'Gaps told to readers, at their join or mid-stream',
 };
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
