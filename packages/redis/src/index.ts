@@ -1,0 +1,9 @@
+export {
+  BLOCKING,
+  bullConnection,
+  type ConnectionState,
+  FAIL_FAST,
+  logOtherErrors,
+  settleWithin,
+  watchConnection,
+} from './connection.js';
