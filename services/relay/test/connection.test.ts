@@ -232,6 +232,8 @@ describe('http', () => {
     const res = await request(relay.server).get('/health').expect(200);
     expect(res.body).toEqual({
       ready: true,
+      node: 'relay',
+      redis: 'off',
       protocol: 2,
       connections: 0,
       rooms: 2,

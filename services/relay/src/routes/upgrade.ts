@@ -53,6 +53,12 @@ export function upgradeHandler(context: UpgradeContext) {
     const ip = addressKey(
       clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], context.proxies),
     );
+    if (!context.hub.accepting) {
+      // Cluster node without Redis: clients go to another node.
+      context.onRefused();
+      refuse(socket, 503, 'Relay unavailable');
+      return;
+    }
     if (context.hub.full(ip)) {
       context.onRefused();
       refuse(socket, 503, 'Too many connections');
