@@ -5,7 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const { WebSocket } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ws');
 
-const { url, count, kind, join } = workerData;
+// urls: the nodes; reader i reads from urls[(first + i) % urls.length] (split across nodes).
+const { urls, first, count, kind, join } = workerData;
 const now = () => performance.timeOrigin + performance.now();
 let latencies = [];
 let delivered = 0;
@@ -13,20 +14,20 @@ let gaps = 0;
 const sockets = [];
 
 for (let i = 0; i < count; i++) {
-  const ws = new WebSocket(url, { perMessageDeflate: false });
+  const ws = new WebSocket(urls[(first + i) % urls.length], { perMessageDeflate: false });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
   const ready = new Promise((resolve) => ws.once('message', resolve));
-  ws.send(kind === 'relay' ? join : 'read');
+  ws.send(kind === 'bare' ? 'read' : join);
   await ready;
   let last = -1;
   ws.on('message', (data) => {
     const frame = JSON.parse(String(data));
     latencies.push(now() - Number(frame.id));
     delivered += 1;
-    if (kind === 'relay') {
+    if (kind !== 'bare') {
       if (last !== -1 && frame.relay.sequence !== last + 1) gaps += 1;
       last = frame.relay.sequence;
     }
