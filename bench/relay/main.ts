@@ -147,7 +147,13 @@ async function stopServer(server: Server): Promise<void> {
 }
 
 function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return Number.NaN; // the process is gone
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
@@ -219,6 +225,11 @@ async function run(server: Server, readerCount: number): Promise<Result> {
       worker.once('message', () => resolve());
       worker.once('error', reject);
     });
+    // A reader thread that dies would leave the run waiting for its counts forever.
+    worker.on('error', (error) => {
+      console.error(`reader thread failed: ${error.message}`);
+      process.exit(1);
+    });
     workers.push(worker);
   }
   const publishers: WebSocket[] = [];
@@ -278,7 +289,11 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   peakRss = Math.max(peakRss, totalRss());
   const parts = await Promise.all(
     workers.map((w) =>
-      request<{ latencies: Float64Array; delivered: number; gaps: number }>(w, 'stop', 'result'),
+      request<{ latencies: Float64Array; delivered: number; gaps: number; closed: number }>(
+        w,
+        'stop',
+        'result',
+      ),
     ),
   );
   for (const ws of publishers) ws.terminate();
@@ -286,6 +301,9 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   await new Promise((r) => setTimeout(r, 500));
   delivered = parts.reduce((sum, p) => sum + p.delivered, 0);
   const gaps = parts.reduce((sum, p) => sum + p.gaps, 0);
+  const closedByServer = parts.reduce((sum, p) => sum + p.closed, 0);
+  if (closedByServer > 0)
+    console.log(`${server.kind}: ${closedByServer} reader sockets were closed by the server`);
   const sorted = new Float64Array(parts.reduce((sum, p) => sum + p.latencies.length, 0));
   let offset = 0;
   for (const p of parts) {

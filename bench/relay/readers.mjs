@@ -11,6 +11,7 @@ const now = () => performance.timeOrigin + performance.now();
 let latencies = [];
 let delivered = 0;
 let gaps = 0;
+let closed = 0;
 const sockets = [];
 
 for (let i = 0; i < count; i++) {
@@ -25,12 +26,23 @@ for (let i = 0; i < count; i++) {
   let last = -1;
   ws.on('message', (data) => {
     const frame = JSON.parse(String(data));
+    if (frame.gap) {
+      // A gap frame (captions this reader will not get): counted, the replay follows.
+      gaps += 1;
+      last = frame.next - 1;
+      return;
+    }
     latencies.push(now() - Number(frame.id));
     delivered += 1;
     if (kind !== 'bare') {
       if (last !== -1 && frame.relay.sequence !== last + 1) gaps += 1;
       last = frame.relay.sequence;
     }
+  });
+  // A socket the server closes (or an error) must not take the thread down with it.
+  ws.on('error', () => {});
+  ws.on('close', (code) => {
+    if (code !== 1006 && code !== 1005) closed += 1;
   });
   sockets.push(ws);
 }
@@ -40,7 +52,13 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ type: 'count', delivered });
   } else if (message === 'stop') {
     for (const ws of sockets) ws.terminate();
-    parentPort.postMessage({ type: 'result', latencies: Float64Array.from(latencies), delivered, gaps });
+    parentPort.postMessage({
+      type: 'result',
+      latencies: Float64Array.from(latencies),
+      delivered,
+      gaps,
+      closed,
+    });
     latencies = [];
   }
 });

@@ -170,6 +170,17 @@ describe('cluster', () => {
     writer.close();
   });
 
+  it('connection caps stay per node', async () => {
+    const prefix = uniquePrefix();
+    const a = await node(runRedisUrl(), prefix, { id: 'a', limits: { connections: 1 } });
+    const b = await node(runRedisUrl(), prefix, { id: 'b', limits: { connections: 1 } });
+    const onA = await Client.open(a.url);
+    await expect(Client.open(a.url)).rejects.toThrow('HTTP 503');
+    const onB = await Client.open(b.url);
+    onA.close();
+    onB.close();
+  });
+
   it('restarting every node keeps the epoch and the history', async () => {
     const prefix = uniquePrefix();
     const a = await node(runRedisUrl(), prefix, { id: 'a' });

@@ -30,6 +30,14 @@ export interface RedisClusterOptions {
 export type RedisState = 'up' | 'down';
 
 const newEpoch = () => randomBytes(9).toString('base64url');
+
+/**
+ * The stream keeps this many times `replayMessages` (still at most `replayMs` old): a node that
+ * falls behind for a moment (a long GC pause, a starved CPU) reads the captions it missed instead of
+ * finding them trimmed and telling its readers a gap. What readers get is capped by each node's
+ * history at `replayMessages`, as on a single relay.
+ */
+export const STREAM_SLACK = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A room whose epoch key is gone (first use, or Redis lost its data) starts a new epoch with an
@@ -44,7 +52,7 @@ end
 `;
 
 /**
- * Publish: KEYS epoch, sequence, log, delivery; ARGV candidate epoch, body, replayMessages,
+ * Publish: KEYS epoch, sequence, log, delivery; ARGV candidate epoch, body, stream length,
  * replayMs, channel ('' without pub/sub), room, delivery key. One atomic step: the duplicate check,
  * the room sequence, the stream entry, trimming by count and age, the delivery identity with its
  * TTL, and for pub/sub the fan-out message.
@@ -149,6 +157,15 @@ export class RedisCluster implements ClusterEngine {
     // room whose snapshot failed.
     this.watchdog = setInterval(() => void this.checkEpochs(), 1000);
     this.watchdog.unref();
+    // The connection watcher speaks from the first `ready` on; a Redis that is away from the
+    // start gets this one line instead of silence.
+    setTimeout(() => {
+      if (this.running && !this.synced)
+        this.options.logger.warn(
+          { reason: this.commandsLink.reason ?? this.readerLink.reason ?? 'not connected yet' },
+          'relay cluster waiting for redis; refusing sockets until it answers',
+        );
+    }, 3000).unref();
   }
 
   setRooms(rooms: readonly string[]): void {
@@ -170,7 +187,7 @@ export class RedisCluster implements ClusterEngine {
       keys.delivery(delivery),
       newEpoch(),
       body,
-      String(limits.replayMessages),
+      String(limits.replayMessages * STREAM_SLACK),
       String(limits.replayMs),
       this.options.fanout === 'pubsub' ? this.channel : '',
       room,
