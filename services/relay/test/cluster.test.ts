@@ -9,8 +9,17 @@ import { type RedisServer, runRedisUrl, startRedisServer } from '@live-captions/
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import type { FanoutMode } from '../src/adapters/redis-cluster.js';
-import type { RelayLimits } from '../src/app.js';
-import { Client, publishAll, type Running, SOURCE, startRelay, TOKENS, until } from './helpers.js';
+import { parseRelayConfig, type RelayLimits } from '../src/app.js';
+import {
+  Client,
+  configFile,
+  publishAll,
+  type Running,
+  SOURCE,
+  startRelay,
+  TOKENS,
+  until,
+} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -167,6 +176,39 @@ describe('cluster', () => {
     await late.count(5);
     expect(sequences(late)).toEqual([6, 7, 8, 9]);
     late.close();
+    writer.close();
+  });
+
+  it('a room added by a reload is served once its state came from Redis', async () => {
+    const prefix = uniquePrefix();
+    const a = await node(runRedisUrl(), prefix, { id: 'a' });
+    const b = await node(runRedisUrl(), prefix, { id: 'b' });
+    const added = {
+      ...configFile(),
+      rooms: {
+        ...configFile().rooms,
+        extra: { read: `extraRead_${'e'.repeat(30)}`, write: `extraWrite_${'f'.repeat(30)}` },
+      },
+    };
+    for (const running of [a, b]) running.relay.reload(parseRelayConfig(added));
+    const join = async (url: string, role: 'read' | 'write', token: string) => {
+      for (;;) {
+        const client = await Client.open(url);
+        client.send({ protocol: 2, join: 'extra', role, token });
+        const outcome = await Promise.race([
+          client.count(1).then(() => 'joined'),
+          client.closed.then((c) => c.reason),
+        ]);
+        if (outcome === 'joined') return client;
+        expect(outcome).toBe('Relay unavailable'); // not in sync yet: try again
+      }
+    };
+    const reader = await join(b.url, 'read', added.rooms.extra.read);
+    const writer = await join(a.url, 'write', added.rooms.extra.write);
+    await publishAll(writer, ['in the new room']);
+    await reader.count(2);
+    expect(finals(reader)).toEqual(['in the new room']);
+    reader.close();
     writer.close();
   });
 
