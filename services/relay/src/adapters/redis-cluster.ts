@@ -117,6 +117,7 @@ export class RedisCluster implements ClusterEngine {
   private readonly held = new Map<string, StoredCaption[]>();
   private running = true;
   private synced = false;
+  private everSynced = false;
   private syncing = false;
   /** Counts link losses: a sync that saw one happen meanwhile is not trusted. */
   private losses = 0;
@@ -160,7 +161,7 @@ export class RedisCluster implements ClusterEngine {
     // The connection watcher speaks from the first `ready` on; a Redis that is away from the
     // start gets this one line instead of silence.
     setTimeout(() => {
-      if (this.running && !this.synced)
+      if (this.running && !this.everSynced)
         this.options.logger.warn(
           { reason: this.commandsLink.reason ?? this.readerLink.reason ?? 'not connected yet' },
           'relay cluster waiting for redis; refusing sockets until it answers',
@@ -234,6 +235,7 @@ export class RedisCluster implements ClusterEngine {
       if (losses !== this.losses || !this.commandsLink.up || !this.readerLink.up)
         throw new Error('connection lost during the sync');
       this.synced = true;
+      this.everSynced = true;
       this.options.hub.setAvailable(true);
       this.options.logger.info(
         { rooms: this.rooms.length, fanout: this.options.fanout },
