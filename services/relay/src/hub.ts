@@ -195,7 +195,12 @@ export class Hub {
   ingest(name: string, captions: readonly StoredCaption[]): void {
     const room = this.rooms.get(name);
     if (!room?.ready) return;
-    this.catchUp(room, this.absorb(room, captions));
+    // A node that was stalled reads a long batch at once: its live readers get each part before
+    // the history moves past it, as they would have, had the captions come one by one.
+    const part = Math.max(1, Math.floor(this.limits.replayMessages / 2));
+    for (let i = 0; i < captions.length; i += part) {
+      this.catchUp(room, this.absorb(room, captions.slice(i, i + part)));
+    }
   }
 
   /** Adds captions to a room's history; true when they came with another epoch (log replaced). */

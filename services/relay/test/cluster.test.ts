@@ -318,6 +318,28 @@ describe('cluster on a Redis of its own', () => {
     again.close();
   });
 
+  it('a node that stalls catches up from the stream: its live readers miss nothing', async () => {
+    const { url } = await own();
+    const { spawnRelay } = await import('./processes.js');
+    const limits = { replayMessages: 16 };
+    const a = await node(url, 'relay:', { id: 'a', limits });
+    const b = await spawnRelay({ REDIS_URL: url, RELAY_NODE_ID: 'b' }, limits);
+    cleanups.push(() => b.kill());
+    const reader = await Client.join(b.url, SOURCE, 'read', TOKENS.sourceRead);
+    const writer = await Client.join(a.url, SOURCE, 'write', TOKENS.sourceWrite);
+    await publishAll(writer, texts(2));
+    await reader.count(3);
+    // B stops (a long pause, a starved CPU) while 40 captions go by: more than its history holds.
+    b.child.kill('SIGSTOP');
+    await publishAll(writer, texts(42).slice(2), 'publisher_00000002');
+    b.child.kill('SIGCONT');
+    await reader.count(43);
+    expect(reader.frames.slice(1).filter((f) => 'gap' in f)).toEqual([]);
+    expect(sequences(reader)).toEqual(range(1, 42));
+    writer.close();
+    reader.close();
+  });
+
   it('kill relay A: its readers reconnect to B with their cursor and miss nothing', async () => {
     const { url } = await own();
     const { spawnRelay } = await import('./processes.js');

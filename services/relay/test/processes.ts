@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RelayLimits } from '../src/app.js';
 import { configFile } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -15,10 +16,13 @@ export interface RelayProcess {
 }
 
 /** Runs the relay's entry point (services/relay/src/index.ts) as its own process, on a free port. */
-export async function spawnRelay(env: Record<string, string>): Promise<RelayProcess> {
+export async function spawnRelay(
+  env: Record<string, string>,
+  limits: Partial<RelayLimits> = {},
+): Promise<RelayProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-node-'));
   const configPath = join(dir, 'relay.private.json');
-  writeFileSync(configPath, JSON.stringify(configFile()));
+  writeFileSync(configPath, JSON.stringify(configFile(limits)));
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/relay/src/index.ts')], {
     cwd: root,
     env: {
