@@ -13,6 +13,7 @@ import {
 } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import type { WebSocket } from 'ws';
+import { ConnectionCaps } from './domain/caps.js';
 import type { RoomSnapshot, StoredCaption } from './domain/cluster.js';
 import { captionFrame, FrameError, parseJoin, parseJson, parsePublish } from './domain/frames.js';
 import { Retention, RoomLog } from './domain/history.js';
@@ -65,16 +66,6 @@ interface Connection {
   blockedSince: number;
 }
 
-function increment(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-
-function decrement(counts: Map<string, number>, key: string): void {
-  const count = (counts.get(key) ?? 1) - 1;
-  if (count > 0) counts.set(key, count);
-  else counts.delete(key);
-}
-
 /** The outcome of a publish sequenced by the cluster. */
 export type ClusterPublish =
   | { outcome: 'new' | 'duplicate'; epoch: string; sequence: number }
@@ -113,10 +104,7 @@ export class Hub {
   readonly retention: Retention;
   private readonly rooms = new Map<string, Room>();
   private readonly connections = new Set<Connection>();
-  private readonly perIp = new Map<string, number>();
-  /** Sockets that have not joined yet, per address key; their total is `pendingCount`. */
-  private readonly pendingPerIp = new Map<string, number>();
-  private pendingCount = 0;
+  private readonly caps: ConnectionCaps;
   private readonly blocked = new Set<Connection>();
   private limits: RelayLimits;
   private heartbeat: NodeJS.Timeout;
@@ -131,6 +119,7 @@ export class Hub {
     private readonly now: () => number = Date.now,
   ) {
     this.limits = config.limits;
+    this.caps = new ConnectionCaps(config.limits);
     this.retention = new Retention(config.limits);
     this.applyRooms(config.rooms);
     this.heartbeat = this.startHeartbeat();
@@ -238,23 +227,14 @@ export class Hub {
     for (const reader of room.readers) this.pump(reader);
   }
 
-  /**
-   * Whether a socket from `ip` would exceed a connection cap. Sockets that have not joined yet
-   * have caps of their own, far below the others, so that unauthenticated sockets held open until
-   * the join deadline cannot take the places of real clients.
-   */
+  /** Whether a socket from `ip` (an address key) would exceed a connection cap. */
   full(ip: string): boolean {
-    return (
-      this.connections.size >= this.limits.connections ||
-      (this.perIp.get(ip) ?? 0) >= this.limits.perIp ||
-      this.pendingCount >= this.limits.pendingJoins ||
-      (this.pendingPerIp.get(ip) ?? 0) >= this.limits.pendingJoinsPerIp
-    );
+    return this.caps.full(ip);
   }
 
   /** Sockets that have not joined yet. */
   get pendingJoins(): number {
-    return this.pendingCount;
+    return this.caps.pending;
   }
 
   /** Readers held back by a full socket buffer. */
@@ -281,9 +261,7 @@ export class Hub {
       blockedSince: 0,
     };
     this.connections.add(connection);
-    increment(this.perIp, ip);
-    increment(this.pendingPerIp, ip);
-    this.pendingCount += 1;
+    this.caps.opened(ip);
     this.stats.accepted += 1;
     connection.joinTimer = setTimeout(
       () => this.close(connection, RelayCloseCode.policyViolation, 'Join timeout'),
@@ -301,6 +279,7 @@ export class Hub {
   reload(config: RelayConfig): void {
     const heartbeatChanged = config.limits.heartbeatMs !== this.limits.heartbeatMs;
     this.limits = config.limits;
+    this.caps.setLimits(config.limits);
     this.retention.setLimits(config.limits);
     this.applyRooms(config.rooms);
     this.cluster?.setRooms([...this.rooms.keys()]);
@@ -470,7 +449,7 @@ export class Hub {
   ): void {
     const log = room.log;
     clearTimeout(connection.joinTimer);
-    this.joinedOrGone(connection);
+    this.joined(connection);
     connection.room = room;
     connection.role = join.role;
     connection.token = join.token;
@@ -623,12 +602,11 @@ export class Hub {
     connection.ws.close(code, reason);
   }
 
-  /** Takes a socket out of the pending-join caps (once). */
-  private joinedOrGone(connection: Connection): void {
+  /** Takes a socket that joined out of the pending-join caps (once). */
+  private joined(connection: Connection): void {
     if (!connection.pending) return;
     connection.pending = false;
-    this.pendingCount -= 1;
-    decrement(this.pendingPerIp, connection.ip);
+    this.caps.joined(connection.ip);
   }
 
   private forget(connection: Connection): void {
@@ -636,8 +614,8 @@ export class Hub {
     connection.closing = true;
     clearTimeout(connection.joinTimer);
     this.unblock(connection);
-    this.joinedOrGone(connection);
-    decrement(this.perIp, connection.ip);
+    this.caps.closed(connection.ip, connection.pending);
+    connection.pending = false;
     connection.room?.readers.delete(connection);
     connection.room?.writers.delete(connection);
   }
