@@ -1,6 +1,8 @@
-// `pnpm bench relay [--duration=SECONDS]`: 32 publishers x 5 captions/s into one room, read by 100
-// and then 400 readers on loopback, through the relay and through a bare `ws` broadcast of the
-// same load. Prints delivery latency, deliveries/s, gaps, loss and the server's peak RSS.
+// `pnpm bench relay [--duration=SECONDS] [--readers=100,400]`: 32 publishers x 5 captions/s into
+// one room, read by 100 and then 400 readers on loopback, through one relay, through two relays on
+// Redis (cluster mode, stream and pub/sub fan-out; publishers and readers split across the two
+// nodes) and through a bare `ws` broadcast of the same load, in the same run. Prints delivery
+// latency, deliveries/s, gaps, loss, peak RSS and CPU per node, and Redis's CPU per delivery.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { type RedisServer, startRedisServer } from '../../packages/test-services/src/index.js';
 
 /** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
 interface WebSocket {
@@ -21,6 +24,11 @@ const { WebSocket } = createRequire(new URL('../../services/relay/package.json',
   WebSocket: new (url: string, options: object) => WebSocket;
 };
 
+// ioredis too, for the redis-server's pid (its CPU is part of the cluster's cost).
+const { Redis } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ioredis') as {
+  Redis: new (url: string) => { info(section: string): Promise<string>; disconnect(): void };
+};
+
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: number) => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -29,20 +37,37 @@ const arg = (name: string, fallback: number) => {
 const DURATION_S = arg('duration', 60);
 const PUBLISHERS = arg('publishers', 32);
 const RATE = arg('rate', 5);
-const READER_COUNTS = [100, 400];
+const READER_COUNTS = (process.argv.find((a) => a.startsWith('--readers='))?.split('=')[1] ?? '100,400')
+  .split(',')
+  .map(Number);
 const THREADS = arg('threads', Math.max(1, Math.min(8, availableParallelism() - 2)));
 const TEXT = 'The quick brown fox jumps over the lazy dog while the captions keep flowing steadily.';
 const ROOM = 'bench';
 const READ = 'benchRead_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const WRITE = 'benchWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 
-interface Server {
-  kind: 'relay' | 'bare';
+type Kind = 'relay' | 'bare' | 'cluster-stream' | 'cluster-pubsub';
+const KINDS: Kind[] = ['relay', 'cluster-stream', 'cluster-pubsub', 'bare'];
+
+/** One server process (a relay node or the bare broadcast). */
+interface Process {
   child: ChildProcess;
   url: string;
 }
 
-function startServer(kind: 'relay' | 'bare', configPath: string): Promise<Server> {
+/** What a run talks to: one process, or two relay nodes on a private Redis. */
+interface Server {
+  kind: Kind;
+  nodes: Process[];
+  redis?: RedisServer;
+  redisPid?: number;
+}
+
+function startProcess(
+  kind: 'relay' | 'bare',
+  configPath: string,
+  env: Record<string, string> = {},
+): Promise<Process> {
   const entry =
     kind === 'relay' ? join(root, 'services/relay/src/index.ts') : join(root, 'bench/relay/bare.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -53,6 +78,7 @@ function startServer(kind: 'relay' | 'bare', configPath: string): Promise<Server
       RELAY_PORT: '0',
       RELAY_BIND: '127.0.0.1',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -65,11 +91,7 @@ function startServer(kind: 'relay' | 'bare', configPath: string): Promise<Server
         if (port) {
           child.stdout!.removeAllListeners('data');
           child.stdout!.resume();
-          resolve({
-            kind,
-            child,
-            url: kind === 'relay' ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}`,
-          });
+          resolve({ child, url: kind === 'relay' ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}` });
           return;
         }
       }
@@ -78,8 +100,60 @@ function startServer(kind: 'relay' | 'bare', configPath: string): Promise<Server
   });
 }
 
+/** Waits until a relay node answers /health with 200 (cluster: in sync with Redis). */
+async function ready(url: string): Promise<void> {
+  const health = url.replace(/^ws/, 'http').replace(/\/ws$/, '/health');
+  for (let i = 0; i < 200; i++) {
+    if (
+      await fetch(health).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${health} did not become ready`);
+}
+
+async function startServer(kind: Kind, configPath: string): Promise<Server> {
+  if (kind === 'relay' || kind === 'bare') return { kind, nodes: [await startProcess(kind, configPath)] };
+  // A private redis-server per run (never the shared 6379), two relay nodes on it.
+  const redis = await startRedisServer();
+  const client = new Redis(redis.url);
+  const info = await client.info('server');
+  client.disconnect();
+  const redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+  const fanout = kind === 'cluster-stream' ? 'stream' : 'pubsub';
+  const nodes = await Promise.all(
+    ['a', 'b'].map((id) =>
+      startProcess('relay', configPath, {
+        REDIS_URL: redis.url,
+        RELAY_NODE_ID: id,
+        RELAY_REDIS_FANOUT: fanout,
+      }),
+    ),
+  );
+  for (const node of nodes) await ready(node.url);
+  return { kind, nodes, redis, redisPid };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  for (const node of server.nodes) {
+    node.child.kill('SIGTERM');
+    await new Promise((r) => node.child.once('exit', r));
+  }
+  await server.redis?.stop();
+}
+
 function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return Number.NaN; // the process is gone
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
@@ -112,8 +186,12 @@ interface Result {
   p99: number;
   gaps: number;
   lost: number;
+  /** Peak RSS, summed over the nodes. */
   rss: number;
-  cpu: number;
+  /** CPU seconds per node. */
+  cpu: number[];
+  /** CPU seconds of redis-server (cluster). */
+  redisCpu?: number;
 }
 
 const quantile = (sorted: Float64Array, q: number) =>
@@ -134,22 +212,31 @@ function request<T>(worker: Worker, message: string, type: string): Promise<T> {
 async function run(server: Server, readerCount: number): Promise<Result> {
   // Readers live in worker threads so that the client side is not the bottleneck.
   const joinFrame = JSON.stringify({ protocol: 2, join: ROOM, role: 'read', token: READ });
+  const urls = server.nodes.map((node) => node.url);
   const workers: Worker[] = [];
+  let first = 0;
   for (let i = 0; i < THREADS; i++) {
     const count = Math.floor(readerCount / THREADS) + (i < readerCount % THREADS ? 1 : 0);
     const worker = new Worker(new URL('./readers.mjs', import.meta.url), {
-      workerData: { url: server.url, count, kind: server.kind, join: joinFrame },
+      workerData: { urls, first, count, kind: server.kind, join: joinFrame },
     });
+    first += count;
     await new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
       worker.once('error', reject);
+    });
+    // A reader thread that dies would leave the run waiting for its counts forever.
+    worker.on('error', (error) => {
+      console.error(`reader thread failed: ${error.message}`);
+      process.exit(1);
     });
     workers.push(worker);
   }
   const publishers: WebSocket[] = [];
   for (let i = 0; i < PUBLISHERS; i++) {
-    const ws = await open(server.url);
-    if (server.kind === 'relay') {
+    // Publishers split across the nodes too.
+    const ws = await open(urls[i % urls.length]!);
+    if (server.kind !== 'bare') {
       const ready = firstMessage(ws);
       ws.send(JSON.stringify({ protocol: 2, join: ROOM, role: 'write', token: WRITE }));
       await ready;
@@ -158,14 +245,17 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   }
 
   let published = 0;
-  let peakRss = rssMiB(server.child.pid!);
+  const pids = server.nodes.map((node) => node.child.pid!);
+  const totalRss = () => pids.reduce((sum, pid) => sum + rssMiB(pid), 0);
+  let peakRss = totalRss();
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMiB(server.child.pid!));
+    peakRss = Math.max(peakRss, totalRss());
   }, 1000);
   const timers: NodeJS.Timeout[] = [];
   const period = 1000 / RATE;
   const started = performance.now();
-  const cpuBefore = cpuSeconds(server.child.pid!);
+  const cpuBefore = pids.map(cpuSeconds);
+  const redisBefore = server.redisPid ? cpuSeconds(server.redisPid) : 0;
   await new Promise<void>((resolve) => {
     publishers.forEach((ws, index) => {
       const client = `bench_publisher_${String(index).padStart(4, '0')}`;
@@ -194,11 +284,16 @@ async function run(server: Server, readerCount: number): Promise<Result> {
     await new Promise((r) => setTimeout(r, 100));
   }
   clearInterval(sampler);
-  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-  peakRss = Math.max(peakRss, rssMiB(server.child.pid!));
+  const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]!);
+  const redisCpu = server.redisPid ? cpuSeconds(server.redisPid) - redisBefore : undefined;
+  peakRss = Math.max(peakRss, totalRss());
   const parts = await Promise.all(
     workers.map((w) =>
-      request<{ latencies: Float64Array; delivered: number; gaps: number }>(w, 'stop', 'result'),
+      request<{ latencies: Float64Array; delivered: number; gaps: number; closed: number }>(
+        w,
+        'stop',
+        'result',
+      ),
     ),
   );
   for (const ws of publishers) ws.terminate();
@@ -206,6 +301,9 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   await new Promise((r) => setTimeout(r, 500));
   delivered = parts.reduce((sum, p) => sum + p.delivered, 0);
   const gaps = parts.reduce((sum, p) => sum + p.gaps, 0);
+  const closedByServer = parts.reduce((sum, p) => sum + p.closed, 0);
+  if (closedByServer > 0)
+    console.log(`${server.kind}: ${closedByServer} reader sockets were closed by the server`);
   const sorted = new Float64Array(parts.reduce((sum, p) => sum + p.latencies.length, 0));
   let offset = 0;
   for (const p of parts) {
@@ -226,6 +324,7 @@ async function run(server: Server, readerCount: number): Promise<Result> {
     lost: expected - delivered,
     rss: peakRss,
     cpu,
+    ...(redisCpu === undefined ? {} : { redisCpu }),
   };
 }
 
@@ -250,13 +349,12 @@ console.log(
 const results: Result[] = [];
 try {
   for (const readers of READER_COUNTS) {
-    for (const kind of ['relay', 'bare'] as const) {
+    for (const kind of KINDS) {
       const server = await startServer(kind, configPath);
       try {
         results.push(await run(server, readers));
       } finally {
-        server.child.kill('SIGTERM');
-        await new Promise((r) => server.child.once('exit', r));
+        await stopServer(server);
       }
     }
   }
@@ -265,24 +363,40 @@ try {
 }
 
 const f = (n: number, digits = 2) => n.toFixed(digits);
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const perDelivery = (seconds: number, r: Result) => (seconds * 1e6) / Math.max(1, r.delivered);
 console.log(
-  '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB | server CPU s | CPU µs/delivery |',
+  '| server | readers | published | deliveries | deliveries/s | p50 ms | p95 ms | p99 ms | gaps | lost | peak RSS MiB (all nodes) | CPU s per node | redis CPU s | CPU µs/delivery (nodes + redis) |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
+  const total = sum(r.cpu) + (r.redisCpu ?? 0);
   console.log(
-    `| ${r.kind} | ${r.readers} | ${r.published} | ${r.delivered} | ${f(r.perSecond, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'relay' ? r.gaps : '-'} | ${r.lost} | ${f(r.rss, 1)} | ${f(r.cpu)} | ${f((r.cpu * 1e6) / Math.max(1, r.delivered), 1)} |`,
+    `| ${r.kind} | ${r.readers} | ${r.published} | ${r.delivered} | ${f(r.perSecond, 0)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'bare' ? '-' : r.gaps} | ${r.lost} | ${f(r.rss, 1)} | ${r.cpu.map((c) => f(c)).join(' + ')} | ${r.redisCpu === undefined ? '-' : f(r.redisCpu)} | ${f(perDelivery(total, r), 1)} |`,
   );
 }
-console.log('\nrelay / bare ws (same load, same run):');
 for (const readers of READER_COUNTS) {
-  const relay = results.find((r) => r.kind === 'relay' && r.readers === readers)!;
-  const bare = results.find((r) => r.kind === 'bare' && r.readers === readers)!;
+  const find = (kind: Kind) => results.find((r) => r.kind === kind && r.readers === readers)!;
+  const bare = find('bare');
+  const single = find('relay');
+  console.log(`\n${readers} readers, against a bare ws broadcast (same load, same run):`);
+  for (const kind of KINDS.filter((k) => k !== 'bare')) {
+    const r = find(kind);
+    console.log(
+      `  ${kind}: p50 x${f(r.p50 / bare.p50)}, p95 x${f(r.p95 / bare.p95)}, p99 x${f(r.p99 / bare.p99)}, deliveries/s x${f(r.perSecond / bare.perSecond)}, server CPU x${f(sum(r.cpu) / sum(bare.cpu))}`,
+    );
+  }
+  for (const kind of ['cluster-stream', 'cluster-pubsub'] as const) {
+    const r = find(kind);
+    const extra = sum(r.cpu) + (r.redisCpu ?? 0) - sum(single.cpu);
+    console.log(
+      `  Redis overhead (${kind} vs one relay): ${f(perDelivery(extra, r), 2)} µs CPU per delivery (nodes + redis-server), of which redis-server ${f(perDelivery(r.redisCpu ?? 0, r), 2)} µs; p95 ${r.p95 >= single.p95 ? '+' : ''}${f(r.p95 - single.p95)} ms`,
+    );
+  }
+}
+const at400 = results.filter((r) => r.readers === Math.max(...READER_COUNTS) && r.kind !== 'bare');
+for (const r of at400) {
   console.log(
-    `  ${readers} readers: p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, deliveries/s x${f(relay.perSecond / bare.perSecond)}, RSS x${f(relay.rss / bare.rss)}, server CPU x${f(relay.cpu / bare.cpu)}`,
+    `\n${r.kind}, ${r.readers} readers: p95 <= 5 ms: ${r.p95 <= 5 ? 'met' : 'NOT met'} (${f(r.p95)} ms); zero gaps: ${r.gaps === 0 ? 'met' : 'NOT met'}; zero loss: ${r.lost === 0 ? 'met' : 'NOT met'}`,
   );
 }
-const at400 = results.find((r) => r.kind === 'relay' && r.readers === 400)!;
-console.log(
-  `\ntargets with 400 readers: p95 <= 5 ms: ${at400.p95 <= 5 ? 'met' : 'NOT met'} (${f(at400.p95)} ms); zero gaps: ${at400.gaps === 0 ? 'met' : 'NOT met'}; zero loss: ${at400.lost === 0 ? 'met' : 'NOT met'}`,
-);

@@ -44,8 +44,9 @@ export class RelayReader extends RelayConnection<RelayReaderOptions> {
 
   protected onJoined(joined: RelayJoined): void {
     if (joined.gap) {
-      // Replay follows from the oldest retained caption; until one arrives we still miss everything.
-      this.cursor = { epoch: joined.epoch, sequence: 0 };
+      // `next` is the oldest caption still held: the replay starts there, so a reconnect before it
+      // arrives resumes there too instead of reporting the same gap again.
+      this.cursor = { epoch: joined.epoch, sequence: joined.next - 1 };
       this.options.onGap?.({ gap: joined.gap, epoch: joined.epoch, next: joined.next });
     } else if (!this.cursor || this.cursor.epoch !== joined.epoch) {
       this.cursor = { epoch: joined.epoch, sequence: joined.next - 1 };

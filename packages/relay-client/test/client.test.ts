@@ -158,7 +158,8 @@ describe('reader', () => {
           );
         setTimeout(() => ws.terminate(), 20);
       } else {
-        joined(ws, value, { epoch: 'e2', next: 3, gap: 'relay-restarted' });
+        // After a gap `next` is the oldest caption held, where the replay starts (contract).
+        joined(ws, value, { epoch: 'e2', next: 2, gap: 'relay-restarted' });
         ws.send(JSON.stringify({ msg: true, final: 'after', id: 9, relay: { epoch: 'e2', sequence: 2 } }));
       }
     });
@@ -184,7 +185,32 @@ describe('reader', () => {
       cursor: { epoch: 'e1', sequence: 5 },
     });
     expect(captions.map((c) => c.final)).toEqual(['c4', 'c5', 'after']);
-    expect(gaps).toEqual([{ gap: 'relay-restarted', epoch: 'e2', next: 3 }]);
+    expect(gaps).toEqual([{ gap: 'relay-restarted', epoch: 'e2', next: 2 }]);
     expect(reader.cursor).toEqual({ epoch: 'e2', sequence: 2 });
+  });
+
+  it('after a gap, a reconnect before any replayed caption resumes where the replay starts', async () => {
+    relay = new FakeRelay((r, ws, value) => {
+      if (r.sockets.indexOf(ws) === 0) {
+        joined(ws, value, { epoch: 'e2', next: 7, gap: 'history-expired' });
+        setTimeout(() => ws.terminate(), 20);
+      } else {
+        joined(ws, value, { epoch: 'e2', next: 7 });
+      }
+    });
+    const gaps: RelayGap[] = [];
+    const reader = createReader({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      cursor: { epoch: 'e2', sequence: 1 },
+      ...fast,
+      onCaption: () => {},
+      onGap: (g) => gaps.push(g),
+    });
+    closeClient = () => reader.close();
+    await relay.count(2);
+    expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e2', sequence: 6 } });
+    expect(gaps).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
+import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
 import { parseTrustedProxies, type TrustedProxies } from './domain/client-ip.js';
 import type { RelayConfig } from './domain/relay-config.js';
 import { Hub } from './hub.js';
@@ -18,11 +19,17 @@ export interface RelayOptions {
   /** Proxies whose X-Forwarded-For is believed (RELAY_TRUSTED_PROXIES). Default: none. */
   trustedProxies?: TrustedProxies;
   logger?: Logger;
+  /** This node's name in /health and /metrics. */
+  nodeId?: string;
+  /** Cluster mode: rooms are sequenced and shared on this Redis. Without it, in memory. */
+  redis?: { url: string; prefix?: string; fanout?: FanoutMode };
 }
 
 export interface Relay {
   readonly server: Server;
   readonly hub: Hub;
+  /** Cluster mode only. */
+  readonly cluster: RedisCluster | undefined;
   /** Listens; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
   /** Applies a re-read config file (SIGHUP). */
@@ -49,7 +56,22 @@ export function createRelay(options: RelayOptions): Relay {
   let wss = newWss(config);
   let ready = false;
   const hub = new Hub(config, log);
-  const registry = relayMetrics(hub);
+  const nodeId = options.nodeId ?? 'relay';
+  let cluster: RedisCluster | undefined;
+  if (options.redis) {
+    cluster = new RedisCluster({
+      url: options.redis.url,
+      prefix: options.redis.prefix ?? 'relay:',
+      fanout: options.redis.fanout ?? 'stream',
+      hub,
+      limits: () => config.limits,
+      logger: log,
+    });
+    hub.attachCluster(cluster);
+    cluster.start();
+  }
+  const node = () => ({ id: nodeId, redis: cluster ? cluster.state : ('off' as const) });
+  const registry = relayMetrics(hub, node);
 
   const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? '/').split('?', 1)[0];
@@ -65,7 +87,7 @@ export function createRelay(options: RelayOptions): Relay {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return send(405, 'text/plain; charset=utf-8', 'Method not allowed');
     if (path === '/health') {
-      const health = relayHealth(hub, ready);
+      const health = relayHealth(hub, ready, node());
       return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(health));
     }
     try {
@@ -91,6 +113,7 @@ export function createRelay(options: RelayOptions): Relay {
   return {
     server,
     hub,
+    cluster,
     async listen(port, host) {
       server.listen(port, host);
       const bound = await listening(server);
@@ -109,6 +132,7 @@ export function createRelay(options: RelayOptions): Relay {
       await hub.shutdown();
       server.closeAllConnections();
       await closed;
+      await cluster?.close();
     },
   };
 }

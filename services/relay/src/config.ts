@@ -1,4 +1,5 @@
-import { parseEnv, portVar } from '@live-captions/runtime';
+import { hostname } from 'node:os';
+import { ConfigError, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 import { parseTrustedProxies } from './domain/client-ip.js';
 
@@ -20,10 +21,49 @@ export const relayEnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (error as Error).message });
       }
     }),
+  /** This node's name in /health, /metrics and logs; default: host name and process id. */
+  RELAY_NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _ or -' })
+    .optional(),
+  /** Prefix of the relay's Redis keys, so that several relay clusters can share one Redis. */
+  RELAY_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
+    .default('relay:'),
+  /** How captions reach the other nodes: blocking stream reads (default) or pub/sub. */
+  RELAY_REDIS_FANOUT: z.enum(['stream', 'pubsub']).default('stream'),
 });
 
-export type RelayEnv = z.infer<typeof relayEnvSchema>;
+export interface RelayEnv extends z.infer<typeof relayEnvSchema> {
+  RELAY_NODE_ID: string;
+  /** Set: cluster mode on this Redis. Never logged or echoed (it may hold a password). */
+  REDIS_URL: string | undefined;
+}
 
 export function loadRelayEnv(env: NodeJS.ProcessEnv = process.env): RelayEnv {
-  return parseEnv(relayEnvSchema, env);
+  const issues: string[] = [];
+  const values = parseEnvInto(issues, relayEnvSchema, env);
+  // Checked apart from the schema: parseEnv shows the values it refuses, and a Redis URL may
+  // carry a password.
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
+    issues.push('REDIS_URL: must be a redis:// or rediss:// URL');
+  }
+  if (!values || issues.length > 0) throw new ConfigError(issues);
+  return {
+    ...values,
+    RELAY_NODE_ID: values.RELAY_NODE_ID ?? `${hostname()}-${process.pid}`.slice(0, 64),
+    REDIS_URL: redisUrl,
+  };
+}
+
+/** Where a Redis URL points, without its credentials: for logs. */
+export function redisTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return '(unparsable URL)';
+  }
 }

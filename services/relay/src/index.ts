@@ -1,7 +1,7 @@
 import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
 import { readRelayConfig } from './adapters/config-file.js';
 import { createRelay } from './app.js';
-import { loadRelayEnv } from './config.js';
+import { loadRelayEnv, redisTarget } from './config.js';
 import { parseTrustedProxies } from './domain/client-ip.js';
 
 const log = createLogger('relay');
@@ -16,10 +16,22 @@ runService(log, async () => {
     config,
     trustedProxies: parseTrustedProxies(env.RELAY_TRUSTED_PROXIES),
     logger: log,
+    nodeId: env.RELAY_NODE_ID,
+    redis: env.REDIS_URL
+      ? { url: env.REDIS_URL, prefix: env.RELAY_REDIS_PREFIX, fanout: env.RELAY_REDIS_FANOUT }
+      : undefined,
   });
   const port = await relay.listen(env.RELAY_PORT, env.RELAY_BIND);
   log.info(
-    { bind: env.RELAY_BIND, port, rooms: config.rooms.size, origins: config.origins },
+    {
+      bind: env.RELAY_BIND,
+      port,
+      node: env.RELAY_NODE_ID,
+      // Where Redis is, never the URL itself (it may hold a password).
+      cluster: env.REDIS_URL ? { redis: redisTarget(env.REDIS_URL), fanout: env.RELAY_REDIS_FANOUT } : 'off',
+      rooms: config.rooms.size,
+      origins: config.origins,
+    },
     'relay listening',
   );
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { readRelayConfig } from '../src/adapters/config-file.js';
 import { DEFAULT_LIMITS, parseRelayConfig, RelayConfigError } from '../src/app.js';
-import { loadRelayEnv } from '../src/config.js';
+import { loadRelayEnv, redisTarget } from '../src/config.js';
 import { clientAddress, parseTrustedProxies } from '../src/domain/client-ip.js';
 import { configFile, OUTPUT, SOURCE, TOKENS } from './helpers.js';
 
@@ -116,7 +116,26 @@ describe('relay environment', () => {
       RELAY_PORT: 8080,
       CAPTION_RELAY_CONFIG: 'secrets/relay.private.json',
       RELAY_TRUSTED_PROXIES: '',
+      RELAY_NODE_ID: `${hostname()}-${process.pid}`,
+      RELAY_REDIS_PREFIX: 'relay:',
+      RELAY_REDIS_FANOUT: 'stream',
+      REDIS_URL: undefined,
     });
+  });
+
+  it('takes REDIS_URL for cluster mode and never echoes it, even when wrong', () => {
+    const env = loadRelayEnv({ REDIS_URL: 'redis://:s3cret@redis:6379/0', RELAY_NODE_ID: 'relay-a' });
+    expect(env).toMatchObject({ REDIS_URL: 'redis://:s3cret@redis:6379/0', RELAY_NODE_ID: 'relay-a' });
+    expect(redisTarget(env.REDIS_URL!)).toBe('redis://redis:6379/0');
+    let message = '';
+    try {
+      loadRelayEnv({ REDIS_URL: 'http://:s3cret@redis', RELAY_REDIS_FANOUT: 'carrier-pigeon' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(message).toContain('RELAY_REDIS_FANOUT');
+    expect(message).not.toContain('s3cret');
   });
 
   it('refuses a bad port or proxy list with a message naming the variable', () => {

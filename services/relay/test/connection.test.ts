@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { WebSocket } from 'ws';
-import { Client, ORIGIN, OUTPUT, relayPerTest, SOURCE, TOKENS } from './helpers.js';
+import { Client, ORIGIN, OUTPUT, relayPerTest, SOURCE, TOKENS, until } from './helpers.js';
 
 const start = relayPerTest();
 
@@ -47,6 +47,46 @@ describe('upgrade', () => {
     await expect(Client.open(url, xff('203.0.113.7'))).rejects.toThrow('HTTP 503');
     a.close();
     b.close();
+  });
+
+  it('counts IPv6 clients per /64', async () => {
+    const { url } = await start({ perIp: 2 }, { trustedProxies: '127.0.0.1' });
+    const xff = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    const a = await Client.open(url, xff('2001:db8:1:2::1'));
+    const b = await Client.open(url, xff('2001:db8:1:2:ffff:ffff:ffff:fffe'));
+    // A third address of the same /64 is over the cap; one in the next /64 is not.
+    await expect(Client.open(url, xff('2001:0db8:0001:0002:0:0:0:99'))).rejects.toThrow('HTTP 503');
+    const c = await Client.open(url, xff('2001:db8:1:3::1'));
+    for (const client of [a, b, c]) client.close();
+  });
+
+  it('caps sockets that have not joined at 8 per address by default, apart from the joined ones', async () => {
+    const { url, relay } = await start();
+    const waiting = await Promise.all(Array.from({ length: 8 }, () => Client.open(url)));
+    await expect(Client.open(url)).rejects.toThrow('HTTP 503');
+    expect(relay.hub.pendingJoins).toBe(8);
+    // A socket that joins leaves the pending cap: a new one fits again.
+    waiting[0]!.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead });
+    await waiting[0]!.count(1);
+    expect(relay.hub.pendingJoins).toBe(7);
+    const ninth = await Client.open(url);
+    await expect(Client.open(url)).rejects.toThrow('HTTP 503');
+    // One that goes frees its place as well.
+    waiting[1]!.close();
+    await until(() => relay.hub.pendingJoins === 7);
+    const tenth = await Client.open(url);
+    for (const client of [...waiting, ninth, tenth]) client.close();
+  });
+
+  it('caps sockets that have not joined across addresses (pendingJoins), and the join deadline frees them', async () => {
+    const { url, relay } = await start({ pendingJoins: 3, joinMs: 300 }, { trustedProxies: '127.0.0.1' });
+    const xff = (i: number) => ({ headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+    const waiting = await Promise.all([1, 2, 3].map((i) => Client.open(url, xff(i))));
+    await expect(Client.open(url, xff(4))).rejects.toThrow('HTTP 503');
+    for (const client of waiting) expect(await client.closed).toEqual({ code: 1008, reason: 'Join timeout' });
+    await until(() => relay.hub.pendingJoins === 0);
+    const later = await Client.open(url, xff(4));
+    later.close();
   });
 
   it('ignores X-Forwarded-For from an untrusted peer', async () => {
@@ -192,6 +232,8 @@ describe('http', () => {
     const res = await request(relay.server).get('/health').expect(200);
     expect(res.body).toEqual({
       ready: true,
+      node: 'relay',
+      redis: 'off',
       protocol: 2,
       connections: 0,
       rooms: 2,

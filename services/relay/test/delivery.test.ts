@@ -105,7 +105,8 @@ describe('replay', () => {
     await publishAll(writer, texts(5).slice(3), 'publisher_00000002');
 
     const again = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead, seen.relay);
-    expect(again.frames[0]).toMatchObject({ gap: false, next: 6, epoch: seen.relay.epoch });
+    // next: the first caption it will get (cursor + 1), not the room's next sequence.
+    expect(again.frames[0]).toMatchObject({ gap: false, next: 4, epoch: seen.relay.epoch });
     await again.count(3);
     expect(finals(again.frames)).toEqual(['line 4', 'line 5']);
     await publishAll(writer, ['live'], 'publisher_00000003');
@@ -122,7 +123,8 @@ describe('replay', () => {
     await publishAll(writer, texts(8));
     const epoch = (writer.frames[0] as RelayJoined).epoch;
     const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead, { epoch, sequence: 2 });
-    expect(reader.frames[0]).toMatchObject({ gap: 'history-expired', epoch, next: 9 });
+    // next: the oldest retained caption, where the replay starts.
+    expect(reader.frames[0]).toMatchObject({ gap: 'history-expired', epoch, next: 6 });
     await reader.count(4);
     expect(finals(reader.frames)).toEqual(['line 6', 'line 7', 'line 8']);
     expect(relay.hub.stats.gaps).toBe(1);
@@ -199,6 +201,61 @@ describe('backpressure', () => {
     // The slow socket is gone on the relay's side; the fast ones and the writer stay.
     await until(() => relay.hub.connectionCount === 3);
     for (const c of [...fast, writer]) c.close();
+  });
+});
+
+describe('gap while held back', () => {
+  it('tells a reader whose captions left the history while it was blocked with a gap, replays what is held and goes on live', async () => {
+    const { url, relay } = await start({
+      messagesPerSecond: 100_000,
+      replayMessages: 8,
+      bufferedBytes: 16384,
+    });
+    const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    const socket = (reader.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.pause();
+    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    const big = 'x'.repeat(3900);
+    let sent = 0;
+    const publish = async () => {
+      sent += 1;
+      writer.send({
+        msg: true,
+        final: `${sent} ${big}`,
+        id: sent,
+        delivery: { client: CLIENT, sequence: sent },
+      });
+      await writer.count(sent + 1);
+    };
+    while (relay.hub.blockedReaders === 0 && sent < 5000) await publish();
+    expect(relay.hub.blockedReaders).toBe(1);
+    // Push what the blocked reader still needs out of the 8-caption history.
+    for (let i = 0; i < 20; i++) await publish();
+    socket.resume();
+    const last = sent;
+    await until(() => (reader.frames.at(-1) as RelayCaption | undefined)?.relay?.sequence === last);
+    const frames = reader.frames.slice(1);
+    const gapAt = frames.findIndex((f) => 'gap' in f);
+    expect(gapAt).toBeGreaterThan(0);
+    const before = frames.slice(0, gapAt) as RelayCaption[];
+    const after = frames.slice(gapAt + 1) as RelayCaption[];
+    expect(frames[gapAt]).toEqual({
+      gap: 'history-expired',
+      epoch: before[0]!.relay.epoch,
+      next: after[0]!.relay.sequence,
+    });
+    // In order on both sides of the gap, and from the gap on everything the history held.
+    const seqs = (list: RelayCaption[]) => list.map((c) => c.relay.sequence);
+    const first = before[0]!.relay.sequence;
+    expect(seqs(before)).toEqual(Array.from({ length: before.length }, (_, i) => first + i));
+    expect(seqs(after)).toEqual(Array.from({ length: 8 }, (_, i) => last - 7 + i));
+    expect(relay.hub.stats).toMatchObject({ slowConsumers: 0, gaps: 1 });
+    expect(reader.ws.readyState).toBe(WebSocket.OPEN);
+    // Live again.
+    await publish();
+    await until(() => (reader.frames.at(-1) as RelayCaption).relay?.sequence === last + 1);
+    reader.close();
+    writer.close();
   });
 });
 

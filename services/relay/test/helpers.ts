@@ -1,7 +1,14 @@
 import { afterEach } from '@jest/globals';
 import type { RelayServerFrame } from '@live-captions/protocol';
 import { WebSocket } from 'ws';
-import { createRelay, parseRelayConfig, type Relay, type RelayConfig, type RelayLimits } from '../src/app.js';
+import {
+  createRelay,
+  parseRelayConfig,
+  type Relay,
+  type RelayConfig,
+  type RelayLimits,
+  type RelayOptions,
+} from '../src/app.js';
 import { parseTrustedProxies } from '../src/domain/client-ip.js';
 
 export const SOURCE = 'source';
@@ -35,11 +42,19 @@ export interface Running {
 
 export async function startRelay(
   limits: Partial<RelayLimits> = {},
-  options: { port?: number; trustedProxies?: string; config?: RelayConfig } = {},
+  options: {
+    port?: number;
+    trustedProxies?: string;
+    config?: RelayConfig;
+    nodeId?: string;
+    redis?: RelayOptions['redis'];
+  } = {},
 ): Promise<Running> {
   const relay = createRelay({
     config: options.config ?? parseRelayConfig(configFile(limits)),
     trustedProxies: parseTrustedProxies(options.trustedProxies ?? ''),
+    ...(options.nodeId ? { nodeId: options.nodeId } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
   });
   const port = await relay.listen(options.port ?? 0, '127.0.0.1');
   return { relay, port, url: `ws://127.0.0.1:${port}/ws`, close: () => relay.close() };

@@ -6,11 +6,6 @@ import type {
   InferenceResult,
   WorkerStatus,
 } from '@live-captions/protocol';
-import type { Logger } from '@live-captions/runtime';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { samplesToBuffer } from '../domain/pcm.js';
-import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
 import {
   BLOCKING,
   bullConnection,
@@ -19,7 +14,12 @@ import {
   logOtherErrors,
   settleWithin,
   watchConnection,
-} from './connection.js';
+} from '@live-captions/redis';
+import type { Logger } from '@live-captions/runtime';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { samplesToBuffer } from '../domain/pcm.js';
+import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
 import { decodeFailure } from './failure.js';
 import { keysFor } from './keys.js';
 

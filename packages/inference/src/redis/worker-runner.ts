@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { InferenceJob, InferenceResult } from '@live-captions/protocol';
-import type { Logger } from '@live-captions/runtime';
-import { UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import type { EngineConfig } from '../config.js';
-import { bufferToSamples } from '../domain/pcm.js';
-import { EnginePool } from '../engine/pool.js';
-import { InferenceError } from '../queue.js';
 import {
   BLOCKING,
   bullConnection,
@@ -14,7 +7,14 @@ import {
   logOtherErrors,
   settleWithin,
   watchConnection,
-} from './connection.js';
+} from '@live-captions/redis';
+import type { Logger } from '@live-captions/runtime';
+import { UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { EngineConfig } from '../config.js';
+import { bufferToSamples } from '../domain/pcm.js';
+import { EnginePool } from '../engine/pool.js';
+import { InferenceError } from '../queue.js';
 import { encodeFailure } from './failure.js';
 import { HEARTBEAT_MS, HEARTBEAT_TTL_MS, JOB_LOCK_MS, keysFor, STALLED_CHECK_MS } from './keys.js';
 

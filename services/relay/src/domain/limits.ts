@@ -5,8 +5,15 @@
 export interface RelayLimits {
   /** Open sockets in total. @defaultValue 512 */
   connections: number;
-  /** Open sockets per client address. @defaultValue 128 */
+  /** Open sockets per client address (IPv6: per /64). @defaultValue 128 */
   perIp: number;
+  /**
+   * Sockets that have not joined yet, in total: unauthenticated sockets cannot fill the relay.
+   * @defaultValue 64
+   */
+  pendingJoins: number;
+  /** Sockets that have not joined yet, per client address (IPv6: per /64). @defaultValue 8 */
+  pendingJoinsPerIp: number;
   /** Joined sockets per room. @defaultValue 256 */
   perRoom: number;
   /** Frames a socket may send per second, join included. @defaultValue 40 */
@@ -34,6 +41,8 @@ export interface RelayLimits {
 export const DEFAULT_LIMITS: Readonly<RelayLimits> = Object.freeze({
   connections: 512,
   perIp: 128,
+  pendingJoins: 64,
+  pendingJoinsPerIp: 8,
   perRoom: 256,
   messagesPerSecond: 40,
   payloadBytes: 8192,

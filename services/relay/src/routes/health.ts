@@ -9,12 +9,24 @@ export interface RelayHealth extends RelayStats {
   rooms: number;
   retainedMessages: number;
   retainedBytes: number;
+  /** This node's name (RELAY_NODE_ID). */
+  node: string;
+  /** `off`: in-memory relay; `up` / `down`: cluster mode and whether Redis is reachable and in sync. */
+  redis: 'off' | 'up' | 'down';
 }
 
-export function relayHealth(hub: Hub, ready: boolean): RelayHealth {
+export interface NodeState {
+  id: string;
+  redis: 'off' | 'up' | 'down';
+}
+
+export function relayHealth(hub: Hub, ready: boolean, node: NodeState): RelayHealth {
   hub.expireAll();
   return {
-    ready,
+    // A node without Redis takes no sockets: not ready, so that a balancer leaves it out.
+    ready: ready && node.redis !== 'down',
+    node: node.id,
+    redis: node.redis,
     protocol: RELAY_PROTOCOL,
     connections: hub.connectionCount,
     rooms: hub.roomCount,

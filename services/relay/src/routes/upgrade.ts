@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
-import { clientAddress, type TrustedProxies } from '../domain/client-ip.js';
+import { addressKey, clientAddress, type TrustedProxies } from '../domain/client-ip.js';
 import type { Hub } from '../hub.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -49,7 +49,16 @@ export function upgradeHandler(context: UpgradeContext) {
       refuse(socket, 403, 'Origin not allowed');
       return;
     }
-    const ip = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], context.proxies);
+    // Caps count IPv6 clients per /64 (see addressKey).
+    const ip = addressKey(
+      clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], context.proxies),
+    );
+    if (!context.hub.accepting) {
+      // Cluster node without Redis: clients go to another node.
+      context.onRefused();
+      refuse(socket, 503, 'Relay unavailable');
+      return;
+    }
     if (context.hub.full(ip)) {
       context.onRefused();
       refuse(socket, 503, 'Too many connections');

@@ -1,0 +1,10 @@
+export {
+  BLOCKING,
+  bullConnection,
+  type ConnectionState,
+  FAIL_FAST,
+  isConnectionError,
+  logOtherErrors,
+  settleWithin,
+  watchConnection,
+} from './connection.js';
