@@ -38,13 +38,14 @@ const REQUIRED = ['CAPTURE_HOST', 'RELAY_HOST', 'UI_HOST', 'CERT_EMAIL'] as cons
 
 /** Public routes: service -> [router, host rule, container port]. */
 const ROUTES = {
-  speech: { router: 'speech', rule: `Host(\`${HOSTS.CAPTURE_HOST}\`)`, port: '8765' },
+  // /metrics is for Prometheus on the internal networks, never public.
+  speech: { router: 'speech', rule: `Host(\`${HOSTS.CAPTURE_HOST}\`) && !Path(\`/metrics\`)`, port: '8765' },
   relay: {
     router: 'relay',
     rule: `Host(\`${HOSTS.RELAY_HOST}\`) && (Path(\`/\`) || Path(\`/ws\`))`,
     port: '8080',
   },
-  ui: { router: 'ui', rule: `Host(\`${HOSTS.UI_HOST}\`)`, port: '8081' },
+  ui: { router: 'ui', rule: `Host(\`${HOSTS.UI_HOST}\`) && !Path(\`/metrics\`)`, port: '8081' },
   calendar: {
     router: 'calendar',
     rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/wp-json\`)`,

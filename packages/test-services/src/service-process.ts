@@ -34,6 +34,8 @@ export function startServiceProcess(entry: string, env: Record<string, string>):
       CAPTION_OFFLINE: '1',
       CAPTION_LOCAL_ENV_FILE: '/nonexistent/caption-local.env',
       CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env',
+      // Several workers run side by side in tests: no fixed metrics port unless asked for.
+      WORKER_METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import { serviceMetrics } from '@live-captions/http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
@@ -123,6 +124,10 @@ export function buildApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', parseQuery);
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  const metrics = serviceMetrics('calendar');
+  app.use(metrics.track);
+  // For Prometheus on the internal network; Traefik routes only /wp-json here.
+  app.get('/metrics', metrics.serve);
   app.use(authenticate(options.tokens));
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;

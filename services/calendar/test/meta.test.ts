@@ -128,3 +128,14 @@ describe('/doc', () => {
     expect(res.body).toEqual({ code: 'rest_no_route', message: expect.any(String), data: { status: 404 } });
   });
 });
+
+describe('GET /metrics', () => {
+  it('counts API requests by route pattern and status, outside the REST root', async () => {
+    await api.request.get(`${ROOT}/events/999999`).expect(404);
+    const res = await api.request.get('/metrics').expect(200);
+    expect(res.text).toMatch(
+      /^calendar_http_requests_total\{route="\/events\/:id",method="GET",status="404"\} 1$/m,
+    );
+    expect(res.text).not.toContain('999999');
+  });
+});

@@ -11,6 +11,7 @@ import type { InferenceQueue } from '@live-captions/inference';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import { captureDir } from '@live-captions/web';
 import express, { type Express } from 'express';
+import { speechMetrics } from './adapters/metrics.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
 import type { RelayConfig } from './domain/relay-config.js';
@@ -82,6 +83,8 @@ export function createApp(options: AppOptions): SpeechApp {
     now: options.now,
     store: options.sessionStore,
   });
+  const metrics = speechMetrics(queue, () => admission.store);
+  admission.onDecoded = (result) => metrics.decoded(result);
   const allowed = new Set(config.allowedOrigins);
   const guards = apiGuards(config.apiKey, allowed);
   const state = { closing: false };
@@ -96,6 +99,9 @@ export function createApp(options: AppOptions): SpeechApp {
     next();
   });
   app.use(accessLog(logger));
+  app.use(metrics.track);
+  // For Prometheus on the internal network; Traefik does not route it (compose.yaml).
+  app.get('/metrics', metrics.serve);
   app.use(securityHeaders(relayOrigin));
   app.use(shutdownGuard(state));
   app.use(concurrencyLimit(config.httpLimit));

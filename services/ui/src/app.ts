@@ -2,7 +2,7 @@
  * The UI service as an express app, assembled in order; `index.ts` adds config and listening.
  */
 
-import { securityHeaders } from '@live-captions/http';
+import { securityHeaders, serviceMetrics } from '@live-captions/http';
 import { uiDir } from '@live-captions/web';
 import express, { type Express } from 'express';
 import type { UiConfig } from './config.js';
@@ -19,6 +19,10 @@ export function createUiApp(options: UiAppOptions): Express {
   const site = { relayUrl: options.config.relayUrl, captureUrl: options.config.captureUrl };
   const app = express();
   app.disable('x-powered-by');
+  const metrics = serviceMetrics('ui');
+  app.use(metrics.track);
+  // For Prometheus on the internal network; Traefik does not route it (compose.yaml).
+  app.get('/metrics', metrics.serve);
   // Headers first, so that every answer (404s included) carries them.
   app.use(securityHeaders(connectSources(site)));
   app.get('/health', function health(_req, res) {

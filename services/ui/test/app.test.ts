@@ -139,3 +139,16 @@ describe('security headers', () => {
     }
   });
 });
+
+describe('GET /metrics', () => {
+  test('counts requests by route and status for Prometheus', async () => {
+    const ui = app();
+    await request(ui).get('/health').expect(200);
+    await request(ui).get('/no-such-page').expect(404);
+    const res = await request(ui).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(res.text).toMatch(/^ui_http_requests_total\{route="\/health",method="GET",status="200"\} 1$/m);
+    expect(res.text).toMatch(/^ui_http_requests_total\{route="unmatched",method="GET",status="404"\} 1$/m);
+    expect(res.text).toContain('ui_process_cpu_seconds_total');
+  });
+});

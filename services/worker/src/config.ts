@@ -1,11 +1,13 @@
 import { type EngineConfig, loadEngineConfig } from '@live-captions/inference';
-import { parseEnv, readAll } from '@live-captions/runtime';
+import { parseEnv, portVar, readAll } from '@live-captions/runtime';
 import { z } from 'zod';
 
 export interface WorkerConfig {
   redisUrl: string;
   workerId: string | undefined;
   engine: EngineConfig;
+  /** Prometheus `/metrics` listener; port 0 turns it off. */
+  metrics: { port: number; bind: string };
 }
 
 const schema = z.object({
@@ -16,6 +18,8 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _ or -' })
     .optional(),
+  WORKER_METRICS_PORT: portVar().default(9464),
+  WORKER_METRICS_BIND: z.string().default('127.0.0.1'),
 });
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -23,5 +27,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     () => parseEnv(schema, env),
     () => loadEngineConfig(env),
   );
-  return { redisUrl: values.REDIS_URL, workerId: values.WORKER_ID, engine };
+  return {
+    redisUrl: values.REDIS_URL,
+    workerId: values.WORKER_ID,
+    engine,
+    metrics: { port: values.WORKER_METRICS_PORT, bind: values.WORKER_METRICS_BIND },
+  };
 }

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
-import { runRedisUrl } from '@live-captions/test-services';
+import { freePort, runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import {
   request as fixtureRequest,
@@ -39,9 +39,11 @@ describe('worker process', () => {
     expect(output()).toContain('CAPTION_WORKERS="99": must be at most 16');
   });
 
-  it('serves jobs from Redis and drains a running decode on SIGTERM', async () => {
+  it('serves jobs from Redis, reports them on /metrics, and drains a running decode on SIGTERM', async () => {
     const queueName = `worker-proc-${Date.now()}`;
+    const metricsPort = await freePort();
     const { child, output } = startWorker({
+      WORKER_METRICS_PORT: String(metricsPort),
       REDIS_URL,
       CAPTION_MODEL: syntheticModel('tiny'),
       CAPTION_OFFLINE: '1',
@@ -59,6 +61,10 @@ describe('worker process', () => {
         startDeadline: Date.now() + 20_000,
       });
       expect(first.text).toBe('test');
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toMatch(/^worker_jobs_completed_total\{worker="[^"]+"\} 1$/m);
+      expect(metrics).toMatch(/^worker_decode_slots\{worker="[^"]+"\} 1$/m);
+      expect(metrics).toContain('worker_process_cpu_seconds_total');
 
       const running = queue.submit({ ...request, language: 'auto' }, jfk, {
         startDeadline: Date.now() + 20_000,

@@ -37,6 +37,8 @@ export class Admission {
   /** This process's sessions (the store's bookkeeping unless a shared store is given). */
   readonly sessions: StreamSessions;
   readonly store: SessionStore;
+  /** Told of every decode answered 200 (the metrics). */
+  onDecoded: (result: InferenceResult) => void = () => undefined;
   readonly counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   private readonly queue: InferenceQueue;
   /** Decodes not answered yet, each with the means to answer it early (shutdown past its grace). */
@@ -117,6 +119,7 @@ export class Admission {
       this.queue.submit(request, audio, { startDeadline }).then(
         (result) => {
           this.bump('completed');
+          this.onDecoded(result);
           return result;
         },
         (error: unknown) => {
