@@ -3,7 +3,7 @@
  * admission of the stream, the retry cache, the queued decode and the answer. Each route brings
  * only its own reading and validation of the upload, and its response body.
  */
-import type { InferenceResult } from '@live-captions/protocol';
+import type { InferenceProgress, InferenceResult } from '@live-captions/protocol';
 import type { Response } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
@@ -28,6 +28,11 @@ export interface PreparedDecode {
   extra?: string;
   /** The 200 answer, which a retry with the same request ID gets again from the cache. */
   reply: (result: InferenceResult) => CachedResponse;
+  /** A streamed answer: gets the decode's progress, and answers itself once the result is in. */
+  stream?: {
+    progress(progress: InferenceProgress): void;
+    finish(result: InferenceResult, response: CachedResponse): void;
+  };
 }
 
 function sendCached(res: Response, cached: CachedResponse): void {
@@ -48,7 +53,7 @@ export async function decodeAndReply(
   const { requestId, streamId } = target;
   const session = admission.admit(streamId, target.temporary);
   try {
-    const { options, audio, body, route, extra, reply } = await prepare();
+    const { options, audio, body, route, extra, reply, stream } = await prepare();
     // Only a request ID makes a result cacheable: no hashing without one.
     const signature = requestId ? requestSignature(route, body, options, extra) : '';
     const cached = admission.sessions.lookup(session, requestId, signature);
@@ -60,10 +65,13 @@ export async function decodeAndReply(
       // `correlate` (app.ts) sets the id before any route runs.
       { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
       audio,
+      stream ? (progress) => stream.progress(progress) : undefined,
     );
     const response = reply(result);
     admission.sessions.store(session, requestId, signature, response);
-    if (!res.destroyed) sendCached(res, response);
+    if (res.destroyed) return;
+    if (stream) stream.finish(result, response);
+    else sendCached(res, response);
   } finally {
     admission.release(session);
   }
