@@ -6,6 +6,7 @@
  * real Silero VAD model, so segment times are real VAD regions of the real clips.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { InferenceError, type InferenceQueue } from '@live-captions/inference';
 import { sileroModel } from '@live-captions/test-services/fixtures';
 import OpenAI, { toFile } from 'openai';
 import { parseSync } from 'subtitle';
@@ -322,6 +323,41 @@ describe.each(['in-process', 'redis'] as const)('stream=true (%s backend)', (nam
       }
     }
     expect(events.at(-1)!.type).toBe('transcript.text.done');
+  });
+});
+
+describe('a stream that fails after its first deltas', () => {
+  it('ends with an error event that the SDK raises as APIError, after the deltas it had', async () => {
+    // The real engine decodes and reports its regions; the job then fails as a decoder would.
+    const failing: InferenceQueue = {
+      start: () => vad.backend.queue.start(),
+      status: () => vad.backend.queue.status(),
+      engine: () => vad.backend.queue.engine(),
+      close: async () => undefined,
+      async submit(request, audio, options) {
+        await vad.backend.queue.submit(request, audio, options);
+        throw new InferenceError('inference_failed', 'decoder failed late');
+      },
+    };
+    const gateway = await startGateway({ queue: failing, config: testConfig({ apiKey: API_KEY }) });
+    try {
+      const client = new OpenAI({ apiKey: API_KEY, baseURL: `${gateway.base}/v1`, maxRetries: 0 });
+      const stream = await client.audio.transcriptions.create({
+        file: await toFile(jfk, 'jfk.wav'),
+        model: 'whisper-1',
+        stream: true,
+      });
+      const deltas: string[] = [];
+      const error = await (async () => {
+        for await (const event of stream)
+          if (event.type === 'transcript.text.delta') deltas.push(event.delta);
+      })().catch((caught: unknown) => caught);
+      expect(deltas).toEqual(['test', ' test', ' test', ' test']);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as Error).message).toContain(Messages.inferenceFailed);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 
