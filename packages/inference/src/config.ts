@@ -17,6 +17,11 @@ export interface EngineConfig {
   offline: boolean;
   queueName: string;
   watchdogMs: number;
+  /**
+   * CAPTION_VAD_MODEL: `silero` (`<modelDir>/ggml-silero-v6.2.0.bin`, downloaded like the
+   * models unless offline) or a path to a Silero ggml file; unset: no VAD.
+   */
+  vadModel?: string | undefined;
 }
 
 const schema = z.object({
@@ -30,6 +35,7 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 letters, digits, _ or -' })
     .default(DEFAULT_QUEUE_NAME),
+  CAPTION_VAD_MODEL: z.string().min(1).optional(),
 });
 
 /** Reads and validates the engine settings; throws ConfigError naming each wrong variable. */
@@ -46,5 +52,6 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     offline: values.CAPTION_OFFLINE,
     queueName: values.CAPTION_QUEUE_NAME,
     watchdogMs: 90_000,
+    vadModel: values.CAPTION_VAD_MODEL,
   };
 }

@@ -31,10 +31,10 @@ export function createInProcessQueue(options: InProcessQueueOptions): InferenceQ
     async submit(
       request: InferenceRequest,
       audio: Float32Array,
-      { startDeadline }: SubmitOptions,
+      { startDeadline, onProgress }: SubmitOptions,
     ): Promise<InferenceResult> {
       if (!pool || closed) throw new InferenceError('unavailable', 'the engine is not ready');
-      return pool.runJob(request, { enqueuedAt: Date.now(), startDeadline }, () => audio);
+      return pool.runJob(request, { enqueuedAt: Date.now(), startDeadline }, () => audio, onProgress);
     },
 
     async status(): Promise<QueueStatus> {

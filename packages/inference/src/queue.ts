@@ -1,6 +1,7 @@
 import type {
   EngineInfo,
   InferenceFailureCode,
+  InferenceProgress,
   InferenceRequest,
   InferenceResult,
   WorkerStatus,
@@ -20,6 +21,11 @@ export class InferenceError extends Error {
 export interface SubmitOptions {
   /** Wall clock (ms since epoch) after which the job must not start; it then fails as `queue_timeout`. */
   startDeadline: number;
+  /**
+   * Offline decodes: called with each batch of segments as it is decoded (in-process: as the
+   * engine reports it; Redis: through BullMQ job progress events).
+   */
+  onProgress?: (progress: InferenceProgress) => void;
 }
 
 /** Figures of the workers behind a queue, for the gateway's health report. */

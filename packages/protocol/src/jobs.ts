@@ -21,6 +21,46 @@ export interface InferenceRequest {
   streamId: string;
   /** Correlates log lines of the HTTP request and of the job. */
   correlationId: string;
+  /**
+   * Present for an offline `/v1` decode (not a live window): the result then carries timed
+   * segments, and progress reports them as they are decoded.
+   */
+  offline?: OfflineDecodeOptions;
+}
+
+/** `/v1` options that live windows never use. */
+export interface OfflineDecodeOptions {
+  /** whisper.cpp initial prompt ("" for none). */
+  prompt: string;
+  /** Start temperature (0-1); whisper.cpp's fallback raises it where a segment fails its checks. */
+  temperature: number;
+}
+
+/** A text token with its time (seconds from the start of the clip) and log probability. */
+export interface ResultToken {
+  id: number;
+  text: string;
+  start: number;
+  end: number;
+  logprob: number;
+}
+
+/** A decoded segment of an offline decode, times in seconds from the start of the clip. */
+export interface ResultSegment {
+  start: number;
+  end: number;
+  text: string;
+  tokens: ResultToken[];
+  /** The start temperature of the decode (whisper.cpp does not report a fallback's). */
+  temperature: number;
+  noSpeechProbability: number;
+}
+
+/** Progress of an offline decode: the segments decoded since the last report. */
+export interface InferenceProgress {
+  /** Index of the first of `segments` among all segments of the decode (a retried job repeats some). */
+  offset: number;
+  segments: ResultSegment[];
 }
 
 /** The job as it is queued: the request plus scheduling data. Audio travels separately, as binary. */
@@ -49,6 +89,8 @@ export interface InferenceResult {
   committedSeconds: number;
   queueSeconds: number;
   inferenceSeconds: number;
+  /** Offline decodes only: every segment, in order. */
+  segments?: ResultSegment[];
 }
 
 /**

@@ -60,3 +60,8 @@ export function audioManifest(): AudioFixture[] {
 export function modelsManifest(): FixtureEntry[] {
   return JSON.parse(readFileSync(join(modelsDir, 'manifest.json'), 'utf8')) as FixtureEntry[];
 }
+
+/** The real Silero VAD v6.2.0 model in ggml (whisper.cpp's own VAD test model). */
+export function sileroModel(): string {
+  return join(modelsDir, 'for-tests-silero-v6.2.0-ggml.bin');
+}

@@ -5,6 +5,7 @@
 #include "log_capture.h"
 #include "model.h"
 #include "state.h"
+#include "vad.h"
 #include "whisper.h"
 
 namespace live_captions {
@@ -35,9 +36,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto *data = new AddonData();
   data->model_constructor = Napi::Persistent(Model::Define(env));
   data->state_constructor = Napi::Persistent(State::Define(env));
+  data->vad_constructor = Napi::Persistent(Vad::Define(env));
   env.SetInstanceData(data);
 
   exports.Set("loadModel", Napi::Function::New(env, Model::Load, "loadModel"));
+  exports.Set("loadVad", Napi::Function::New(env, Vad::Load, "loadVad"));
   exports.Set("languages", Napi::Function::New(env, Languages, "languages"));
   exports.Set("systemInfo", Napi::Function::New(env, SystemInfo, "systemInfo"));
   exports.Set("version", Napi::String::New(env, whisper_version()));

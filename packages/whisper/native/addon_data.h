@@ -14,6 +14,7 @@ namespace live_captions {
 struct AddonData {
   Napi::FunctionReference model_constructor;
   Napi::FunctionReference state_constructor;
+  Napi::FunctionReference vad_constructor;
 };
 
 inline AddonData *GetAddonData(Napi::Env env) { return env.GetInstanceData<AddonData>(); }

@@ -28,9 +28,10 @@ whisper_full_params MakeParams(const DecodeOptions &options, std::atomic<bool> *
   params.initial_prompt = options.initial_prompt.empty() ? nullptr : options.initial_prompt.c_str();
   params.suppress_blank = true;
   params.suppress_nst = options.suppress_non_speech;
-  // Temperature 0 without fallback: deterministic output and a bounded decode time.
-  params.temperature = 0.0f;
-  params.temperature_inc = 0.0f;
+  // Callers choose: temperature 0 without fallback (live windows: deterministic, bounded time),
+  // or a start temperature with whisper.cpp's fallback (offline /v1, as OpenAI does).
+  params.temperature = options.temperature;
+  params.temperature_inc = options.temperature_inc;
   params.no_speech_thold = options.no_speech_threshold;
   params.greedy.best_of = 1;
   params.beam_search.beam_size = options.beam_size;
@@ -109,7 +110,8 @@ DecodeOutcome RunDecode(whisper_context *ctx, whisper_state *state, const float 
       const whisper_token_data data = whisper_full_get_token_data_from_state(state, i, j);
       // Special tokens (end of text, timestamps, language and task markers) carry no text.
       if (data.id >= eot) continue;
-      segment.tokens.push_back({data.id, whisper_token_to_str(ctx, data.id), data.t0, data.t1, data.p});
+      segment.tokens.push_back(
+          {data.id, whisper_token_to_str(ctx, data.id), data.t0, data.t1, data.p, data.plog});
     }
     out.segments.push_back(std::move(segment));
   }

@@ -22,6 +22,11 @@ struct DecodeOptions {
   int audio_ctx = 0;   // 0 = full 30 s encoder context
   bool suppress_non_speech = true;
   float no_speech_threshold = 0.6f;
+  // 0 with no increment: deterministic and bounded (live windows). An increment > 0 turns on
+  // whisper.cpp's fallback: a segment that fails its entropy or log-probability check is decoded
+  // again at temperature + increment, up to 1.
+  float temperature = 0.0f;
+  float temperature_inc = 0.0f;
 };
 
 struct DecodedToken {
@@ -30,6 +35,7 @@ struct DecodedToken {
   int64_t t0;         // centiseconds
   int64_t t1;
   float p;
+  float plog;  // log probability, for avg_logprob and OpenAI `logprobs`
 };
 
 struct DecodedSegment {

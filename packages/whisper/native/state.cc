@@ -38,6 +38,10 @@ DecodeOptions ReadOptions(Napi::Object options) {
   flag("suppressNonSpeech", out.suppress_non_speech);
   Napi::Value threshold = options.Get("noSpeechThreshold");
   if (threshold.IsNumber()) out.no_speech_threshold = threshold.As<Napi::Number>().FloatValue();
+  Napi::Value temperature = options.Get("temperature");
+  if (temperature.IsNumber()) out.temperature = temperature.As<Napi::Number>().FloatValue();
+  Napi::Value increment = options.Get("temperatureIncrement");
+  if (increment.IsNumber()) out.temperature_inc = increment.As<Napi::Number>().FloatValue();
   return out;
 }
 
@@ -64,6 +68,7 @@ Napi::Object ToJs(Napi::Env env, const DecodeOutcome &outcome) {
       item.Set("t0", token.t0 / 100.0);
       item.Set("t1", token.t1 / 100.0);
       item.Set("p", token.p);
+      item.Set("plog", token.plog);
       tokens.Set(j, item);
     }
     segment.Set("tokens", tokens);

@@ -10,10 +10,12 @@ import {
   type ModelSpec,
   modelFile,
   resolveModel,
+  SILERO_VAD,
 } from '../src/catalog.js';
 import { type DownloadEvent, downloadModel, sha1File } from '../src/download.js';
 
-const USAGE = `Usage: pnpm model [<name> ...]          download official whisper.cpp models (default: $CAPTION_MODEL or base)
+const USAGE = `Usage: pnpm model [<name> ...]          download official whisper.cpp models (default: $CAPTION_MODEL or base);
+                                         \`silero\` is the Silero VAD model (CAPTION_VAD_MODEL=silero)
        pnpm model --list                 list the models with size and SHA-1 (* = downloaded)
        pnpm model --verify [<name|path> ...]
                                          check the SHA-1 of the given models, or of every model present
@@ -158,7 +160,13 @@ function list(modelDir: string): void {
       `${present ? '* ' : '  '}${spec.name.padEnd(20)} ${humanSize(spec.approxBytes).padStart(8)}  ${spec.sha1}  ${notes}`,
     );
   }
+  const vad = existsSync(modelFile(SILERO_VAD.name, modelDir));
+  console.log(
+    `${vad ? '* ' : '  '}${SILERO_VAD.alias.padEnd(20)} ${'0.8 MiB'.padStart(8)}  ${SILERO_VAD.sha1}  voice activity detection (ggml-${SILERO_VAD.name}.bin)`,
+  );
 }
+
+const isSilero = (name: string) => name === SILERO_VAD.alias || name === SILERO_VAD.name;
 
 async function verify(names: string[], modelDir: string, cwd: string): Promise<boolean> {
   const targets: { path: string; spec: ModelSpec | undefined }[] = [];
@@ -173,6 +181,11 @@ async function verify(names: string[], modelDir: string, cwd: string): Promise<b
     }
   } else {
     for (const name of names) {
+      if (isSilero(name)) {
+        const path = modelFile(SILERO_VAD.name, modelDir);
+        targets.push({ path, spec: { ...SILERO_VAD, multilingual: false, quantization: undefined } });
+        continue;
+      }
       const model = resolveModel(name, modelDir, { cwd });
       targets.push({ path: model.path, spec: model.spec });
     }
@@ -201,6 +214,17 @@ async function verify(names: string[], modelDir: string, cwd: string): Promise<b
 async function download(names: string[], modelDir: string, cwd: string, signal: AbortSignal): Promise<void> {
   const reporter = new ProgressReporter();
   for (const name of names) {
+    if (isSilero(name)) {
+      const path = await downloadModel(SILERO_VAD.name, {
+        modelDir,
+        signal,
+        baseUrl: SILERO_VAD.baseUrl,
+        expectedSha1: SILERO_VAD.sha1,
+        onProgress: reporter.onEvent,
+      });
+      reporter.line(`${path} is there and verified (Silero VAD; use CAPTION_VAD_MODEL=silero)`);
+      continue;
+    }
     const model = resolveModel(name, modelDir, { cwd });
     if (model.source === 'file') {
       if (!existsSync(model.path))

@@ -60,6 +60,21 @@ export const MODEL_CATALOG: readonly ModelSpec[] = ROWS.map(([name, approxBytes,
   }),
 );
 
+/**
+ * Silero VAD v6.2.0 in ggml, as whisper.cpp's `models/download-vad-model.sh` fetches it: not a
+ * Whisper model (CAPTION_MODEL refuses it), the speech detector of CAPTION_VAD_MODEL=silero.
+ * whisper.cpp publishes no checksum for it: the SHA-1 is that of the byte-identical-sized copy in
+ * `fixtures/models` (whisper.cpp's own VAD test model, a test checks it): a different upstream
+ * file is refused rather than trusted.
+ */
+export const SILERO_VAD = Object.freeze({
+  alias: 'silero',
+  name: 'silero-v6.2.0',
+  baseUrl: 'https://huggingface.co/ggml-org/whisper-vad',
+  sha1: '470e5d9d094ddba2f0a512cecc3732a252188abd',
+  approxBytes: 885_098,
+});
+
 const BY_NAME = new Map(MODEL_CATALOG.map((spec) => [spec.name, spec]));
 
 /** Catalog names, comma-separated, for error messages. */

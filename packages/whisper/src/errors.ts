@@ -7,6 +7,7 @@ export type WhisperErrorCode =
   | 'WHISPER_ABORTED'
   | 'WHISPER_BUSY'
   | 'WHISPER_FREED'
+  | 'WHISPER_VAD_FAILED'
   | 'WHISPER_INVALID_OPTION';
 
 export class WhisperError extends Error {

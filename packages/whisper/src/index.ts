@@ -10,6 +10,7 @@ export {
   modelSpec,
   type ResolvedModel,
   resolveModel,
+  SILERO_VAD,
 } from './catalog.js';
 export {
   type DownloadEvent,
@@ -21,5 +22,6 @@ export {
 } from './download.js';
 export { WhisperError, type WhisperErrorCode } from './errors.js';
 export { engineBuildInfo, type LoadOptions, type ModelInfo, WhisperModel, WhisperState } from './model.js';
-export { audioContextForClip, type DecodeOptions, SAMPLE_RATE } from './options.js';
+export { audioContextForClip, type DecodeOptions, SAMPLE_RATE, TEMPERATURE_INCREMENT } from './options.js';
 export type { Segment, Token, Transcription } from './transcription.js';
+export { type SpeechDetection, type SpeechSegment, type VadOptions, WhisperVad } from './vad.js';

@@ -30,6 +30,9 @@ export interface NativeDecodeOptions {
   audioContext: number;
   suppressNonSpeech: boolean;
   noSpeechThreshold: number;
+  temperature: number;
+  /** 0: no fallback. */
+  temperatureIncrement: number;
 }
 
 export interface NativeToken {
@@ -38,6 +41,7 @@ export interface NativeToken {
   t0: number;
   t1: number;
   p: number;
+  plog: number;
 }
 
 export interface NativeSegment {
@@ -67,8 +71,33 @@ export interface NativeModel {
   free(): void;
 }
 
+export interface NativeVadOptions {
+  /** false: keep the LSTM state of the previous call (streaming); true: start fresh. */
+  reset: boolean;
+  threshold: number;
+  minSpeechMs: number;
+  minSilenceMs: number;
+  maxSpeechSeconds: number;
+  padMs: number;
+}
+
+export interface NativeVadResult {
+  /** Speech probability per frame of `frameSamples` samples. */
+  probs: Float32Array;
+  /** Seconds from the start of the samples passed in. */
+  segments: { start: number; end: number }[];
+  frameSamples: number;
+  wallMs: number;
+}
+
+export interface NativeVad {
+  detect(samples: Float32Array, options: NativeVadOptions): Promise<NativeVadResult>;
+  free(): void;
+}
+
 export interface NativeAddon {
   loadModel(path: string, options: NativeLoadOptions): Promise<NativeModel>;
+  loadVad(path: string, options: { threads: number }): Promise<NativeVad>;
   languages(): { code: string; name: string }[];
   systemInfo(): string;
   version: string;

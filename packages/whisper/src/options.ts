@@ -28,7 +28,17 @@ export interface DecodeOptions {
   suppressNonSpeech?: boolean;
   /** Segments whose no-speech probability exceeds this are dropped by whisper.cpp (default 0.6). */
   noSpeechThreshold?: number;
+  /** Sampling temperature, 0-1 (default 0). */
+  temperature?: number;
+  /**
+   * whisper.cpp's temperature fallback (default false): a segment that fails the entropy or
+   * log-probability check is decoded again 0.2 hotter, up to 1. Costs time only when it triggers.
+   */
+  temperatureFallback?: boolean;
 }
+
+/** whisper.cpp's default fallback step (`temperature_inc`), also OpenAI Whisper's. */
+export const TEMPERATURE_INCREMENT = 0.2;
 
 export const SAMPLE_RATE = 16_000;
 /** Encoder frames per second of audio: 1500 frames cover whisper's 30 s window. */
@@ -88,6 +98,10 @@ export function resolveDecodeOptions(
   if (!(noSpeechThreshold >= 0 && noSpeechThreshold <= 1)) {
     throw new WhisperError('WHISPER_INVALID_OPTION', 'noSpeechThreshold must be between 0 and 1');
   }
+  const temperature = options.temperature ?? 0;
+  if (!(temperature >= 0 && temperature <= 1)) {
+    throw new WhisperError('WHISPER_INVALID_OPTION', 'temperature must be between 0 and 1');
+  }
   return {
     language,
     translate: task === 'translate',
@@ -100,5 +114,7 @@ export function resolveDecodeOptions(
     audioContext,
     suppressNonSpeech: options.suppressNonSpeech ?? true,
     noSpeechThreshold,
+    temperature,
+    temperatureIncrement: options.temperatureFallback ? TEMPERATURE_INCREMENT : 0,
   };
 }

@@ -8,6 +8,8 @@ export interface Token {
   t0: number;
   t1: number;
   probability: number;
+  /** Natural log of the token's probability, as whisper.cpp computed it. */
+  logprob: number;
 }
 
 export interface Segment {
@@ -40,6 +42,7 @@ export function toTranscription(native: NativeDecodeResult): Transcription {
       t0: token.t0,
       t1: token.t1,
       probability: token.p,
+      logprob: token.plog,
     }));
     return {
       text: segment.text,

@@ -9,7 +9,9 @@ import {
   modelSpec,
   repoRoot,
   resolveModel,
+  SILERO_VAD,
 } from '../src/catalog.js';
+import { sha1File } from '../src/download.js';
 
 const upstreamReadme = join(
   repoRoot,
@@ -64,6 +66,16 @@ describe('model catalog', () => {
   it('returns undefined for names outside the catalog', () => {
     expect(modelSpec('huge')).toBeUndefined();
     expect(modelSpec('ggml-base.bin')).toBeUndefined();
+  });
+});
+
+describe('Silero VAD entry', () => {
+  it('checks downloads against the SHA-1 of the real model in fixtures, and is no Whisper model', async () => {
+    const { sileroModel } = await import('@live-captions/test-services/fixtures');
+    expect(await sha1File(sileroModel())).toBe(SILERO_VAD.sha1);
+    expect(modelFile(SILERO_VAD.name, '/m')).toBe('/m/ggml-silero-v6.2.0.bin');
+    expect(modelSpec(SILERO_VAD.name)).toBeUndefined();
+    expect(() => resolveModel('silero', '/m')).toThrow(ModelError);
   });
 });
 

@@ -173,4 +173,15 @@ describe('language list', () => {
     expect(model.info.languages).toEqual([...WHISPER_LANGUAGES]);
     model.free();
   });
+
+  it('matches the full names the protocol package publishes (verbose_json `language`)', async () => {
+    const { WHISPER_LANGUAGE_NAMES } = await import('@live-captions/protocol');
+    const { loadBinding } = await import('../src/binding.js');
+    const names = Object.fromEntries(
+      loadBinding()
+        .languages()
+        .map(({ code, name }) => [code, name]),
+    );
+    expect(WHISPER_LANGUAGE_NAMES).toEqual(names);
+  });
 });

@@ -71,12 +71,13 @@ describe('POST /v1/audio/*: fields', () => {
   it('transcribes with the alias or the loaded model name; json by default, text on request', async () => {
     const json = await upload().field('model', 'whisper-1').expect(200);
     expect(json.headers['content-type']).toMatch(/^application\/json/);
-    expect(json.body).toEqual({ text: 'test' });
+    // 2.8 s of audio: OpenAI reports whole seconds, rounded up.
+    expect(json.body).toEqual({ text: 'test', usage: { type: 'duration', seconds: 3 } });
     const text = await upload().field('model', 'synthetic-tiny').field('response_format', 'text').expect(200);
     expect(text.headers['content-type']).toMatch(/^text\/plain/);
     expect(text.text).toBe('test');
     const translated = await upload('/v1/audio/translations').field('model', 'whisper-1').expect(200);
-    expect(translated.body).toEqual({ text: 'test' });
+    expect(translated.body).toEqual({ text: 'test', usage: { type: 'duration', seconds: 3 } });
   });
 
   it('400 with the OpenAI error object for each field rule', async () => {
@@ -95,13 +96,58 @@ describe('POST /v1/audio/*: fields', () => {
         'language',
       ],
       [
-        upload().field('model', 'whisper-1').field('response_format', 'verbose_json'),
+        upload().field('model', 'whisper-1').field('response_format', 'diarized_json'),
         Messages.responseFormat,
         'response_format',
       ],
-      [upload().field('model', 'whisper-1').field('stream', 'true'), Messages.streaming, 'stream'],
-      [upload().field('model', 'whisper-1').field('temperature', '0.4'), Messages.temperature, 'temperature'],
-      [upload().field('model', 'whisper-1').field('prompt', 'Kennedy'), Messages.prompt, 'prompt'],
+      [
+        upload().field('model', 'whisper-1').field('response_format', 'mp3'),
+        Messages.responseFormat,
+        'response_format',
+      ],
+      [
+        upload().field('model', 'whisper-1').field('timestamp_granularities[]', 'word'),
+        Messages.granularityFormat,
+        'timestamp_granularities',
+      ],
+      [
+        upload()
+          .field('model', 'whisper-1')
+          .field('response_format', 'verbose_json')
+          .field('timestamp_granularities[]', 'char'),
+        Messages.granularity,
+        'timestamp_granularities',
+      ],
+      [
+        upload('/v1/audio/translations')
+          .field('model', 'whisper-1')
+          .field('timestamp_granularities[]', 'word'),
+        unknownField('timestamp_granularities[]'),
+        'timestamp_granularities',
+      ],
+      [
+        upload().field('model', 'whisper-1').field('stream', 'true').field('response_format', 'srt'),
+        Messages.streaming,
+        'stream',
+      ],
+      [
+        upload('/v1/audio/translations').field('model', 'whisper-1').field('stream', 'true'),
+        Messages.streaming,
+        'stream',
+      ],
+      [
+        upload().field('model', 'whisper-1').field('stream', 'yes'),
+        Messages.booleanField('stream'),
+        'stream',
+      ],
+      [upload().field('model', 'whisper-1').field('include[]', 'segments'), Messages.include, 'include'],
+      [
+        upload().field('model', 'whisper-1').field('include[]', 'logprobs').field('response_format', 'text'),
+        Messages.include,
+        'include',
+      ],
+      [upload().field('model', 'whisper-1').field('temperature', '1.5'), Messages.temperature, 'temperature'],
+      [upload().field('model', 'whisper-1').field('temperature', '0x1'), Messages.temperature, 'temperature'],
       [upload().field('model', 'whisper-1').field('language', 'english'), Messages.language, 'language'],
     ];
     for (const [pending, detail, param] of cases) {
@@ -154,7 +200,10 @@ describe('POST /v1/audio/*: WAV files', () => {
       { sampleRate: 22050, channels: 1, bits: 32, extensible: true },
     ]) {
       const res = await upload('/v1/audio/transcriptions', pcm(spec, 1)).field('model', 'whisper-1');
-      expect([res.status, res.body]).toEqual([200, { text: 'test' }]);
+      expect([res.status, res.body]).toEqual([
+        200,
+        { text: 'test', usage: { type: 'duration', seconds: 1 } },
+      ]);
     }
   });
 

@@ -1,7 +1,14 @@
-import { type InferenceRequest, type InferenceResult, isWhisperLanguage } from '@live-captions/protocol';
-import type { DecodeOptions, Transcription } from '@live-captions/whisper';
+import {
+  type InferenceProgress,
+  type InferenceRequest,
+  type InferenceResult,
+  isWhisperLanguage,
+  type ResultSegment,
+} from '@live-captions/protocol';
+import type { DecodeOptions, SpeechSegment, Transcription } from '@live-captions/whisper';
 import { SAMPLE_RATE } from '@live-captions/whisper';
 import { InferenceError } from '../queue.js';
+import { runOfflineDecode } from './offline-job.js';
 import { isSilent, sliceSeconds } from './pcm.js';
 import { cutoffFor, cutWords, round3 } from './word-cut.js';
 
@@ -9,6 +16,8 @@ import { cutoffFor, cutWords, round3 } from './word-cut.js';
 export interface DecodeSlot {
   multilingual: boolean;
   decode(audio: Float32Array, options: DecodeOptions): Promise<Transcription>;
+  /** Speech regions of a clip, when the engine has a VAD model (off the JS thread, own state). */
+  detectSpeech?(audio: Float32Array): Promise<SpeechSegment[]>;
 }
 
 /** Shortest audio whisper.cpp decodes; it returns nothing below 100 ms. */
@@ -37,10 +46,24 @@ export async function runInferenceJob(
   request: InferenceRequest,
   audio: Float32Array,
   queueSeconds: number,
+  onProgress?: (progress: InferenceProgress) => void,
 ): Promise<InferenceResult> {
   checkSupported(request, slot);
   const started = performance.now();
   const duration = audio.length / SAMPLE_RATE;
+  if (request.offline) {
+    const outcome = await runOfflineDecode(slot, request, audio, onProgress);
+    return result(request, {
+      language: outcome.language,
+      transcript: outcome.text,
+      translation: outcome.text,
+      duration,
+      committed: duration,
+      queueSeconds,
+      started,
+      segments: outcome.segments,
+    });
+  }
   const context = request.contextSeconds;
   const final = !request.window || request.final;
   const wantsTranscript = request.mode !== 'translate';
@@ -51,6 +74,15 @@ export async function runInferenceJob(
   let translation = '';
   let committed = cutoffFor(duration, context, final);
 
+  // With a VAD model, speech detection runs beside the decode (its own thread), off the critical
+  // path: a window without speech then answers like silence instead of a hallucination.
+  const speaks =
+    slot.detectSpeech && !isSilent(audio)
+      ? slot.detectSpeech(audio).then(
+          (segments) => segments.length > 0,
+          () => true,
+        )
+      : undefined;
   if (!isSilent(audio)) {
     // A translate-only unfinished window still needs the transcript's word cut to know which
     // audio is committed.
@@ -61,6 +93,17 @@ export async function runInferenceJob(
       transcript = cut.text;
       committed = cut.committedSeconds;
       language = decoded.language;
+    }
+    if (speaks && !(await speaks)) {
+      return result(request, {
+        language: request.language === 'auto' ? null : request.language,
+        transcript: '',
+        translation: '',
+        duration,
+        committed: cutoffFor(duration, context, final),
+        queueSeconds,
+        started,
+      });
     }
     if (wantsTranslation && committed - context >= MIN_DECODE_SECONDS) {
       if (transcribed && (language === 'en' || transcript === '')) {
@@ -89,6 +132,7 @@ function result(
     committed: number;
     queueSeconds: number;
     started: number;
+    segments?: ResultSegment[];
   },
 ): InferenceResult {
   const translating = request.mode !== 'transcribe';
@@ -104,5 +148,6 @@ function result(
     committedSeconds: round3(parts.committed),
     queueSeconds: round3(parts.queueSeconds),
     inferenceSeconds: round3((performance.now() - parts.started) / 1000),
+    ...(parts.segments ? { segments: parts.segments } : {}),
   };
 }

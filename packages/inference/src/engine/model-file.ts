@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Logger } from '@live-captions/runtime';
-import { ensureModel } from '@live-captions/whisper';
+import { downloadModel, ensureModel, modelFile, SILERO_VAD } from '@live-captions/whisper';
 import type { EngineConfig } from '../config.js';
 
 export interface ModelFile {
@@ -30,4 +32,29 @@ export async function prepareModelFile(config: EngineConfig, logger?: Logger): P
     },
   });
   return { name: model.name, path: model.path };
+}
+
+/**
+ * The VAD model file of CAPTION_VAD_MODEL: `silero` is fetched (checksummed) on first start unless
+ * offline; a path must exist. Undefined when no VAD is configured.
+ */
+export async function prepareVadFile(config: EngineConfig, logger?: Logger): Promise<string | undefined> {
+  const value = config.vadModel;
+  if (value === undefined) return undefined;
+  if (value !== SILERO_VAD.alias) return resolve(value);
+  const path = modelFile(SILERO_VAD.name, config.modelDir);
+  if (config.offline) {
+    if (!existsSync(path)) throw new Error(`VAD model ${path} is missing (offline): run pnpm model silero`);
+    return path;
+  }
+  return downloadModel(SILERO_VAD.name, {
+    modelDir: config.modelDir,
+    baseUrl: SILERO_VAD.baseUrl,
+    expectedSha1: SILERO_VAD.sha1,
+    onProgress: (event) => {
+      if (event.type === 'start' || event.type === 'retry' || event.type === 'done') {
+        logger?.info({ event: event.type, model: event.name }, 'model download');
+      }
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type {
   EngineInfo,
+  InferenceProgress,
   InferenceRequest,
   InferenceResult,
   TaskMode,
@@ -14,11 +15,12 @@ import {
   type WhisperError,
   WhisperModel,
   type WhisperState,
+  WhisperVad,
 } from '@live-captions/whisper';
 import type { EngineConfig } from '../config.js';
 import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
-import { prepareModelFile } from './model-file.js';
+import { prepareModelFile, prepareVadFile } from './model-file.js';
 
 export interface EnginePoolOptions {
   modelPath: string;
@@ -31,11 +33,14 @@ export interface EnginePoolOptions {
   beamSize?: number;
   /** A decode running longer than this fails and its decode state is replaced. Default 90 s. */
   watchdogMs?: number;
+  /** A Silero ggml file: each slot then gets its own VAD (speech regions, no hallucinated silence). */
+  vadModelPath?: string;
   logger?: Logger;
 }
 
 interface Slot {
   state: WhisperState;
+  vad: WhisperVad | undefined;
   busy: boolean;
   /** Set after a watchdog trip until a fresh state replaces the stuck one. */
   replacing: boolean;
@@ -67,6 +72,7 @@ export class EnginePool {
     this.#options = options;
     this.#slots = Array.from({ length: options.workers }, () => ({
       state: model.createState(),
+      vad: undefined,
       busy: false,
       replacing: false,
     }));
@@ -91,6 +97,9 @@ export class EnginePool {
     const loadStarted = performance.now();
     const model = await WhisperModel.load(options.modelPath);
     const pool = new EnginePool(model, options);
+    if (options.vadModelPath) {
+      for (const slot of pool.#slots) slot.vad = await WhisperVad.load(options.vadModelPath);
+    }
     // One second of silence: enough to run the encoder and one decoder step.
     const silence = new Float32Array(SAMPLE_RATE);
     await Promise.all(
@@ -113,6 +122,7 @@ export class EnginePool {
   /** Finds (or downloads) the configured model, then starts a pool on it. */
   static async fromConfig(config: EngineConfig, logger?: Logger): Promise<EnginePool> {
     const model = await prepareModelFile(config, logger);
+    const vadModelPath = await prepareVadFile(config, logger);
     return EnginePool.start({
       modelPath: model.path,
       modelName: model.name,
@@ -120,6 +130,7 @@ export class EnginePool {
       threadsPerWorker: config.threadsPerWorker,
       beamSize: config.beamSize,
       watchdogMs: config.watchdogMs,
+      ...(vadModelPath ? { vadModelPath } : {}),
       ...(logger ? { logger } : {}),
     });
   }
@@ -132,10 +143,11 @@ export class EnginePool {
     request: InferenceRequest,
     timing: { enqueuedAt: number; startDeadline: number },
     audio: () => Float32Array | Promise<Float32Array>,
+    onProgress?: (progress: InferenceProgress) => void,
   ): Promise<InferenceResult> {
     try {
       const result = await this.withSlot(timing.startDeadline, async (slot) =>
-        runInferenceJob(slot, request, await audio(), (Date.now() - timing.enqueuedAt) / 1000),
+        runInferenceJob(slot, request, await audio(), (Date.now() - timing.enqueuedAt) / 1000, onProgress),
       );
       this.stats.completed++;
       return result;
@@ -199,7 +211,10 @@ export class EnginePool {
       waiter.reject(new InferenceError('unavailable', 'the engine is shutting down'));
     }
     while (this.running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const slot of this.#slots) slot.state.free();
+    for (const slot of this.#slots) {
+      slot.state.free();
+      slot.vad?.free();
+    }
     this.#model.free();
   }
 
@@ -242,9 +257,11 @@ export class EnginePool {
   }
 
   #decodeSlot(slot: Slot): DecodeSlot {
+    const vad = slot.vad;
     return {
       multilingual: this.info.multilingual,
       decode: (audio, options) => this.#decode(slot, audio, options),
+      ...(vad ? { detectSpeech: async (audio: Float32Array) => (await vad.detect(audio)).segments } : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   EngineInfo,
   InferenceJob,
+  InferenceProgress,
   InferenceRequest,
   InferenceResult,
   WorkerStatus,
@@ -51,6 +52,9 @@ interface PendingRequest {
   resolve: (result: InferenceResult) => void;
   reject: (error: InferenceError) => void;
   timers: NodeJS.Timeout[];
+  onProgress: ((progress: InferenceProgress) => void) | undefined;
+  /** Segments relayed so far: a retried job reports its first segments again. */
+  relayed: number;
 }
 
 /**
@@ -119,6 +123,15 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
       );
     }
     entry.reject(failure);
+  });
+  events.on('progress', ({ jobId, data }) => {
+    const entry = pending.get(jobId);
+    const progress = data as unknown as InferenceProgress;
+    if (!entry?.onProgress || !Array.isArray(progress?.segments)) return;
+    const fresh = progress.segments.slice(Math.max(0, entry.relayed - progress.offset));
+    if (fresh.length === 0) return;
+    entry.relayed = progress.offset + progress.segments.length;
+    entry.onProgress({ offset: entry.relayed - fresh.length, segments: fresh });
   });
   events.on('stalled', ({ jobId }) => {
     const entry = pending.get(jobId);
@@ -295,7 +308,11 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
       await Promise.all([redis.connect(), queue.waitUntilReady(), events.waitUntilReady()]);
     },
 
-    async submit(request: InferenceRequest, audio: Float32Array, { startDeadline }: SubmitOptions) {
+    async submit(
+      request: InferenceRequest,
+      audio: Float32Array,
+      { startDeadline, onProgress }: SubmitOptions,
+    ) {
       if (closed) throw new InferenceError('unavailable', 'the queue is closed');
       if (!link.up) throw unreachable();
       const queueTimeoutMs = Math.max(0, startDeadline - Date.now());
@@ -309,6 +326,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
           resolve,
           reject,
           timers: [],
+          onProgress,
+          relayed: 0,
         };
         entry.timers.push(armRequestDeadline(entry));
         enqueue(entry).catch((error: unknown) => {

@@ -56,6 +56,7 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
     id?: string;
     data: InferenceJob;
     attemptsStarted: number;
+    updateProgress(progress: object): Promise<void>;
   }): Promise<InferenceResult> {
     const jobId = job.id ?? '';
     const audioKey = keys.audio(jobId);
@@ -65,12 +66,21 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
     if (retry) logger?.info({ jobId, correlationId: job.data.correlationId }, 'job retried: decoding again');
     const timing = retry ? { ...job.data, startDeadline: Number.POSITIVE_INFINITY } : job.data;
     try {
-      return await pool.runJob(job.data, timing, async () => {
-        const bytes = await redis.getBuffer(audioKey);
-        if (!bytes)
-          throw new InferenceError('inference_failed', 'the job audio expired before the job started');
-        return bufferToSamples(bytes);
-      });
+      return await pool.runJob(
+        job.data,
+        timing,
+        async () => {
+          const bytes = await redis.getBuffer(audioKey);
+          if (!bytes)
+            throw new InferenceError('inference_failed', 'the job audio expired before the job started');
+          return bufferToSamples(bytes);
+        },
+        (progress) => {
+          // Offline decodes report segments as they come; the gateway relays them to a stream.
+          // Best effort: a lost progress event only delays text the final result carries anyway.
+          job.updateProgress(progress).catch(() => undefined);
+        },
+      );
     } catch (error) {
       const failure = error as InferenceError;
       logger?.warn({ jobId, code: failure.code, correlationId: job.data.correlationId }, 'job failed');

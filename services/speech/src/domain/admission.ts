@@ -5,7 +5,13 @@
  * it and that every job carries its start deadline.
  */
 import { InferenceError, type InferenceQueue } from '@live-captions/inference';
-import type { EngineInfo, InferenceRequest, InferenceResult, SpeechHealth } from '@live-captions/protocol';
+import type {
+  EngineInfo,
+  InferenceProgress,
+  InferenceRequest,
+  InferenceResult,
+  SpeechHealth,
+} from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 import { MAX_SECONDS, SAMPLE_RATE } from './pcm.js';
 import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
@@ -109,14 +115,18 @@ export class Admission {
   }
 
   /** Queues one decode with its start deadline; maps failures to the contract (steps 13-14). */
-  decode(request: InferenceRequest, audio: Float32Array): Promise<InferenceResult> {
+  decode(
+    request: InferenceRequest,
+    audio: Float32Array,
+    onProgress?: (progress: InferenceProgress) => void,
+  ): Promise<InferenceResult> {
     const startDeadline = Date.now() + this.options.queueTimeoutMs;
     let abandon: (error: HttpError) => void = () => undefined;
     const abandoned = new Promise<never>((_resolve, reject) => {
       abandon = reject;
     });
     const job = Promise.race([
-      this.queue.submit(request, audio, { startDeadline }).then(
+      this.queue.submit(request, audio, { startDeadline, ...(onProgress ? { onProgress } : {}) }).then(
         (result) => {
           this.bump('completed');
           this.onDecoded(result);

@@ -115,11 +115,14 @@ export const Messages = {
   wavChannels: 'Unsupported audio: expected mono or stereo',
   wavRate: 'Unsupported audio: sample rate must be between 8000 and 48000 Hz',
   wavTruncated: 'Truncated WAV data',
-  responseFormat: 'response_format must be json or text',
+  responseFormat: 'response_format must be json, text, srt, verbose_json or vtt',
   languageOnTranslation: 'Translations detect the language: the language field is not supported',
-  streaming: 'Streaming responses are not supported',
-  temperature: 'Only temperature 0 is supported',
-  prompt: 'Prompts are not supported',
+  streaming: 'stream=true is supported on transcriptions with response_format json or text',
+  temperature: 'temperature must be a number between 0 and 1',
+  granularity: 'timestamp_granularities[] must be word or segment',
+  granularityFormat: 'timestamp_granularities[] requires response_format verbose_json',
+  include: 'include[] supports logprobs only, with response_format json or a stream',
+  booleanField: (name: string) => `${name} must be true or false`,
 } as const;
 
 export const unknownModel = (loaded: string) => `Unknown model: use "${loaded}" or "whisper-1"`;

@@ -3,7 +3,7 @@
  * admission of the stream, the retry cache, the queued decode and the answer. Each route brings
  * only its own reading and validation of the upload, and its response body.
  */
-import type { InferenceResult } from '@live-captions/protocol';
+import type { InferenceProgress, InferenceResult } from '@live-captions/protocol';
 import type { Response } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
@@ -28,6 +28,11 @@ export interface PreparedDecode {
   extra?: string;
   /** The 200 answer, which a retry with the same request ID gets again from the cache. */
   reply: (result: InferenceResult) => CachedResponse;
+  /** A streamed answer: gets the decode's progress, and answers itself once the result is in. */
+  stream?: {
+    progress(progress: InferenceProgress): void;
+    finish(result: InferenceResult, response: CachedResponse): void;
+  };
 }
 
 function sendCached(res: Response, cached: CachedResponse): void {
@@ -48,8 +53,10 @@ export async function decodeAndReply(
   const { requestId, streamId } = target;
   const session = await admission.admit(streamId, target.temporary);
   let answer: CachedResponse;
+  /** A streamed answer's last event; its deltas went out while the decode ran. */
+  let finishStream: (() => void) | undefined;
   try {
-    const { options, audio, body, route, extra, reply } = await prepare();
+    const { options, audio, body, route, extra, reply, stream } = await prepare();
     // Only a request ID makes a result cacheable: no hashing without one.
     const signature = requestId ? requestSignature(route, body, options, extra) : '';
     const cached = await admission.cached(session, requestId, signature);
@@ -61,14 +68,19 @@ export async function decodeAndReply(
         // `correlate` (app.ts) sets the id before any route runs.
         { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
         audio,
+        stream ? (progress) => stream.progress(progress) : undefined,
       );
-      answer = reply(result);
-      await admission.remember(session, requestId, signature, answer);
+      const response = reply(result);
+      answer = response;
+      await admission.remember(session, requestId, signature, response);
+      if (stream) finishStream = () => stream.finish(result, response);
     }
   } finally {
     await admission.release(session);
   }
   // The stream is free before its client hears back (on every gateway sharing the sessions), so
   // the client's next window is never refused as busy.
-  if (!res.destroyed) sendCached(res, answer);
+  if (res.destroyed) return;
+  if (finishStream) finishStream();
+  else sendCached(res, answer);
 }

@@ -15,6 +15,12 @@ const CORS_HEADERS = 'Authorization, Content-Type, X-Caption-Local, X-Stream-ID,
 /** `{"detail"}` everywhere; under `/v1` also the OpenAI `error` object the official SDKs read. */
 export function sendError(req: Request, res: Response, error: HttpError): void {
   if (res.headersSent) {
+    // A `/v1` stream that already sent text ends with an error event the SDKs raise.
+    if (String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') && !res.writableEnded) {
+      const detail = { message: error.message, type: error.type, param: error.param, code: error.code };
+      res.end(`data: ${JSON.stringify({ type: 'error', error: detail })}\n\n`);
+      return;
+    }
     res.destroy();
     return;
   }

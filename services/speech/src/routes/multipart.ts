@@ -14,6 +14,8 @@ const envelopeTooLarge = () => new HttpError(413, Messages.envelopeTooLarge, { p
 export interface MultipartBody {
   /** Text fields; a name sent twice is refused before this is returned. */
   fields: Record<string, string>;
+  /** Fields named in `lists` (sent as `name[]`, any number of times), by name without `[]`. */
+  lists: Record<string, string[]>;
   file: Express.Multer.File | undefined;
 }
 
@@ -54,6 +56,7 @@ export function readMultipart(
   req: Request,
   res: Response,
   limits: Pick<BodyLimits, 'timeoutMs'>,
+  listNames: ReadonlySet<string> = new Set(),
 ): Promise<MultipartBody> {
   // Refused before multer sees the request: an announced oversize body is not worth parsing.
   if (Number(req.headers['content-length']) > MAX_ENVELOPE_BYTES) return Promise.reject(envelopeTooLarge());
@@ -76,14 +79,23 @@ export function readMultipart(
     upload(req, res, (error?: unknown) => {
       if (error) return reject(fromMulter(error));
       const fields: Record<string, string> = {};
+      const lists: Record<string, string[]> = {};
       for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
+        // multer parses `name[]` into an array under `name`; one plain `name` is a list of one.
+        if (listNames.has(name) && (typeof value === 'string' || Array.isArray(value))) {
+          const items = typeof value === 'string' ? [value] : value;
+          if (items.every((item) => typeof item === 'string')) {
+            lists[name] = items as string[];
+            continue;
+          }
+        }
         if (typeof value !== 'string') {
           const message = Array.isArray(value) ? duplicateField(name) : unknownField(name);
           return reject(new HttpError(400, message, { param: name }));
         }
         fields[name] = value;
       }
-      resolve({ fields, file: req.file });
+      resolve({ fields, lists, file: req.file });
     });
   });
 }

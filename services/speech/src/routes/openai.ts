@@ -1,54 +1,48 @@
 /**
- * `/v1`: the OpenAI audio subset (models, transcriptions, translations) for uploaded WAV files.
- * Errors carry `detail` plus the OpenAI `error` object (see middleware `sendError`).
+ * `/v1`: the OpenAI audio API (models, transcriptions, translations) for uploaded WAV files.
+ * Errors carry `detail` plus the OpenAI `error` object (see middleware `sendError`); fields are
+ * validated in `domain/openai-request.ts`, answers shaped in `domain/transcript.ts`.
  */
 import { randomUUID } from 'node:crypto';
+import type { InferenceResult } from '@live-captions/protocol';
 import { type Request, type Response, Router } from 'express';
 import type { Admission } from '../domain/admission.js';
-import { HttpError, Messages, unknownField, unknownModel } from '../domain/errors.js';
+import { HttpError, Messages } from '../domain/errors.js';
+import { LIST_FIELDS, type OpenAiOptions, parseOpenAiFields, type Task } from '../domain/openai-request.js';
 import { checkLanguageAndMode, parseIds } from '../domain/request.js';
+import type { CachedResponse } from '../domain/sessions.js';
+import { jsonTranscript, srt, streamBody, verboseJson, vtt } from '../domain/transcript.js';
 import { decodeWav } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 import { readMultipart } from './multipart.js';
+import { EVENT_STREAM, transcriptStream } from './transcript-stream.js';
 
-/** The hosted-model alias that selects the loaded local model. */
-export const COMPAT_ALIAS = 'whisper-1';
+export { COMPAT_ALIAS } from '../domain/openai-request.js';
 
-const FIELDS = new Set(['file', 'model', 'language', 'response_format', 'temperature', 'prompt', 'stream']);
+const TEXT = 'text/plain; charset=utf-8';
 
-type Task = 'transcriptions' | 'translations';
-
-function validateFields(task: Task, fields: Record<string, string>, hasFile: boolean, model: string) {
-  for (const name of Object.keys(fields)) {
-    if (!FIELDS.has(name)) throw new HttpError(400, unknownField(name), { param: name });
+function answer(task: Task, options: OpenAiOptions, result: InferenceResult): CachedResponse {
+  const ok = (contentType: string, body: string): CachedResponse => ({ status: 200, contentType, body });
+  if (options.stream) return ok(EVENT_STREAM, streamBody(result, options.logprobs));
+  switch (options.responseFormat) {
+    case 'text':
+      return ok(TEXT, result.text);
+    case 'srt':
+      return ok(TEXT, srt(result));
+    case 'vtt':
+      return ok(TEXT, vtt(result));
+    case 'verbose_json': {
+      const body = verboseJson(
+        result,
+        task === 'translations' ? 'translate' : 'transcribe',
+        options.granularities,
+      );
+      return ok('application/json', JSON.stringify(body));
+    }
+    default:
+      return ok('application/json', JSON.stringify(jsonTranscript(result, options.logprobs)));
   }
-  if (!hasFile) throw new HttpError(400, Messages.fileMissing, { param: 'file' });
-  if (fields.model === undefined || fields.model === '')
-    throw new HttpError(400, Messages.modelMissing, { param: 'model' });
-  if (fields.model !== model && fields.model !== COMPAT_ALIAS) {
-    throw new HttpError(400, unknownModel(model), { param: 'model', code: 'model_not_found' });
-  }
-  if (task === 'translations' && fields.language !== undefined) {
-    throw new HttpError(400, Messages.languageOnTranslation, { param: 'language' });
-  }
-  const responseFormat = fields.response_format ?? 'json';
-  if (responseFormat !== 'json' && responseFormat !== 'text') {
-    throw new HttpError(400, Messages.responseFormat, { param: 'response_format' });
-  }
-  if (fields.stream !== undefined && fields.stream !== 'false') {
-    throw new HttpError(400, Messages.streaming, { param: 'stream' });
-  }
-  if (
-    fields.temperature !== undefined &&
-    !(fields.temperature.trim() !== '' && Number(fields.temperature) === 0)
-  ) {
-    throw new HttpError(400, Messages.temperature, { param: 'temperature' });
-  }
-  if (fields.prompt !== undefined && fields.prompt !== '') {
-    throw new HttpError(400, Messages.prompt, { param: 'prompt' });
-  }
-  return responseFormat;
 }
 
 export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
@@ -74,25 +68,32 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
         res,
         { requestId: ids.requestId, streamId, temporary: ids.streamId === undefined },
         async () => {
-          const { fields, file } = await readMultipart(req, res, { timeoutMs: uploadTimeoutMs });
-          const responseFormat = validateFields(task, fields, file !== undefined, engine.model);
+          const { fields, lists, file } = await readMultipart(
+            req,
+            res,
+            { timeoutMs: uploadTimeoutMs },
+            LIST_FIELDS,
+          );
+          const options = parseOpenAiFields(task, fields, lists, file !== undefined, engine.model);
           const mode = task === 'translations' ? 'translate' : 'transcribe';
-          const { language } = checkLanguageAndMode(fields.language ?? 'auto', mode, engine);
+          const { language } = checkLanguageAndMode(options.language, mode, engine);
           const wav = decodeWav(file!.buffer);
           return {
-            options: { language, mode, window: false, final: true, contextSeconds: 0 },
+            options: {
+              language,
+              mode,
+              window: false,
+              final: true,
+              contextSeconds: 0,
+              offline: { prompt: options.prompt, temperature: options.temperature },
+            },
             audio: wav.samples,
             body: file!.buffer,
             route: `v1-${task}`,
-            extra: responseFormat,
-            reply: (result) =>
-              responseFormat === 'text'
-                ? { status: 200, contentType: 'text/plain; charset=utf-8', body: result.text }
-                : {
-                    status: 200,
-                    contentType: 'application/json',
-                    body: JSON.stringify({ text: result.text }),
-                  },
+            // Everything that changes the answer but is not a decode option: part of the retry key.
+            extra: JSON.stringify([options, task]),
+            reply: (result) => answer(task, options, result),
+            ...(options.stream ? { stream: transcriptStream(res, options.logprobs) } : {}),
           };
         },
       );

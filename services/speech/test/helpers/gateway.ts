@@ -65,8 +65,12 @@ export async function inProcessBackend(
 }
 
 /** BullMQ producer plus one real worker (the package's worker runner) on a fresh queue name. */
-export async function redisBackend(model: ModelName = 'tiny', workers = 1): Promise<Backend> {
-  const engine = engineConfig(model, { workers });
+export async function redisBackend(
+  model: ModelName = 'tiny',
+  workers = 1,
+  overrides: Partial<EngineConfig> = {},
+): Promise<Backend> {
+  const engine = engineConfig(model, { workers, ...overrides });
   const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine });
   const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName: engine.queueName });
   await queue.start();

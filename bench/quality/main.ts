@@ -1,0 +1,155 @@
+// `pnpm bench quality [--model=FILE] [--vad=FILE|none] [--interval=3] [--threads=N]`
+// Transcription quality per clip of fixtures/audio against the manifest's reference text:
+//   (a) the offline /v1 path (speech regions by Silero VAD, each decoded with the previous text
+//       as prompt), (b) the rolling windows exactly as the capture page cuts them (its
+//       RollingBuffer, 50 ms frames, "normal" sensitivity, the interval given), answered at once,
+//   (c) translations (offline) against the manifest's English for the clips that have it.
+// WER (CER for ja/zh/ko) after normalization (score.ts). The (b) - (a) gap is what live captioning
+// costs. On the synthetic models (the default here) the text is always "test": the table shows
+// the harness works; run it with a real model (`pnpm model base`, then --model=models/ggml-base.bin).
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EnginePool } from '@live-captions/inference';
+import type { InferenceRequest } from '@live-captions/protocol';
+import { audioFixture, audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
+import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
+import { table } from '../lib/stats.js';
+import { readWav16 } from '../lib/wav.js';
+import { CHARACTER_LANGUAGES, errorRate } from './score.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const modelPath = resolve(repoRoot, arg('model', join('models', 'ggml-synthetic-tiny.bin')));
+const vadArg = arg('vad', sileroModel());
+const interval = Number(arg('interval', '3'));
+const threads = Number(arg('threads', '2'));
+const FRAME = 800; // the capture worklet's 50 ms frames at 16 kHz
+
+const pool = await EnginePool.start({
+  modelPath,
+  modelName: modelPath,
+  workers: 1,
+  threadsPerWorker: threads,
+  ...(vadArg === 'none' ? {} : { vadModelPath: resolve(repoRoot, vadArg) }),
+});
+const multilingual = pool.info.multilingual;
+let jobs = 0;
+
+async function run(request: Partial<InferenceRequest>, audio: Float32Array) {
+  const full: InferenceRequest = {
+    mode: 'transcribe',
+    language: 'en',
+    window: false,
+    final: true,
+    contextSeconds: 0,
+    requestId: '',
+    streamId: 'bench-quality',
+    correlationId: `quality-${jobs++}`,
+    ...request,
+  };
+  return pool.runJob(full, { enqueuedAt: Date.now(), startDeadline: Number.POSITIVE_INFINITY }, () => audio);
+}
+
+const offline = (language: string, audio: Float32Array, mode: 'transcribe' | 'translate' = 'transcribe') =>
+  run({ language, mode, offline: { prompt: '', temperature: 0 } }, audio);
+
+/** The capture page's windows over the clip, each answered before the next frame arrives. */
+async function rolling(language: string, audio: Float32Array): Promise<string> {
+  const buffer = new RollingBuffer({ threshold: SENSITIVITY.normal, intervalSeconds: interval });
+  const texts: string[] = [];
+  const send = async (stopping: boolean) => {
+    for (let window = buffer.next(stopping); window; window = buffer.next(stopping)) {
+      const result = await run(
+        { language, window: true, final: window.final, contextSeconds: window.contextSeconds },
+        window.samples,
+      );
+      if (result.text) texts.push(result.text);
+      buffer.commit(result.committedSeconds);
+    }
+  };
+  for (let at = 0; at < audio.length; at += FRAME) {
+    buffer.push(audio.slice(at, at + FRAME));
+    await send(false);
+  }
+  await send(true);
+  return texts.join(' ');
+}
+
+const pct = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}` : '-');
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+const rows: (string | number)[][] = [];
+const byLanguage = new Map<string, { a: number[]; b: number[]; c: number[] }>();
+const started = performance.now();
+for (const clip of audioManifest()) {
+  if (!multilingual && clip.language !== 'en') continue;
+  const audio = readWav16(audioFixture(clip.file));
+  const offlineText = (await offline(clip.language, audio)).text;
+  const rollingText = await rolling(clip.language, audio);
+  const a = errorRate(clip.text, offlineText, clip.language);
+  const b = errorRate(clip.text, rollingText, clip.language);
+  let c = Number.NaN;
+  if (multilingual && clip.translation_en && clip.language !== 'en') {
+    c = errorRate(clip.translation_en, (await offline(clip.language, audio, 'translate')).text, 'en');
+  }
+  const entry = byLanguage.get(clip.language) ?? { a: [], b: [], c: [] };
+  entry.a.push(a);
+  entry.b.push(b);
+  if (Number.isFinite(c)) entry.c.push(c);
+  byLanguage.set(clip.language, entry);
+  const metric = CHARACTER_LANGUAGES.has(clip.language) ? 'CER' : 'WER';
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  rows.push([
+    clip.file,
+    clip.language,
+    metric,
+    pct(a),
+    pct(b),
+    pct(b - a),
+    pct(c),
+    `${words(offlineText)}/${words(rollingText)}/${words(clip.text)}`,
+  ]);
+}
+
+const HEADER = [
+  'clip',
+  'lang',
+  'metric',
+  '(a) offline %',
+  '(b) rolling %',
+  'gap b-a',
+  '(c) translation WER %',
+  'words a/b/ref',
+];
+console.log(
+  `model ${modelPath}${vadArg === 'none' ? ', no VAD' : ', Silero VAD'}; rolling interval ${interval} s`,
+);
+console.log(table(HEADER, rows));
+const summary = [...byLanguage.entries()].map(([language, e]) => [
+  language,
+  e.a.length,
+  pct(mean(e.a)),
+  pct(mean(e.b)),
+  pct(mean(e.b) - mean(e.a)),
+  e.c.length > 0 ? pct(mean(e.c)) : '-',
+]);
+const all = [...byLanguage.values()];
+const overall = (pick: (e: { a: number[]; b: number[]; c: number[] }) => number[]) => mean(all.flatMap(pick));
+summary.push([
+  'overall',
+  all.reduce((n, e) => n + e.a.length, 0),
+  pct(overall((e) => e.a)),
+  pct(overall((e) => e.b)),
+  pct(overall((e) => e.b) - overall((e) => e.a)),
+  all.some((e) => e.c.length > 0) ? pct(overall((e) => e.c)) : '-',
+]);
+console.log();
+console.log(
+  table(['language', 'clips', '(a) offline %', '(b) rolling %', 'gap b-a', '(c) translation %'], summary),
+);
+console.log(
+  `\nThe price of live captioning (rolling - offline, overall): ${pct(overall((e) => e.b) - overall((e) => e.a))} points` +
+    ` (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+);
+await pool.close();

@@ -1,0 +1,116 @@
+/**
+ * Offline `/v1` decodes: a whole uploaded clip, cut at its pauses by voice activity detection
+ * (when the engine has a VAD model), each speech region decoded on its own and reported as soon
+ * as it is decoded. Non-speech is never decoded, so silence and noise answer "" instead of a
+ * hallucination, and no segment spans a pause.
+ */
+import type { InferenceProgress, InferenceRequest, ResultSegment } from '@live-captions/protocol';
+import type { Transcription } from '@live-captions/whisper';
+import { SAMPLE_RATE } from '@live-captions/whisper';
+import { isSilent, sliceSeconds } from './pcm.js';
+import type { DecodeSlot } from './run-job.js';
+import { round3 } from './word-cut.js';
+
+export interface SpeechRegion {
+  start: number;
+  end: number;
+}
+
+/** Audio kept around each VAD region when decoding: Whisper mishears words cut at their edge. */
+export const REGION_MARGIN_SECONDS = 0.2;
+/** Earlier text primes the next region (as Whisper conditions on its previous window); its tail only. */
+const PROMPT_TAIL_CHARS = 200;
+
+/** VAD regions widened by `margin`, clamped to the clip, merged where they then overlap. */
+export function decodeRegions(
+  speech: readonly SpeechRegion[],
+  duration: number,
+  margin = REGION_MARGIN_SECONDS,
+): SpeechRegion[] {
+  const out: SpeechRegion[] = [];
+  for (const region of [...speech].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(0, region.start - margin);
+    const end = Math.min(duration, region.end + margin);
+    if (end <= start) continue;
+    const last = out.at(-1);
+    if (last && start <= last.end) last.end = Math.max(last.end, end);
+    else out.push({ start, end });
+  }
+  return out;
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/**
+ * Segments of one region's decode in clip time: shifted by the region's start and kept inside
+ * the region, so times are monotonic across regions and never leave the clip.
+ */
+export function regionSegments(
+  decoded: Pick<Transcription, 'segments'>,
+  region: SpeechRegion,
+  temperature: number,
+): ResultSegment[] {
+  const at = (t: number) => round3(clamp(region.start + t, region.start, region.end));
+  return decoded.segments
+    .filter((segment) => segment.text.trim() !== '')
+    .map((segment) => ({
+      start: at(segment.t0),
+      end: Math.max(at(segment.t0), at(segment.t1)),
+      text: segment.text,
+      tokens: segment.tokens.map((token) => ({
+        id: token.id,
+        text: token.text,
+        start: at(token.t0),
+        end: Math.max(at(token.t0), at(token.t1)),
+        logprob: token.logprob,
+      })),
+      temperature,
+      noSpeechProbability: segment.noSpeechProbability,
+    }));
+}
+
+export interface OfflineOutcome {
+  language: string | null;
+  text: string;
+  segments: ResultSegment[];
+}
+
+/** Decodes `request` (which has `offline` set) region by region. */
+export async function runOfflineDecode(
+  slot: DecodeSlot,
+  request: InferenceRequest,
+  audio: Float32Array,
+  onProgress?: (progress: InferenceProgress) => void,
+): Promise<OfflineOutcome> {
+  const offline = request.offline ?? { prompt: '', temperature: 0 };
+  const duration = audio.length / SAMPLE_RATE;
+  let regions: SpeechRegion[] = [];
+  if (!isSilent(audio)) {
+    regions = slot.detectSpeech
+      ? decodeRegions(await slot.detectSpeech(audio), duration)
+      : [{ start: 0, end: duration }];
+  }
+  let language: string | null = request.language === 'auto' ? null : request.language;
+  const segments: ResultSegment[] = [];
+  let text = '';
+  for (const region of regions) {
+    if (region.end - region.start < 0.1) continue;
+    const prompt = [offline.prompt, text.slice(-PROMPT_TAIL_CHARS).trim()].filter(Boolean).join(' ');
+    const decoded = await slot.decode(sliceSeconds(audio, region.start, region.end), {
+      // The first region detects the language; the others are decoded in it.
+      language: language ?? 'auto',
+      task: request.mode === 'translate' ? 'translate' : 'transcribe',
+      singleSegment: false,
+      initialPrompt: prompt,
+      temperature: offline.temperature,
+      temperatureFallback: true,
+    });
+    language ??= decoded.language;
+    const found = regionSegments(decoded, region, offline.temperature);
+    if (found.length === 0) continue;
+    onProgress?.({ offset: segments.length, segments: found });
+    segments.push(...found);
+    text += found.map((segment) => segment.text).join('');
+  }
+  return { language, text: text.trim(), segments };
+}
