@@ -1,6 +1,6 @@
 // Silero VAD through whisper.cpp on real clips: the model is the real one, so these are real
 // results (whisper.cpp's own VAD tool finds the same JFK segments).
-import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
+import { audioManifest, sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
 import { SAMPLE_RATE, WhisperError, WhisperVad } from '../src/index.js';
 import { readClip } from './fixtures.js';
 
@@ -11,19 +11,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => vad.free());
-
-/** Deterministic white noise (xorshift), uniform in [-amplitude, amplitude]. */
-function whiteNoise(seconds: number, amplitude: number): Float32Array {
-  const out = new Float32Array(Math.round(seconds * SAMPLE_RATE));
-  let x = 0x9e3779b9;
-  for (let i = 0; i < out.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = ((x >>> 0) / 0xffffffff - 0.5) * 2 * amplitude;
-  }
-  return out;
-}
 
 describe('WhisperVad on real audio', () => {
   it('finds the four speech segments of JFK, with a probability per 32 ms frame', async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { InferenceError, type InferenceQueue } from '@live-captions/inference';
-import { sileroModel } from '@live-captions/test-services/fixtures';
+import { sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
 import OpenAI, { toFile } from 'openai';
 import { parseSync } from 'subtitle';
 import request from 'supertest';
@@ -35,20 +35,8 @@ const JFK_SPEECH = [
   [8.2, 10.6],
 ] as const;
 
-/** Deterministic white noise (xorshift), 16 kHz mono. */
-function whiteNoise(seconds: number, amplitude: number): Float32Array {
-  const out = new Float32Array(Math.round(seconds * 16000));
-  let x = 0x2545f491;
-  for (let i = 0; i < out.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = ((x >>> 0) / 0xffffffff - 0.5) * 2 * amplitude;
-  }
-  return out;
-}
 const mono = { sampleRate: 16000, channels: 1, bits: 16 } as const;
-const noiseWav = buildWav(mono, whiteNoise(4, 0.3));
+const noiseWav = buildWav(mono, whiteNoise(4, 0.3, 0x2545f491));
 const silenceWav = buildWav(mono, new Float32Array(3 * 16000));
 
 interface Stack {
@@ -244,7 +232,7 @@ describe('VAD on the native route', () => {
       .send(pcmBody(samples));
 
   it('answers a window of noise like silence (same contract), where the engine alone hallucinates', async () => {
-    const noise = whiteNoise(4, 0.3);
+    const noise = whiteNoise(4, 0.3, 0x2545f491);
     const quiet = await window(vad.gateway.base, noise).expect(200);
     expect(quiet.body).toMatchObject({ text: '', transcript: '', audio_seconds: 4, committed_seconds: 4 });
     const heard = await window(plain.gateway.base, noise).expect(200);
