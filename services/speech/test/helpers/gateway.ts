@@ -15,6 +15,7 @@ import {
   type EngineConfig,
   type InferenceQueue,
   type QueueStatus,
+  type RedisInferenceQueue,
   startRedisWorker,
 } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
@@ -65,7 +66,10 @@ export async function inProcessBackend(
 }
 
 /** BullMQ producer plus one real worker (the package's worker runner) on a fresh queue name. */
-export async function redisBackend(model: ModelName = 'tiny', workers = 1): Promise<Backend> {
+export async function redisBackend(
+  model: ModelName = 'tiny',
+  workers = 1,
+): Promise<Backend & { queue: RedisInferenceQueue }> {
   const engine = engineConfig(model, { workers });
   const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine });
   const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName: engine.queueName });
