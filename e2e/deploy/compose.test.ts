@@ -39,7 +39,11 @@ const REQUIRED = ['CAPTURE_HOST', 'RELAY_HOST', 'UI_HOST', 'CERT_EMAIL'] as cons
 /** Public routes: service -> [router, host rule, container port]. */
 const ROUTES = {
   // /metrics is for Prometheus on the internal networks, never public.
-  speech: { router: 'speech', rule: `Host(\`${HOSTS.CAPTURE_HOST}\`) && !Path(\`/metrics\`)`, port: '8765' },
+  speech: {
+    router: 'speech',
+    rule: `Host(\`${HOSTS.CAPTURE_HOST}\`) && !Path(\`/metrics\`) && !PathPrefix(\`/ops\`)`,
+    port: '8765',
+  },
   relay: {
     router: 'relay',
     rule: `Host(\`${HOSTS.RELAY_HOST}\`) && (Path(\`/\`) || Path(\`/ws\`))`,
@@ -303,9 +307,10 @@ describe('compose.yaml (docker-compose config)', () => {
     expect(environmentOf(worker).CAPTION_MODEL).toBe('base');
   });
 
-  it('has no dashboard router without the auth overlay', () => {
+  it('has no dashboard or queue-view router without the auth overlay', () => {
     expect(Object.keys(config.services.traefik!.labels ?? {})).toEqual([]);
     expect(routersOf(config.services.traefik!).size).toBe(0);
+    expect([...routersOf(config.services.speech!).keys()]).toEqual(['speech']);
   });
 
   it('compresses the calendar and UI answers, and nothing of speech or the relay', () => {
@@ -400,6 +405,31 @@ describe('compose.auth.yaml', () => {
     expect(dashboard.rule).toContain(`Host(\`${HOSTS.UI_HOST}\`)`);
     expect(dashboard['tls.certresolver']).toBe('letsencrypt');
     expect(traefikStatic.api?.insecure).not.toBe(true);
+  });
+
+  it('exposes the queue view only through the auth middleware, on the UI host, over HTTPS', () => {
+    const speech = config.services.speech!;
+    const queues = routersOf(speech).get('queues')!;
+    expect(queues).toEqual({
+      rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/ops/queues\`)`,
+      entrypoints: 'websecure',
+      tls: 'true',
+      'tls.certresolver': 'letsencrypt',
+      service: 'speech',
+      middlewares: 'basic-auth@docker,security-headers@file',
+    });
+    for (const middleware of queues.middlewares!.split(',')) {
+      expect([middleware, middlewareExists(config, middleware)]).toEqual([middleware, true]);
+    }
+    expect(speech.labels?.['traefik.http.services.speech.loadbalancer.server.port']).toBe('8765');
+    // Traefik ranks routers by rule length unless told otherwise: the UI host's catch-all router
+    // must not win /ops/queues (it would answer the UI's 404, or worse, skip the auth).
+    const ui = routersOf(config.services.ui!).get('ui')!;
+    expect(ui.priority).toBeUndefined();
+    expect(queues.priority).toBeUndefined();
+    expect(queues.rule!.length).toBeGreaterThan(ui.rule!.length);
+    // The capture host keeps /ops out, with or without this overlay.
+    expect(routersOf(speech).get('speech')!.rule).toContain('!PathPrefix(`/ops`)');
   });
 
   it('leaves the token-protected services without Basic Auth', () => {

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { InferenceQueue } from '@live-captions/inference';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import { captureDir } from '@live-captions/web';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { speechMetrics } from './adapters/metrics.js';
+import { QUEUE_BOARD_PATH } from './adapters/queue-board.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
 import type { RelayConfig } from './domain/relay-config.js';
@@ -57,6 +58,8 @@ export interface AppOptions {
   sessionStore?: SessionStore;
   /** Static files at `/`; default {@link staticDir}. */
   publicDir?: string;
+  /** The ops queue view (adapters/queue-board.ts), mounted at `/ops/queues`; Redis backend only. */
+  opsRouter?: Router;
 }
 
 export interface SpeechApp {
@@ -105,6 +108,9 @@ export function createApp(options: AppOptions): SpeechApp {
   app.use(securityHeaders(relayOrigin));
   app.use(shutdownGuard(state));
   app.use(concurrencyLimit(config.httpLimit));
+  // Same-origin ops page: under the API's security headers and limits, before the CORS rules
+  // meant for the capture page and API clients.
+  if (options.opsRouter) app.use(QUEUE_BOARD_PATH, options.opsRouter);
   app.use(cors(allowed));
   // The static capture page needs no token.
   app.use(express.static(options.publicDir ?? staticDir(), { index: 'index.html', dotfiles: 'ignore' }));

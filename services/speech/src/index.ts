@@ -12,6 +12,7 @@ import {
   runService,
   stopOnSignals,
 } from '@live-captions/runtime';
+import { queueBoard } from './adapters/queue-board.js';
 import { createRedisSessionStore } from './adapters/redis-sessions.js';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { createApp } from './app.js';
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
       })
     : undefined;
 
-  const { app, shutdown } = createApp({ config, queue, relay, logger, sessionStore });
+  // The read-only queue view needs the BullMQ queue; the in-process backend has none to show.
+  const opsRouter = redisQueue ? queueBoard(redisQueue.bullQueue) : undefined;
+  const { app, shutdown } = createApp({ config, queue, relay, logger, sessionStore, opsRouter });
   const server = app.listen(config.port, config.bind);
   const port = await listening(server);
   logger.info(

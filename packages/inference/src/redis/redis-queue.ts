@@ -72,6 +72,11 @@ export interface RedisInferenceQueue extends InferenceQueue {
    * Redis (stream sessions) goes through it too, so one outage is one pair of log lines.
    */
   readonly client: Redis;
+  /**
+   * The BullMQ producer itself, for ops views that read the queue (the gateway's read-only
+   * queue board); requests still go through {@link InferenceQueue.submit} only.
+   */
+  readonly bullQueue: Queue<InferenceJob, InferenceResult>;
 }
 
 export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueue {
@@ -303,6 +308,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
 
   return {
     client: redis,
+    bullQueue: queue,
 
     async start() {
       await Promise.all([redis.connect(), queue.waitUntilReady(), events.waitUntilReady()]);

@@ -15,6 +15,7 @@ import {
   type EngineConfig,
   type InferenceQueue,
   type QueueStatus,
+  type RedisInferenceQueue,
   startRedisWorker,
 } from '@live-captions/inference';
 import type { EngineInfo, InferenceRequest, InferenceResult } from '@live-captions/protocol';
@@ -69,7 +70,7 @@ export async function redisBackend(
   model: ModelName = 'tiny',
   workers = 1,
   overrides: Partial<EngineConfig> = {},
-): Promise<Backend> {
+): Promise<Backend & { queue: RedisInferenceQueue }> {
   const engine = engineConfig(model, { workers, ...overrides });
   const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine });
   const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName: engine.queueName });
