@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   GATEWAY_ENTRY,
   gatewayPort,
+  killAll,
   type RedisServer,
   type ServiceProcess,
   startRedisServer,
@@ -118,13 +119,7 @@ async function startStack(redis: RedisServer, workerIds: string[], env: Record<s
     queueName,
     gateway,
     workers,
-    async stop() {
-      for (const proc of [gateway, ...workers.values()]) {
-        proc.child.kill('SIGCONT');
-        proc.child.kill('SIGKILL');
-      }
-      await Promise.all([gateway, ...workers.values()].map((proc) => proc.exited));
-    },
+    stop: () => killAll([gateway, ...workers.values()]),
   };
   // Every worker announced (health counts their decode slots).
   while (

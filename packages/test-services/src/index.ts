@@ -5,6 +5,7 @@ export { runPostgresUrl, runRedisUrl } from './run-services.js';
 export {
   GATEWAY_ENTRY,
   gatewayPort,
+  killAll,
   type ServiceProcess,
   startServiceProcess,
   WORKER_ENTRY,

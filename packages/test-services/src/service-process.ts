@@ -71,3 +71,13 @@ export async function gatewayPort(gateway: ServiceProcess, timeoutMs = 20_000): 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Kills processes (frozen ones too: SIGCONT first) and resolves once every one has exited. */
+export async function killAll(procs: Iterable<ServiceProcess>): Promise<void> {
+  const list = [...procs];
+  for (const proc of list) {
+    proc.child.kill('SIGCONT');
+    proc.child.kill('SIGKILL');
+  }
+  await Promise.all(list.map((proc) => proc.exited));
+}

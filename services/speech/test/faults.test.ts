@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import {
   GATEWAY_ENTRY,
   gatewayPort,
+  killAll,
   type RedisServer,
   type ServiceProcess as Started,
   startRedisServer,
@@ -97,13 +98,7 @@ async function startStack(workerIds: string[], env: Record<string, string> = {})
         250,
       );
     },
-    async stop() {
-      for (const proc of [gateway, ...workers.values()]) {
-        proc.child.kill('SIGCONT');
-        proc.child.kill('SIGKILL');
-      }
-      await Promise.all([gateway, ...workers.values()].map((proc) => proc.exited));
-    },
+    stop: () => killAll([gateway, ...workers.values()]),
   };
   stacks.push(stack);
   await stack.ready(workerIds.length);

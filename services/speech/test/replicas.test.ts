@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
   GATEWAY_ENTRY,
   gatewayPort,
+  killAll,
   type RedisServer,
   type ServiceProcess,
   startRedisServer,
@@ -95,8 +96,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const proc of [...gateways, worker]) proc.child.kill('SIGKILL');
-  await Promise.all([...gateways, worker].map((proc) => proc.exited));
+  await killAll([...gateways, worker]);
   await redis.stop();
 });
 
