@@ -1,0 +1,169 @@
+import { appendFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { RelayPublisher, RelayReader, type SocketConstructor } from '@live-captions/relay-client';
+import {
+  apiKeyIn,
+  CALENDAR_TOKEN,
+  checkSecretOwners,
+  compose,
+  figures,
+  grantCalendarWriter,
+  imageIds,
+  LOCAL_PROJECT,
+  MODEL_SETTINGS,
+  must,
+  PROJECT,
+  placeModel,
+  projectContainers,
+  projectObjects,
+  psql,
+  repoRoot,
+  waitHealthy,
+  work,
+} from './harness.js';
+import { EVENT, LOCAL, transcriptionBody, upgradeStatus } from './requests.js';
+
+const { WebSocket } = createRequire(join(repoRoot, 'packages/relay-client/package.json'))('ws') as {
+  WebSocket: SocketConstructor;
+};
+
+/** The local trial: `make local-secrets local-up`, reached through its published ports. */
+export function describeLocalTrial(builtImages: () => Record<string, string>): void {
+  describe('the local trial (make local-secrets local-up)', () => {
+    let apiKey: string;
+
+    beforeAll(async () => {
+      must('make', ['local-secrets']);
+      grantCalendarWriter(join(work, 'secrets/local'));
+      appendFileSync(join(work, 'compose/local.env'), MODEL_SETTINGS);
+      compose(true, ['up', '--no-start']);
+      placeModel(LOCAL_PROJECT);
+      const started = Date.now();
+      must('make', ['local-up', `PROJECT=${PROJECT}`]);
+      await waitHealthy(LOCAL_PROJECT, 7);
+      // `make local-up` builds first: with the operator's files (env, secrets) changed and no source
+      // change, every layer comes from the cache.
+      expect(imageIds()).toEqual(builtImages());
+      figures.push(`local stack: up and healthy in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      apiKey = apiKeyIn(join(work, 'secrets/local'));
+    });
+
+    it('writes secrets/local/ owned by uid 1000, apart from production’s secrets/', () => {
+      checkSecretOwners(join(work, 'secrets/local'));
+      expect(existsSync(join(work, 'secrets/relay.private.json'))).toBe(false);
+    });
+
+    it('runs each container with its memory limit, Redis with maxmemory, and project-scoped volumes', () => {
+      const [worker] = projectContainers(LOCAL_PROJECT, 'worker');
+      const memory = must('docker', ['inspect', '--format', '{{.HostConfig.Memory}}', worker!]);
+      expect(Number(memory)).toBe(3 * 1024 ** 3);
+      // Redis refuses writes past maxmemory instead of evicting BullMQ's keys.
+      const redis = compose(true, ['exec', '-T', 'redis', 'redis-cli', 'config', 'get', 'maxmemory*']);
+      expect(redis.split('\n').map((line) => line.trim())).toEqual(
+        expect.arrayContaining(['maxmemory', String(256 * 1024 ** 2), 'maxmemory-policy', 'noeviction']),
+      );
+      expect(projectObjects('volume', LOCAL_PROJECT).sort()).toEqual(
+        ['models', 'postgres-data', 'redis-data', 'acme'].map((name) => `${LOCAL_PROJECT}_${name}`).sort(),
+      );
+    });
+
+    it('speech: /health wants the token and reports the worker’s model', async () => {
+      expect((await fetch(`${LOCAL.speech}/health`)).status).toBe(401);
+      const health = await fetch(`${LOCAL.speech}/health`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      expect(health.status).toBe(200);
+      expect(JSON.stringify(await health.json())).toContain('synthetic');
+    });
+
+    it('speech: a /v1 transcription goes through Redis to the worker container', async () => {
+      const { contentType, body } = transcriptionBody();
+      const response = await fetch(`${LOCAL.speech}/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': contentType },
+        body: new Uint8Array(body),
+      });
+      expect(response.status).toBe(200);
+      // Decoded by the worker container: the speech image has no whisper.cpp addon at all.
+      expect(((await response.json()) as { text: string }).text.trim().toLowerCase()).toContain('test');
+    });
+
+    it('speech: serves the capture page', async () => {
+      const page = await fetch(`${LOCAL.speech}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    });
+
+    it('relay: refuses foreign origins, and a caption goes from a publisher to a reader', async () => {
+      expect(await upgradeStatus(`${LOCAL.relay}/ws`, 'https://evil.example')).toBe(403);
+      expect(await upgradeStatus(`${LOCAL.relay}/ws`, 'http://localhost:8081')).toBe(101);
+      const config = await fetch(`${LOCAL.speech}/relay-config`, {
+        headers: { Authorization: `Bearer ${apiKey}`, Origin: 'http://localhost:8081' },
+      });
+      expect(config.status).toBe(200);
+      const relay = (await config.json()) as {
+        relayUrl: string;
+        sourceRoom: string;
+        sourceReadToken: string;
+        sourceWriteToken: string;
+      };
+      expect(relay.relayUrl).toMatch(/^ws:\/\/localhost:8080(\/ws)?$/);
+      const url = 'ws://127.0.0.1:8080/ws';
+      const received: string[] = [];
+      const reader = new RelayReader({
+        url,
+        room: relay.sourceRoom,
+        token: relay.sourceReadToken,
+        WebSocket,
+        onCaption: (caption) => {
+          if ('final' in caption && caption.final) received.push(caption.final);
+        },
+      });
+      const publisher = new RelayPublisher({
+        url,
+        room: relay.sourceRoom,
+        token: relay.sourceWriteToken,
+        WebSocket,
+      });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(publisher.publish({ final: 'from the container test', id: 1 })).toBe(true);
+        const deadline = Date.now() + 10_000;
+        while (received.length === 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(received).toEqual(['from the container test']);
+      } finally {
+        reader.close();
+        publisher.close();
+      }
+    });
+
+    it('ui: the home page (links hub) and /site-config.js', async () => {
+      const home = await fetch(`${LOCAL.ui}/`);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain('<title>Links · Live captions</title>');
+      const site = await (await fetch(`${LOCAL.ui}/site-config.js`)).text();
+      expect(site).toContain('"relayUrl":"ws://localhost:8080/ws"');
+      expect(site).toContain('"captureUrl":"http://localhost:8765/"');
+    });
+
+    it('calendar: migrated, and a write is read back from the PostgreSQL container', async () => {
+      const created = await fetch(`${LOCAL.calendar}/events`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${CALENDAR_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(EVENT),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      const read = await fetch(`${LOCAL.calendar}/events/${id}`);
+      expect(((await read.json()) as { title: string }).title).toBe(EVENT.title);
+      const rows = psql(
+        true,
+        `select (select count(*) from cal_migrations) > 0, (select title from cal_events where id = ${id})`,
+      );
+      expect(rows).toBe(`t|${EVENT.title}`);
+    });
+  });
+}
