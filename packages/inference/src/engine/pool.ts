@@ -38,6 +38,13 @@ export interface EnginePoolOptions {
   logger?: Logger;
 }
 
+export interface JobOptions {
+  /** Offline decodes: each batch of segments as it is decoded. */
+  onProgress?: (progress: InferenceProgress) => void;
+  /** The job's logger (the Redis worker binds the job id too). */
+  logger?: Logger;
+}
+
 interface Slot {
   state: WhisperState;
   vad: WhisperVad | undefined;
@@ -137,24 +144,38 @@ export class EnginePool {
 
   /**
    * Runs one job once a slot is free and counts it for health. `audio` is fetched only when the
-   * job starts, so a job that times out in the queue never loads its audio.
+   * job starts, so a job that times out in the queue never loads its audio. The job's lines (and
+   * the watchdog's) go to `logger`, by default the pool's with the request's correlation id bound.
    */
   async runJob(
     request: InferenceRequest,
     timing: { enqueuedAt: number; startDeadline: number },
     audio: () => Float32Array | Promise<Float32Array>,
-    onProgress?: (progress: InferenceProgress) => void,
+    options: JobOptions = {},
   ): Promise<InferenceResult> {
+    const log = options.logger ?? this.#options.logger?.child({ correlationId: request.correlationId });
     try {
-      const result = await this.withSlot(timing.startDeadline, async (slot) =>
-        runInferenceJob(slot, request, await audio(), (Date.now() - timing.enqueuedAt) / 1000, onProgress),
+      const result = await this.withSlot(
+        timing.startDeadline,
+        async (slot) =>
+          runInferenceJob(
+            slot,
+            request,
+            await audio(),
+            (Date.now() - timing.enqueuedAt) / 1000,
+            options.onProgress,
+          ),
+        log,
       );
       this.stats.completed++;
+      const { audioSeconds, queueSeconds, inferenceSeconds } = result;
+      log?.debug({ audioSeconds, queueSeconds, inferenceSeconds }, 'job decoded');
       return result;
     } catch (error) {
       const failure =
         error instanceof InferenceError ? error : new InferenceError('inference_failed', String(error));
       if (failure.code === 'inference_failed') this.stats.failed++;
+      log?.warn({ code: failure.code, reason: failure.message }, 'job failed');
       throw failure;
     }
   }
@@ -176,12 +197,17 @@ export class EnginePool {
 
   /**
    * Runs `fn` with a decode slot once one is free (FIFO). Rejects with `queue_timeout` if no slot
-   * frees up before `startDeadline` (ms since epoch); `fn` then never runs.
+   * frees up before `startDeadline` (ms since epoch); `fn` then never runs. A watchdog trip is
+   * logged to `logger` (the job's), else to the pool's.
    */
-  async withSlot<T>(startDeadline: number, fn: (slot: DecodeSlot) => Promise<T>): Promise<T> {
+  async withSlot<T>(
+    startDeadline: number,
+    fn: (slot: DecodeSlot) => Promise<T>,
+    logger = this.#options.logger,
+  ): Promise<T> {
     const slot = await this.#acquire(startDeadline);
     try {
-      return await fn(this.#decodeSlot(slot));
+      return await fn(this.#decodeSlot(slot, logger));
     } finally {
       this.#release(slot);
     }
@@ -256,16 +282,21 @@ export class EnginePool {
     return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
   }
 
-  #decodeSlot(slot: Slot): DecodeSlot {
+  #decodeSlot(slot: Slot, logger: Logger | undefined): DecodeSlot {
     const vad = slot.vad;
     return {
       multilingual: this.info.multilingual,
-      decode: (audio, options) => this.#decode(slot, audio, options),
+      decode: (audio, options) => this.#decode(slot, audio, options, logger),
       ...(vad ? { detectSpeech: async (audio: Float32Array) => (await vad.detect(audio)).segments } : {}),
     };
   }
 
-  async #decode(slot: Slot, audio: Float32Array, options: DecodeOptions): Promise<Transcription> {
+  async #decode(
+    slot: Slot,
+    audio: Float32Array,
+    options: DecodeOptions,
+    logger: Logger | undefined,
+  ): Promise<Transcription> {
     const state = slot.state;
     const decoding = state.decode(audio, {
       threads: this.#options.threadsPerWorker,
@@ -276,7 +307,7 @@ export class EnginePool {
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         reject(new InferenceError('inference_failed', 'the decode exceeded the watchdog limit'));
-        this.#replaceAfterTrip(slot, state, decoding);
+        this.#replaceAfterTrip(slot, state, decoding, logger);
       }, this.#options.watchdogMs ?? 90_000);
     });
     try {
@@ -293,13 +324,15 @@ export class EnginePool {
    * A stuck decode keeps its state busy: abort it and give the slot a fresh state once it stops.
    * The shared weights are read-only, so the other slots keep working meanwhile.
    */
-  #replaceAfterTrip(slot: Slot, state: WhisperState, decoding: Promise<Transcription>): void {
+  #replaceAfterTrip(
+    slot: Slot,
+    state: WhisperState,
+    decoding: Promise<Transcription>,
+    logger: Logger | undefined,
+  ): void {
     this.#tripped++;
     slot.replacing = true;
-    this.#options.logger?.error(
-      { model: this.info.model },
-      'decode watchdog tripped; replacing the decode state',
-    );
+    logger?.error({ model: this.info.model }, 'decode watchdog tripped; replacing the decode state');
     state.abort();
     decoding
       .catch(() => undefined)
@@ -310,8 +343,6 @@ export class EnginePool {
         this.#tripped--;
         this.#release(slot);
       })
-      .catch((error: unknown) =>
-        this.#options.logger?.error({ err: error }, 'cannot replace the decode state'),
-      );
+      .catch((error: unknown) => logger?.error({ err: error }, 'cannot replace the decode state'));
   }
 }
