@@ -51,6 +51,8 @@ interface Slot {
   busy: boolean;
   /** Set after a watchdog trip until a fresh state replaces the stuck one. */
   replacing: boolean;
+  /** The running job's logger: the watchdog's lines carry its ids. */
+  logger: Logger | undefined;
 }
 
 interface Waiter {
@@ -82,6 +84,7 @@ export class EnginePool {
       vad: undefined,
       busy: false,
       replacing: false,
+      logger: options.logger,
     }));
     const multilingual = model.info.multilingual;
     const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
@@ -154,19 +157,16 @@ export class EnginePool {
     options: JobOptions = {},
   ): Promise<InferenceResult> {
     const log = options.logger ?? this.#options.logger?.child({ correlationId: request.correlationId });
-    try {
-      const result = await this.withSlot(
-        timing.startDeadline,
-        async (slot) =>
-          runInferenceJob(
-            slot,
-            request,
-            await audio(),
-            (Date.now() - timing.enqueuedAt) / 1000,
-            options.onProgress,
-          ),
-        log,
+    const run = async (slot: DecodeSlot) =>
+      runInferenceJob(
+        slot,
+        request,
+        await audio(),
+        (Date.now() - timing.enqueuedAt) / 1000,
+        options.onProgress,
       );
+    try {
+      const result = await this.withSlot(timing.startDeadline, run, log);
       this.stats.completed++;
       const { audioSeconds, queueSeconds, inferenceSeconds } = result;
       log?.debug({ audioSeconds, queueSeconds, inferenceSeconds }, 'job decoded');
@@ -206,8 +206,9 @@ export class EnginePool {
     logger = this.#options.logger,
   ): Promise<T> {
     const slot = await this.#acquire(startDeadline);
+    slot.logger = logger;
     try {
-      return await fn(this.#decodeSlot(slot, logger));
+      return await fn(this.#decodeSlot(slot));
     } finally {
       this.#release(slot);
     }
@@ -282,21 +283,16 @@ export class EnginePool {
     return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
   }
 
-  #decodeSlot(slot: Slot, logger: Logger | undefined): DecodeSlot {
+  #decodeSlot(slot: Slot): DecodeSlot {
     const vad = slot.vad;
     return {
       multilingual: this.info.multilingual,
-      decode: (audio, options) => this.#decode(slot, audio, options, logger),
+      decode: (audio, options) => this.#decode(slot, audio, options),
       ...(vad ? { detectSpeech: async (audio: Float32Array) => (await vad.detect(audio)).segments } : {}),
     };
   }
 
-  async #decode(
-    slot: Slot,
-    audio: Float32Array,
-    options: DecodeOptions,
-    logger: Logger | undefined,
-  ): Promise<Transcription> {
+  async #decode(slot: Slot, audio: Float32Array, options: DecodeOptions): Promise<Transcription> {
     const state = slot.state;
     const decoding = state.decode(audio, {
       threads: this.#options.threadsPerWorker,
@@ -307,7 +303,7 @@ export class EnginePool {
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         reject(new InferenceError('inference_failed', 'the decode exceeded the watchdog limit'));
-        this.#replaceAfterTrip(slot, state, decoding, logger);
+        this.#replaceAfterTrip(slot, state, decoding);
       }, this.#options.watchdogMs ?? 90_000);
     });
     try {
@@ -324,12 +320,8 @@ export class EnginePool {
    * A stuck decode keeps its state busy: abort it and give the slot a fresh state once it stops.
    * The shared weights are read-only, so the other slots keep working meanwhile.
    */
-  #replaceAfterTrip(
-    slot: Slot,
-    state: WhisperState,
-    decoding: Promise<Transcription>,
-    logger: Logger | undefined,
-  ): void {
+  #replaceAfterTrip(slot: Slot, state: WhisperState, decoding: Promise<Transcription>): void {
+    const logger = slot.logger;
     this.#tripped++;
     slot.replacing = true;
     logger?.error({ model: this.info.model }, 'decode watchdog tripped; replacing the decode state');
