@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type {
   EngineInfo,
   InferenceProgress,
@@ -217,13 +216,10 @@ export class EnginePool {
   status(id: string): WorkerStatus {
     return {
       id,
-      host: hostname(),
-      pid: process.pid,
       engine: this.info,
       ready: this.ready,
       running: this.running,
       completed: this.stats.completed,
-      failed: this.stats.failed,
       queueTimeouts: this.stats.queueTimeouts,
       startedAt: this.#startedAt,
       updatedAt: Date.now(),
