@@ -34,7 +34,13 @@ export function createInProcessQueue(options: InProcessQueueOptions): InferenceQ
       { startDeadline, onProgress }: SubmitOptions,
     ): Promise<InferenceResult> {
       if (!pool || closed) throw new InferenceError('unavailable', 'the engine is not ready');
-      return pool.runJob(request, { enqueuedAt: Date.now(), startDeadline }, () => audio, onProgress);
+      // The job's lines go to the gateway's logger with the request's correlation id.
+      return pool.runJob(
+        request,
+        { enqueuedAt: Date.now(), startDeadline },
+        () => audio,
+        onProgress ? { onProgress } : {},
+      );
     },
 
     async status(): Promise<QueueStatus> {

@@ -16,20 +16,25 @@ export interface EngineInfo {
   beamSize: number;
 }
 
-/** A worker's live figures, announced through Redis with a heartbeat TTL. */
+/**
+ * A worker's live figures, announced through Redis with a heartbeat TTL. The gateway reads the
+ * engine, readiness and running decodes; `completed` and `queueTimeouts` are the worker's own
+ * counts (its metrics are the operators' view of them), copied here so that a job can be shown
+ * not to have run; the health report's counters are the gateway's.
+ */
 export interface WorkerStatus {
   id: string;
-  host: string;
-  pid: number;
   engine: EngineInfo;
   ready: boolean;
   /** Decodes running now. */
   running: number;
+  /** Jobs decoded. */
   completed: number;
-  failed: number;
   /** Jobs refused because their queue deadline had passed. */
   queueTimeouts: number;
+  /** The gateway takes the engine of the longest-running ready worker. */
   startedAt: number;
+  /** When this announcement was written (each heartbeat). */
   updatedAt: number;
 }
 

@@ -1,13 +1,18 @@
-import { type Logger, type LoggerOptions, pino } from 'pino';
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 
 export type { Logger };
 
 /**
- * Structured JSON logs on stdout. Never pass tokens, audio or transcripts: the redact list is a
- * safety net for header and field names, not a licence to log payloads.
+ * Structured JSON logs on stdout (`destination` lets tests read them). Never pass tokens, audio
+ * or transcripts: the redact list is a safety net for header and field names, not a licence to
+ * log payloads.
  */
-export function createLogger(service: string, options: LoggerOptions = {}): Logger {
-  return pino({
+export function createLogger(
+  service: string,
+  options: LoggerOptions = {},
+  destination?: DestinationStream,
+): Logger {
+  const settings: LoggerOptions = {
     name: service,
     level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
     base: { service },
@@ -24,5 +29,6 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
       censor: '[redacted]',
     },
     ...options,
-  });
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }

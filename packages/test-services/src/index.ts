@@ -1,4 +1,5 @@
 export { freePort } from './free-port.js';
+export { type LogCapture, logCapture } from './log-capture.js';
 export { type PostgresCluster, reapOrphanClusters, startPostgresCluster } from './postgres-cluster.js';
 export { type RedisServer, startRedisServer } from './redis-server.js';
 export { runPostgresUrl, runRedisUrl } from './run-services.js';

@@ -1,4 +1,5 @@
-import { serviceMetrics } from '@live-captions/http';
+import { requestLog, serviceMetrics } from '@live-captions/http';
+import { createLogger, type Logger } from '@live-captions/runtime';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
@@ -26,6 +27,9 @@ export interface AppOptions {
   trustProxy?: string;
   /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
   onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
+  /** Access lines, and the errors of a request with its correlation id. Default: the service's. */
+  logger?: Logger;
+  /** Also told of each unexpected error (tests print them). */
   onError?: (error: unknown) => void;
 }
 
@@ -102,8 +106,10 @@ function databaseErrors(options: AppOptions): ErrorRequestHandler {
   return function databaseErrors(error, _req, res, next) {
     const lost = isDatabaseUnavailable(error);
     if (!lost && !isStatementTimeout(error)) return next(error);
-    if (!lost) options.onError?.(error);
-    else if (!down) {
+    if (!lost) {
+      res.locals.logger.error({ err: error }, 'statement timeout');
+      options.onError?.(error);
+    } else if (!down) {
       down = true;
       options.onDatabaseState?.('down', error);
     }
@@ -124,6 +130,8 @@ export function buildApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', parseQuery);
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  // Correlation id (the client's X-Request-ID when it sent one) and one access line per request.
+  app.use(requestLog(options.logger ?? createLogger('calendar')));
   const metrics = serviceMetrics('calendar');
   app.use(metrics.track);
   // For Prometheus on the internal network; Traefik routes only /wp-json here.
@@ -170,6 +178,7 @@ export function buildApp(options: AppOptions): Express {
       res.status(refused.status).json(refused.toJSON());
       return;
     }
+    res.locals.logger.error({ err: error }, 'unexpected error');
     options.onError?.(error);
     res.status(500).json(refusals.internal().toJSON());
   };

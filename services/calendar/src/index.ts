@@ -31,7 +31,7 @@ async function main() {
     tokens,
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
-    onError: (error) => log.error({ err: error }, 'request failed'),
+    logger: log,
     onDatabaseState: (state, error) =>
       state === 'down'
         ? log.warn(

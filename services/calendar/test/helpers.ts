@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from '@live-captions/runtime';
 import { runPostgresUrl } from '@live-captions/test-services';
 import knexFactory, { type Knex } from 'knex';
 import supertest from 'supertest';
@@ -45,6 +46,7 @@ export interface TestOptions {
   adminUrl?: string;
   statementTimeoutMs?: number;
   onDatabaseState?: (state: 'down' | 'up') => void;
+  logger?: Logger;
 }
 
 /** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
@@ -71,6 +73,7 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     cacheTtlMs: options.cacheTtlMs,
     onError: (error) => console.error(error),
     onDatabaseState: options.onDatabaseState,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { correlationId, logAccess, pathOf } from '@live-captions/http';
 import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
 import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
@@ -74,7 +75,13 @@ export function createRelay(options: RelayOptions): Relay {
   const registry = relayMetrics(hub, node);
 
   const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
-    const path = (req.url ?? '/').split('?', 1)[0];
+    const path = pathOf(req.url);
+    const started = performance.now();
+    const id = correlationId(req.headers);
+    res.once('finish', () => {
+      const ms = Math.round(performance.now() - started);
+      logAccess(log, { method: req.method ?? 'GET', path, status: res.statusCode, ms, correlationId: id });
+    });
     const send = (status: number, type: string, body: string) => {
       res.writeHead(status, {
         'content-type': type,
@@ -93,7 +100,7 @@ export function createRelay(options: RelayOptions): Relay {
     try {
       send(200, registry.contentType, await registry.scrape());
     } catch (error) {
-      log.error({ err: (error as Error).message }, 'metrics failed');
+      log.error({ err: (error as Error).message, correlationId: id }, 'metrics failed');
       send(500, 'text/plain; charset=utf-8', 'Metrics failed');
     }
   });
@@ -107,6 +114,7 @@ export function createRelay(options: RelayOptions): Relay {
       onRefused: () => {
         hub.stats.rejected += 1;
       },
+      logger: log,
     }),
   );
 

@@ -48,6 +48,8 @@ interface Room {
 interface Connection {
   readonly ws: WebSocket;
   readonly ip: string;
+  /** The hub's logger with the connection's correlation id bound. */
+  readonly logger: Logger;
   readonly rate: RateLimiter;
   room?: Room;
   role?: RelayRole;
@@ -248,11 +250,12 @@ export class Hub {
     for (const room of this.rooms.values()) this.retention.expire(room.log, now);
   }
 
-  /** Takes a socket that passed the upgrade checks. */
-  accept(ws: WebSocket, ip: string): void {
+  /** Takes a socket that passed the upgrade checks; `log` has the connection's correlation id. */
+  accept(ws: WebSocket, ip: string, logger: Logger = this.log): void {
     const connection: Connection = {
       ws,
       ip,
+      logger,
       rate: new RateLimiter(this.limits.messagesPerSecond, this.now()),
       alive: true,
       closing: false,
@@ -271,7 +274,7 @@ export class Hub {
     ws.on('pong', () => {
       connection.alive = true;
     });
-    ws.on('error', (error) => this.log.debug({ err: error.message, ip }, 'socket error'));
+    ws.on('error', (error) => logger.debug({ err: error.message, ip }, 'socket error'));
     ws.on('close', () => this.forget(connection));
   }
 
@@ -370,7 +373,7 @@ export class Hub {
       else this.publish(connection, connection.room, value);
     } catch (error) {
       if (!(error instanceof FrameError)) {
-        this.log.error({ err: (error as Error).message }, 'frame handling failed');
+        connection.logger.error({ err: (error as Error).message }, 'frame handling failed');
         this.close(connection, 1011, 'Internal error');
         return;
       }
@@ -469,7 +472,7 @@ export class Hub {
       retentionMs: this.limits.replayMs,
     };
     connection.ws.send(JSON.stringify(joined));
-    this.log.debug({ room: room.name, role: join.role, ip: connection.ip, gap }, 'joined');
+    connection.logger.debug({ room: room.name, role: join.role, ip: connection.ip, gap }, 'joined');
     if (join.role === 'read') this.pump(connection);
   }
 
@@ -521,7 +524,7 @@ export class Hub {
       },
       (error: Error) => {
         if (connection.closing) return;
-        this.log.debug({ err: error.message, room: room.name }, 'clustered publish failed');
+        connection.logger.debug({ err: error.message, room: room.name }, 'clustered publish failed');
         this.close(connection, RelayCloseCode.tryAgainLater, 'Relay unavailable');
       },
     );
@@ -565,7 +568,7 @@ export class Hub {
     reader.ws.send(JSON.stringify(frame));
     reader.lastSent = next - 1;
     this.stats.gaps += 1;
-    this.log.debug({ room: reader.room?.name, ip: reader.ip, gap: reason, next }, 'gap sent');
+    reader.logger.debug({ room: reader.room?.name, ip: reader.ip, gap: reason, next }, 'gap sent');
   }
 
   private sweep(): void {
@@ -588,7 +591,7 @@ export class Hub {
 
   private slow(reader: Connection): void {
     this.stats.slowConsumers += 1;
-    this.log.info({ room: reader.room?.name, ip: reader.ip }, 'slow consumer closed');
+    reader.logger.info({ room: reader.room?.name, ip: reader.ip }, 'slow consumer closed');
     this.close(reader, RelayCloseCode.tryAgainLater, 'Slow consumer');
     // A close frame queued behind a full buffer may never get through.
     if (reader.ws.bufferedAmount >= this.limits.bufferedBytes) reader.ws.terminate();

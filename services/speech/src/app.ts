@@ -2,11 +2,11 @@
  * The speech gateway as an express app, assembled in order. `index.ts` adds config, the queue
  * backend and signals; tests build it directly with a queue of their choice.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requestLog } from '@live-captions/http';
 import type { InferenceQueue } from '@live-captions/inference';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import { captureDir } from '@live-captions/web';
@@ -19,7 +19,6 @@ import type { RelayConfig } from './domain/relay-config.js';
 import type { SessionStore } from './domain/session-store.js';
 import { apiGuards } from './routes/guards.js';
 import {
-  accessLog,
   concurrencyLimit,
   cors,
   errorHandler,
@@ -96,12 +95,8 @@ export function createApp(options: AppOptions): SpeechApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
-  // Correlation id for the request's log lines and its job.
-  app.use(function correlate(_req, res, next) {
-    res.locals.correlationId = randomUUID();
-    next();
-  });
-  app.use(accessLog(logger));
+  // Correlation id (the client's X-Request-ID when it sent one) for the request's log lines and its job.
+  app.use(requestLog(logger));
   app.use(metrics.track);
   // For Prometheus on the internal network; Traefik does not route it (compose.yaml).
   app.get('/metrics', metrics.serve);

@@ -130,7 +130,7 @@ describe.each(['in-process', 'redis'] as const)('%s backend', (name) => {
       gated.open();
       const res = await response;
       expect([res.status, res.body]).toEqual([429, { detail: Messages.queueDeadline }]);
-      expect(gw.admission.counters.queueTimeouts).toBe(1);
+      expect((await gw.admission.counters()).queueTimeouts).toBe(1);
       const after = await freshFigures(backend);
       expect(after.completed).toBe(before.completed);
     } finally {

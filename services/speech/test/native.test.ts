@@ -189,11 +189,11 @@ describe('POST /transcribe: the error table in validation order', () => {
   it('12: same request ID and audio -> the cached body (timings included); different audio -> 409', async () => {
     const headers = { ...LOCAL, 'X-Stream-ID': 'stream-retry', 'X-Request-ID': 'request-retry-1' };
     const first = await transcribe('', headers).send(oneSecond).expect(200);
-    const completed = gateway.admission.counters.completed;
+    const completed = (await gateway.admission.counters()).completed;
     const again = await transcribe('', headers).send(oneSecond).expect(200);
     expect(again.text).toBe(first.text);
     expect(again.body).toMatchObject({ request_id: 'request-retry-1', stream_id: 'stream-retry' });
-    expect(gateway.admission.counters.completed).toBe(completed);
+    expect((await gateway.admission.counters()).completed).toBe(completed);
 
     const conflict = await transcribe('', headers).send(threeSeconds).expect(409);
     expect(conflict.body).toEqual({ detail: Messages.conflict });
@@ -233,7 +233,7 @@ describe('POST /transcribe: the error table in validation order', () => {
     try {
       const res = await request(broken.base).post('/transcribe').set(LOCAL).send(threeSeconds).expect(500);
       expect(res.body).toEqual({ detail: Messages.inferenceFailed });
-      expect(broken.admission.counters).toMatchObject({ failed: 1, completed: 0 });
+      expect(await broken.admission.counters()).toMatchObject({ failed: 1, completed: 0 });
     } finally {
       await broken.close();
       await failing.close();
@@ -323,11 +323,11 @@ describe('stream sessions and admission', () => {
       .expect(200);
     expect(closed.body).toEqual({ closed: 'stream-delete' });
     // The cache is gone: the same request ID now decodes again instead of answering the old body.
-    const completed = gateway.admission.counters.completed;
+    const completed = (await gateway.admission.counters()).completed;
     const again = await transcribe('', headers).send(threeSeconds).expect(200);
     expect(again.body.audio_seconds).toBe(3);
     expect(first.body.audio_seconds).toBe(1);
-    expect(gateway.admission.counters.completed).toBe(completed + 1);
+    expect((await gateway.admission.counters()).completed).toBe(completed + 1);
 
     for (const id of ['never-seen-stream', 'legacy', 'x']) {
       const res = await request(gateway.base)
@@ -349,11 +349,14 @@ describe('stream sessions and admission', () => {
       await gated.waitForSubmissions(1);
       upload.destroy();
       gated.open();
-      await until(() => gw.admission.counters.completed === 1, 'the abandoned decode to finish');
+      await until(
+        async () => (await gw.admission.counters()).completed === 1,
+        'the abandoned decode to finish',
+      );
       await until(() => gw.admission.sessions.busyCount === 0, 'session released');
       const retry = await request(gw.base).post('/transcribe').set(headers).send(oneSecond).expect(200);
       expect(retry.body).toMatchObject({ text: 'test', request_id: 'request-gone-1' });
-      expect(gw.admission.counters.completed).toBe(1);
+      expect((await gw.admission.counters()).completed).toBe(1);
       expect(gated.submitted).toBe(1);
     } finally {
       await gw.close();

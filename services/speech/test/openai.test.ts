@@ -299,10 +299,10 @@ describe('POST /v1/audio/*: sessions', () => {
   it('honours X-Request-ID retries and answers 409 for different audio', async () => {
     const headers = { 'X-Stream-ID': 'v1-stream-retry', 'X-Request-ID': 'v1-request-0001' };
     const first = await upload().set(headers).field('model', 'whisper-1').expect(200);
-    const completed = gateway.admission.counters.completed;
+    const completed = (await gateway.admission.counters()).completed;
     const again = await upload().set(headers).field('model', 'whisper-1').expect(200);
     expect(again.body).toEqual(first.body);
-    expect(gateway.admission.counters.completed).toBe(completed);
+    expect((await gateway.admission.counters()).completed).toBe(completed);
     const other = await upload('/v1/audio/transcriptions', readAudio('en-deepspeech-LDC93S1.wav'))
       .set(headers)
       .field('model', 'whisper-1')

@@ -2,7 +2,8 @@
  * The UI service as an express app, assembled in order; `index.ts` adds config and listening.
  */
 
-import { securityHeaders, serviceMetrics } from '@live-captions/http';
+import { requestLog, securityHeaders, serviceMetrics } from '@live-captions/http';
+import { createLogger, type Logger } from '@live-captions/runtime';
 import { uiDir } from '@live-captions/web';
 import express, { type Express } from 'express';
 import type { UiConfig } from './config.js';
@@ -13,12 +14,15 @@ export interface UiAppOptions {
   config: Pick<UiConfig, 'relayUrl' | 'captureUrl'>;
   /** Built pages; default: `uiDir` of @live-captions/web. */
   assetsDir?: string;
+  /** Access lines; default: the service's. */
+  logger?: Logger;
 }
 
 export function createUiApp(options: UiAppOptions): Express {
   const site = { relayUrl: options.config.relayUrl, captureUrl: options.config.captureUrl };
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(options.logger ?? createLogger('ui')));
   const metrics = serviceMetrics('ui');
   app.use(metrics.track);
   // For Prometheus on the internal network; Traefik does not route it (compose.yaml).

@@ -16,7 +16,7 @@ runService(logger, async () => {
   if (!existsSync(join(uiDir, 'editor.html'))) {
     throw new ConfigError([`the pages are not built (${uiDir} is missing): run \`pnpm build\` first`]);
   }
-  const app = createUiApp({ config });
+  const app = createUiApp({ config, logger });
   const server = app.listen(config.port, config.bind);
   const port = await listening(server);
   logger.info(

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type {
   EngineInfo,
   InferenceProgress,
@@ -38,12 +37,21 @@ export interface EnginePoolOptions {
   logger?: Logger;
 }
 
+export interface JobOptions {
+  /** Offline decodes: each batch of segments as it is decoded. */
+  onProgress?: (progress: InferenceProgress) => void;
+  /** The job's logger (the Redis worker binds the job id too). */
+  logger?: Logger;
+}
+
 interface Slot {
   state: WhisperState;
   vad: WhisperVad | undefined;
   busy: boolean;
   /** Set after a watchdog trip until a fresh state replaces the stuck one. */
   replacing: boolean;
+  /** The running job's logger: the watchdog's lines carry its ids. */
+  logger: Logger | undefined;
 }
 
 interface Waiter {
@@ -75,6 +83,7 @@ export class EnginePool {
       vad: undefined,
       busy: false,
       replacing: false,
+      logger: options.logger,
     }));
     const multilingual = model.info.multilingual;
     const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
@@ -137,24 +146,35 @@ export class EnginePool {
 
   /**
    * Runs one job once a slot is free and counts it for health. `audio` is fetched only when the
-   * job starts, so a job that times out in the queue never loads its audio.
+   * job starts, so a job that times out in the queue never loads its audio. The job's lines (and
+   * the watchdog's) go to `logger`, by default the pool's with the request's correlation id bound.
    */
   async runJob(
     request: InferenceRequest,
     timing: { enqueuedAt: number; startDeadline: number },
     audio: () => Float32Array | Promise<Float32Array>,
-    onProgress?: (progress: InferenceProgress) => void,
+    options: JobOptions = {},
   ): Promise<InferenceResult> {
-    try {
-      const result = await this.withSlot(timing.startDeadline, async (slot) =>
-        runInferenceJob(slot, request, await audio(), (Date.now() - timing.enqueuedAt) / 1000, onProgress),
+    const log = options.logger ?? this.#options.logger?.child({ correlationId: request.correlationId });
+    const run = async (slot: DecodeSlot) =>
+      runInferenceJob(
+        slot,
+        request,
+        await audio(),
+        (Date.now() - timing.enqueuedAt) / 1000,
+        options.onProgress,
       );
+    try {
+      const result = await this.withSlot(timing.startDeadline, run, log);
       this.stats.completed++;
+      const { audioSeconds, queueSeconds, inferenceSeconds } = result;
+      log?.debug({ audioSeconds, queueSeconds, inferenceSeconds }, 'job decoded');
       return result;
     } catch (error) {
       const failure =
         error instanceof InferenceError ? error : new InferenceError('inference_failed', String(error));
       if (failure.code === 'inference_failed') this.stats.failed++;
+      log?.warn({ code: failure.code, reason: failure.message }, 'job failed');
       throw failure;
     }
   }
@@ -176,10 +196,16 @@ export class EnginePool {
 
   /**
    * Runs `fn` with a decode slot once one is free (FIFO). Rejects with `queue_timeout` if no slot
-   * frees up before `startDeadline` (ms since epoch); `fn` then never runs.
+   * frees up before `startDeadline` (ms since epoch); `fn` then never runs. A watchdog trip is
+   * logged to `logger` (the job's), else to the pool's.
    */
-  async withSlot<T>(startDeadline: number, fn: (slot: DecodeSlot) => Promise<T>): Promise<T> {
+  async withSlot<T>(
+    startDeadline: number,
+    fn: (slot: DecodeSlot) => Promise<T>,
+    logger = this.#options.logger,
+  ): Promise<T> {
     const slot = await this.#acquire(startDeadline);
+    slot.logger = logger;
     try {
       return await fn(this.#decodeSlot(slot));
     } finally {
@@ -190,13 +216,10 @@ export class EnginePool {
   status(id: string): WorkerStatus {
     return {
       id,
-      host: hostname(),
-      pid: process.pid,
       engine: this.info,
       ready: this.ready,
       running: this.running,
       completed: this.stats.completed,
-      failed: this.stats.failed,
       queueTimeouts: this.stats.queueTimeouts,
       startedAt: this.#startedAt,
       updatedAt: Date.now(),
@@ -294,12 +317,10 @@ export class EnginePool {
    * The shared weights are read-only, so the other slots keep working meanwhile.
    */
   #replaceAfterTrip(slot: Slot, state: WhisperState, decoding: Promise<Transcription>): void {
+    const logger = slot.logger;
     this.#tripped++;
     slot.replacing = true;
-    this.#options.logger?.error(
-      { model: this.info.model },
-      'decode watchdog tripped; replacing the decode state',
-    );
+    logger?.error({ model: this.info.model }, 'decode watchdog tripped; replacing the decode state');
     state.abort();
     decoding
       .catch(() => undefined)
@@ -310,8 +331,6 @@ export class EnginePool {
         this.#tripped--;
         this.#release(slot);
       })
-      .catch((error: unknown) =>
-        this.#options.logger?.error({ err: error }, 'cannot replace the decode state'),
-      );
+      .catch((error: unknown) => logger?.error({ err: error }, 'cannot replace the decode state'));
   }
 }

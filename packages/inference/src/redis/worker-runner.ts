@@ -60,10 +60,12 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
   }): Promise<InferenceResult> {
     const jobId = job.id ?? '';
     const audioKey = keys.audio(jobId);
+    // Every line of the job, the engine's and the watchdog's included, carries both ids.
+    const log = logger?.child({ jobId, correlationId: job.data.correlationId });
     // A job started before and back from a dead worker is a retry: its start deadline is spent,
     // and its client is still waiting for it.
     const retry = job.attemptsStarted > 1;
-    if (retry) logger?.info({ jobId, correlationId: job.data.correlationId }, 'job retried: decoding again');
+    if (retry) log?.info('job retried: decoding again');
     const timing = retry ? { ...job.data, startDeadline: Number.POSITIVE_INFINITY } : job.data;
     try {
       return await pool.runJob(
@@ -75,16 +77,16 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
             throw new InferenceError('inference_failed', 'the job audio expired before the job started');
           return bufferToSamples(bytes);
         },
-        (progress) => {
+        {
           // Offline decodes report segments as they come; the gateway relays them to a stream.
           // Best effort: a lost progress event only delays text the final result carries anyway.
-          job.updateProgress(progress).catch(() => undefined);
+          onProgress: (progress) => job.updateProgress(progress).catch(() => undefined),
+          ...(log ? { logger: log } : {}),
         },
       );
     } catch (error) {
-      const failure = error as InferenceError;
-      logger?.warn({ jobId, code: failure.code, correlationId: job.data.correlationId }, 'job failed');
-      throw new UnrecoverableError(encodeFailure(failure));
+      // The engine logged the failure with the job's ids.
+      throw new UnrecoverableError(encodeFailure(error as InferenceError));
     } finally {
       // Best effort: with Redis away the key expires on its own.
       await redis.del(audioKey).catch(() => undefined);

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { correlationId, logAccess, pathOf } from '@live-captions/http';
+import type { Logger } from '@live-captions/runtime';
 import type { WebSocketServer } from 'ws';
 import { addressKey, clientAddress, type TrustedProxies } from '../domain/client-ip.js';
 import type { Hub } from '../hub.js';
@@ -28,25 +30,34 @@ export interface UpgradeContext {
   origins: () => ReadonlySet<string>;
   proxies: TrustedProxies;
   onRefused: () => void;
+  logger: Logger;
 }
 
 /**
  * The `upgrade` handler: only `/ws`, only allowed browser origins (no Origin: non-browser client,
- * allowed), only within the connection caps. Tokens are checked by the join that follows.
+ * allowed), only within the connection caps. Tokens are checked by the join that follows. A
+ * refused upgrade gets an access line; an accepted one a line when it opens and when it closes,
+ * all with the connection's correlation id.
  */
 export function upgradeHandler(context: UpgradeContext) {
   return function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => socket.destroy());
-    const path = (req.url ?? '/').split('?', 1)[0];
-    if (path !== '/ws') {
+    const started = performance.now();
+    const id = correlationId(req.headers);
+    const path = pathOf(req.url);
+    const refused = (status: number, message: string) => {
       context.onRefused();
-      refuse(socket, 404, 'Not found');
+      refuse(socket, status, message);
+      const ms = Math.round(performance.now() - started);
+      logAccess(context.logger, { method: req.method ?? 'GET', path, status, ms, correlationId: id });
+    };
+    socket.on('error', () => socket.destroy());
+    if (path !== '/ws') {
+      refused(404, 'Not found');
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !context.origins().has(origin)) {
-      context.onRefused();
-      refuse(socket, 403, 'Origin not allowed');
+      refused(403, 'Origin not allowed');
       return;
     }
     // Caps count IPv6 clients per /64 (see addressKey).
@@ -55,15 +66,20 @@ export function upgradeHandler(context: UpgradeContext) {
     );
     if (!context.hub.accepting) {
       // Cluster node without Redis: clients go to another node.
-      context.onRefused();
-      refuse(socket, 503, 'Relay unavailable');
+      refused(503, 'Relay unavailable');
       return;
     }
     if (context.hub.full(ip)) {
-      context.onRefused();
-      refuse(socket, 503, 'Too many connections');
+      refused(503, 'Too many connections');
       return;
     }
-    context.wss().handleUpgrade(req, socket, head, (ws) => context.hub.accept(ws, ip));
+    context.wss().handleUpgrade(req, socket, head, (ws) => {
+      const log = context.logger.child({ correlationId: id });
+      log.debug('connection opened');
+      ws.once('close', (code) =>
+        log.debug({ code, ms: Math.round(performance.now() - started) }, 'connection closed'),
+      );
+      context.hub.accept(ws, ip, log);
+    });
   };
 }

@@ -45,7 +45,6 @@ export class Admission {
   readonly store: SessionStore;
   /** Told of every decode answered 200 (the metrics). */
   onDecoded: (result: InferenceResult) => void = () => undefined;
-  readonly counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   private readonly queue: InferenceQueue;
   /** Decodes not answered yet, each with the means to answer it early (shutdown past its grace). */
   private readonly inflight = new Map<Promise<unknown>, (error: HttpError) => void>();
@@ -109,8 +108,14 @@ export class Admission {
     await this.store.release(session).catch(() => undefined);
   }
 
+  /** The health counters, as the store keeps them (every gateway's when they share Redis). */
+  async counters(): Promise<Counters> {
+    return this.store.counters().catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  }
+
   private bump(name: keyof Counters): void {
-    this.counters[name] += 1;
     this.store.count(name);
   }
 
@@ -180,7 +185,6 @@ export class Admission {
     return left.length;
   }
 
-  /** The health report, or undefined while no worker is ready. */
   /** The health report; 503 while no worker is ready or the queue's backend is unreachable. */
   async health(): Promise<SpeechHealth> {
     // Both backends describe the engine as that of the first ready worker: status() already has
@@ -192,13 +196,11 @@ export class Admission {
     const engine = ready[0]?.engine;
     if (!engine) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
     const running = ready.reduce((sum, worker) => sum + worker.running, 0);
-    const [sessions, shared] = await Promise.all([
-      this.store.size(),
-      this.store.counters().catch(() => undefined),
-    ]).catch((error: unknown) => {
-      throw unavailable(error);
-    });
-    const counters = shared ?? this.counters;
+    const [sessions, counters] = await Promise.all([this.store.size(), this.store.counters()]).catch(
+      (error: unknown) => {
+        throw unavailable(error);
+      },
+    );
     return {
       ready: true,
       version: this.options.version,

@@ -34,14 +34,15 @@ export interface SessionStore {
   ): Promise<void>;
   /** Sessions alive now. */
   size(): Promise<number>;
-  /** Adds one to a health counter shared by every gateway on the store (no-op in memory). */
+  /** Adds one to a health counter (shared by every gateway on a shared store). */
   count(name: keyof Counters): void;
-  /** The shared counters; undefined when this gateway's own counters are the whole truth. */
-  counters(): Promise<Counters | undefined>;
+  /** The health counters: the only place they are kept. */
+  counters(): Promise<Counters>;
 }
 
-/** The single-gateway store: the pure bookkeeping of {@link StreamSessions}. */
+/** The single-gateway store: the pure bookkeeping of {@link StreamSessions}, counters in memory. */
 export function memorySessionStore(sessions: StreamSessions): SessionStore {
+  const counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   return {
     admit: async (id, temporary) => sessions.admit(id, temporary),
     release: async (session) => sessions.release(session as Session),
@@ -51,7 +52,9 @@ export function memorySessionStore(sessions: StreamSessions): SessionStore {
     store: async (session, requestId, signature, response) =>
       sessions.store(session as Session, requestId, signature, response),
     size: async () => sessions.size,
-    count: () => undefined,
-    counters: async () => undefined,
+    count: (name) => {
+      counters[name] += 1;
+    },
+    counters: async () => ({ ...counters }),
   };
 }

@@ -65,8 +65,8 @@ export async function decodeAndReply(
     else {
       // A client that disconnects from here on does not cancel the decode: its result is cached.
       const result = await admission.decode(
-        // `correlate` (app.ts) sets the id before any route runs.
-        { ...options, requestId, streamId, correlationId: res.locals.correlationId as string },
+        // `requestLog` (app.ts) sets the id before any route runs.
+        { ...options, requestId, streamId, correlationId: res.locals.correlationId },
         audio,
         stream ? (progress) => stream.progress(progress) : undefined,
       );

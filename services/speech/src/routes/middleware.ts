@@ -50,25 +50,6 @@ export function securityHeaders(connectSources: string[]): RequestHandler[] {
   ];
 }
 
-/** One line per answered request (no headers, bodies or query: they may carry tokens or text). */
-export function accessLog(logger: Logger): RequestHandler {
-  return function logRequest(req, res, next) {
-    const started = performance.now();
-    res.once('finish', () => {
-      const fields = {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-        correlationId: res.locals.correlationId,
-      };
-      if (res.statusCode >= 500) logger.warn(fields, 'request failed');
-      else logger.debug(fields, 'request');
-    });
-    next();
-  };
-}
-
 /** During graceful shutdown every new request gets 503. */
 export function shutdownGuard(state: { closing: boolean }): RequestHandler {
   return function refuseWhileClosing(req, res, next) {
@@ -148,10 +129,12 @@ export function notFound(): RequestHandler {
   };
 }
 
+/** Logs with the request's correlation id (`requestLog` runs first); `logger` if it did not. */
 export function errorHandler(logger: Logger) {
   return function renderError(error: unknown, req: Request, res: Response, _next: NextFunction) {
+    const log = res.locals.logger ?? logger;
     if (error instanceof ClientGone) {
-      logger.debug({ path: req.path }, 'client closed the request');
+      log.debug({ path: req.path }, 'client closed the request');
       if (!res.headersSent) res.destroy();
       return;
     }
@@ -164,7 +147,7 @@ export function errorHandler(logger: Logger) {
       sendError(req, res, new HttpError(status, 'Bad request'));
       return;
     }
-    logger.error({ err: error, path: req.path }, 'unexpected error');
+    log.error({ err: error, path: req.path }, 'unexpected error');
     sendError(req, res, new HttpError(500, 'Internal server error'));
   };
 }
