@@ -258,7 +258,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const modelDir = defaultModelDir();
-  // pnpm --filter runs us inside packages/whisper; paths on the command line are the user's
+  // pnpm --filter runs us inside packages/whisper-models; paths on the command line are the user's
   const cwd = resolve(process.env.INIT_CWD ?? process.cwd());
   const controller = new AbortController();
   const onSignal = () => {

@@ -432,7 +432,7 @@ describe('ensureModel', () => {
 
 describe('pnpm model (CLI)', () => {
   const tsx = join(repoRoot, 'node_modules/.bin/tsx');
-  const script = join(repoRoot, 'packages/whisper/scripts/model.ts');
+  const script = join(repoRoot, 'packages/whisper-models/scripts/model.ts');
 
   function cli(args: string[], env: Record<string, string> = {}) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
