@@ -1,103 +1,17 @@
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelError, repoRoot } from '../src/catalog.js';
+import { type DownloadEvent, type DownloadOptions, downloadModel } from '../src/download.js';
 import {
-  type DownloadEvent,
-  type DownloadOptions,
-  downloadModel,
-  ensureModel,
-  sha1File,
-} from '../src/download.js';
-
-/** 3 MiB + 17 bytes of deterministic noise (an LCG), so chunk and range edges are not round. */
-const DATA = (() => {
-  const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
-  let x = 0x2545f491;
-  for (let i = 0; i < bytes.length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    bytes[i] = x >>> 24;
-  }
-  return bytes;
-})();
-const SHA1 = createHash('sha1').update(DATA).digest('hex');
-const FILE_PATH = '/resolve/main/ggml-test.bin';
-
-type Handler = (req: IncomingMessage, res: ServerResponse, index: number) => void | Promise<void>;
-
-interface TestServer {
-  url: string;
-  /** Request path and Range header of every request, in order. */
-  seen: { path: string; range: string | undefined }[];
-  close(): Promise<void>;
-}
-
-async function startServer(handler: Handler): Promise<TestServer> {
-  const seen: TestServer['seen'] = [];
-  const server: Server = createServer((req, res) => {
-    seen.push({ path: req.url ?? '', range: req.headers.range });
-    Promise.resolve(handler(req, res, seen.length - 1)).catch((err) => res.destroy(err));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
-
-interface SendOptions {
-  honorRange?: boolean;
-  /** Stop after this many bytes of the body, then `after` decides what happens. */
-  splitAt?: number;
-  after?: 'destroy' | 'hang' | Promise<void>;
-  data?: Buffer;
-}
-
-/** Serves the file like a static server / CDN: 200, or 206 for `Range: bytes=N-` when honoured. */
-async function sendFile(req: IncomingMessage, res: ServerResponse, options: SendOptions = {}): Promise<void> {
-  const data = options.data ?? DATA;
-  const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-  let start = 0;
-  if (range && options.honorRange !== false) {
-    start = Number(range[1]);
-    if (start >= data.length) {
-      res.writeHead(416, { 'content-range': `bytes */${data.length}` }).end();
-      return;
-    }
-    res.writeHead(206, {
-      'content-length': data.length - start,
-      'content-range': `bytes ${start}-${data.length - 1}/${data.length}`,
-    });
-  } else {
-    res.writeHead(200, { 'content-length': data.length, 'content-type': 'application/octet-stream' });
-  }
-  const body = data.subarray(start);
-  if (options.splitAt === undefined) {
-    res.end(body);
-    return;
-  }
-  const first = body.subarray(0, options.splitAt);
-  await new Promise<void>((done) => res.write(first, () => done()));
-  if (options.after === 'destroy') {
-    res.socket?.destroy();
-  } else if (options.after === 'hang' || options.after === undefined) {
-    // never finishes: the client's stall timer has to notice
-  } else {
-    await options.after;
-    res.end(body.subarray(options.splitAt));
-  }
-}
+  DATA,
+  FILE_PATH,
+  failure,
+  SHA1,
+  sendFile,
+  startServer,
+  type TestServer,
+} from './helpers/model-server.js';
 
 let dir: string;
 let server: TestServer | undefined;
@@ -132,17 +46,6 @@ function options(extra: Partial<DownloadOptions> = {}): DownloadOptions & { even
 function expectFinalFile(): void {
   expect(readFileSync(finalPath()).equals(DATA)).toBe(true);
   expect(readdirSync(dir)).toEqual(['ggml-test.bin']); // no partial, no lock left behind
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected the download to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
 }
 
 describe('downloadModel', () => {
@@ -394,99 +297,4 @@ describe('downloadModel', () => {
     const traversal = await failure(downloadModel('../evil', { modelDir: dir, expectedSha1: SHA1 }));
     expect(traversal.code).toBe('MODEL_UNKNOWN');
   });
-});
-
-describe('ensureModel', () => {
-  it('uses a file path as is and refuses a missing one', async () => {
-    const file = join(dir, 'custom.bin');
-    const missing = await failure(ensureModel(file, { modelDir: dir }));
-    expect(missing.code).toBe('MODEL_MISSING');
-    expect(missing.message).toBe(`Model file ${file} does not exist`);
-    writeFileSync(file, 'x');
-    await expect(ensureModel(file, { modelDir: dir })).resolves.toMatchObject({ name: 'custom', path: file });
-  });
-
-  it('never downloads when offline, and says how to get the model', async () => {
-    const err = await failure(ensureModel('base.en', { modelDir: dir, offline: true }));
-    expect(err.code).toBe('MODEL_MISSING');
-    expect(err.message).toBe(
-      `Model base.en is not downloaded (${join(dir, 'ggml-base.en.bin')}) and downloads are off ` +
-        '(CAPTION_OFFLINE=1): run `pnpm model base.en` first',
-    );
-    writeFileSync(join(dir, 'ggml-base.en.bin'), 'not checked offline');
-    await expect(ensureModel('base.en', { modelDir: dir, offline: true })).resolves.toMatchObject({
-      name: 'base.en',
-      source: 'catalog',
-    });
-  });
-
-  it('downloads a catalog model when online and returns where it is', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
-    // the catalog SHA-1 of tiny cannot match our test bytes: the override stands in for it
-    const model = await ensureModel('tiny', { ...options(), expectedSha1: SHA1 });
-    expect(model).toMatchObject({ name: 'tiny', path: join(dir, 'ggml-tiny.bin'), source: 'catalog' });
-    expect(await sha1File(model.path)).toBe(SHA1);
-    expect(server.seen).toEqual([{ path: '/resolve/main/ggml-tiny.bin', range: undefined }]);
-  });
-});
-
-describe('pnpm model (CLI)', () => {
-  const tsx = join(repoRoot, 'node_modules/.bin/tsx');
-  const script = join(repoRoot, 'packages/whisper-models/scripts/model.ts');
-
-  function cli(args: string[], env: Record<string, string> = {}) {
-    return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-      const child = spawn(tsx, [script, ...args], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, CAPTION_MODEL_DIR: dir, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
-  }
-
-  it('lists the catalog with sizes and SHA-1', async () => {
-    const { code, stdout } = await cli(['--list']);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(
-      /^ {2}base\.en +142 MiB +137c40403d78fd54d454da0f9bd998f78703390c +English-only$/m,
-    );
-    expect(stdout).toMatch(/large-v3-turbo-q5_0/);
-  }, 30_000);
-
-  it('exits 2 with the valid names on an unknown model or option', async () => {
-    const unknown = await cli(['large-v9']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown model "large-v9": use one of tiny, tiny\.en, base,/);
-    const option = await cli(['--frobnicate']);
-    expect(option.code).toBe(2);
-    expect(option.stderr).toMatch(/Unknown option --frobnicate/);
-  }, 30_000);
-
-  it('exits 1 and names both digests when a download does not verify', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
-    const { code, stdout, stderr } = await cli(['tiny'], { CAPTION_MODEL_BASE_URL: server.url });
-    expect(code).toBe(1);
-    expect(stdout).toMatch(/100\.0% +3\.0\/3\.0 MiB/); // plain progress lines when not a TTY
-    expect(stderr).toMatch(`expected SHA-1 bd577a113a864445d4c299885e0cb97d4ba92b5f, got ${SHA1}`);
-    expect(readdirSync(dir)).toEqual([]);
-  }, 30_000);
-
-  it('--verify exits 1 on a corrupt file and 0 when nothing is there to check', async () => {
-    const empty = await cli(['--verify']);
-    expect(empty.code).toBe(0);
-    expect(empty.stdout).toMatch(/No models in /);
-    writeFileSync(join(dir, 'ggml-tiny.bin'), 'garbage');
-    const { code, stdout, stderr } = await cli(['--verify']);
-    expect(code).toBe(1);
-    expect(`${stdout}${stderr}`).toMatch(/ggml-tiny\.bin: SHA-1 mismatch/);
-  }, 30_000);
 });
