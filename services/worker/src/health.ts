@@ -23,13 +23,14 @@ async function unhealthyReason(): Promise<string | undefined> {
   return alive ? undefined : `worker ${workerId} has no live heartbeat in Redis (model still loading?)`;
 }
 
+// process.exit: a refused ioredis connection keeps the event loop busy for two more seconds.
 unhealthyReason().then(
   (reason) => {
     if (reason) console.error(`unhealthy: ${reason}`);
-    process.exitCode = reason ? 1 : 0;
+    process.exit(reason ? 1 : 0);
   },
   (error: unknown) => {
     console.error(`unhealthy: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );
