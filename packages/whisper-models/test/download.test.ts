@@ -1,39 +1,18 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DownloadEvent, type DownloadOptions, downloadModel } from '../src/download.js';
-import {
-  DATA,
-  FILE_PATH,
-  failure,
-  SHA1,
-  sendFile,
-  startServer,
-  type TestServer,
-} from './helpers/model-server.js';
+import { DATA, FILE_PATH, failure, SHA1, sendFile, startServer, useScratch } from './helpers/model-server.js';
 
-let dir: string;
-let server: TestServer | undefined;
+const scratch = useScratch();
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'model-download-'));
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
-
-const finalPath = () => join(dir, 'ggml-test.bin');
+const finalPath = () => join(scratch.dir, 'ggml-test.bin');
 const partialPath = () => `${finalPath()}.partial`;
 
 function options(extra: Partial<DownloadOptions> = {}): DownloadOptions & { events: DownloadEvent[] } {
   const events: DownloadEvent[] = [];
   return {
-    modelDir: dir,
-    baseUrl: server?.url ?? 'http://127.0.0.1:9',
+    modelDir: scratch.dir,
+    baseUrl: scratch.server?.url ?? 'http://127.0.0.1:9',
     expectedSha1: SHA1,
     retryDelayMs: 1,
     env: {},
@@ -45,12 +24,12 @@ function options(extra: Partial<DownloadOptions> = {}): DownloadOptions & { even
 
 function expectFinalFile(): void {
   expect(readFileSync(finalPath()).equals(DATA)).toBe(true);
-  expect(readdirSync(dir)).toEqual(['ggml-test.bin']); // no partial, no lock left behind
+  expect(readdirSync(scratch.dir)).toEqual(['ggml-test.bin']); // no partial, no lock left behind
 }
 
 describe('downloadModel', () => {
   it('downloads through a redirect, verifies and returns the final path', async () => {
-    server = await startServer((req, res) => {
+    scratch.server = await startServer((req, res) => {
       if (req.url === FILE_PATH) {
         res.writeHead(302, { location: '/cdn/blob?sig=1' }).end();
       } else {
@@ -60,7 +39,7 @@ describe('downloadModel', () => {
     const opts = options();
     await expect(downloadModel('test', opts)).resolves.toBe(finalPath());
     expectFinalFile();
-    expect(server.seen).toEqual([
+    expect(scratch.server.seen).toEqual([
       { path: FILE_PATH, range: undefined },
       { path: '/cdn/blob?sig=1', range: undefined },
     ]);
@@ -78,11 +57,11 @@ describe('downloadModel', () => {
   it('resumes a partial download with a Range request and verifies the whole file', async () => {
     const kept = 1024 * 1024 + 123;
     writeFileSync(partialPath(), DATA.subarray(0, kept));
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const opts = options();
     await downloadModel('test', opts);
     expectFinalFile();
-    expect(server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${kept}-` }]);
+    expect(scratch.server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${kept}-` }]);
     expect(opts.events.find((e) => e.type === 'start')).toMatchObject({ offset: kept, total: DATA.length });
   });
 
@@ -90,45 +69,45 @@ describe('downloadModel', () => {
     const prefix = Buffer.from(DATA.subarray(0, 500_000));
     prefix[1000] = (prefix[1000] ?? 0) ^ 0xff;
     writeFileSync(partialPath(), prefix);
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const err = await failure(downloadModel('test', options()));
     expect(err.code).toBe('MODEL_CHECKSUM');
-    expect(server.seen[0]?.range).toBe('bytes=500000-');
-    expect(readdirSync(dir)).toEqual([]);
+    expect(scratch.server.seen[0]?.range).toBe('bytes=500000-');
+    expect(readdirSync(scratch.dir)).toEqual([]);
   });
 
   it('starts over when the server ignores Range and answers 200', async () => {
     writeFileSync(partialPath(), Buffer.alloc(700_000, 7)); // even garbage is replaced, not appended to
-    server = await startServer((req, res) => sendFile(req, res, { honorRange: false }));
+    scratch.server = await startServer((req, res) => sendFile(req, res, { honorRange: false }));
     const opts = options();
     await downloadModel('test', opts);
     expectFinalFile();
-    expect(server.seen).toEqual([{ path: FILE_PATH, range: 'bytes=700000-' }]);
+    expect(scratch.server.seen).toEqual([{ path: FILE_PATH, range: 'bytes=700000-' }]);
     expect(opts.events.find((e) => e.type === 'start')).toMatchObject({ offset: 0 });
   });
 
   it('finishes a partial that is already complete when the server answers 416', async () => {
     writeFileSync(partialPath(), DATA);
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     await downloadModel('test', options());
     expectFinalFile();
-    expect(server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${DATA.length}-` }]);
+    expect(scratch.server.seen).toEqual([{ path: FILE_PATH, range: `bytes=${DATA.length}-` }]);
   });
 
   it('deletes the partial and names both digests on a SHA-1 mismatch', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const wrong = '0123456789abcdef0123456789abcdef01234567';
     const err = await failure(downloadModel('test', options({ expectedSha1: wrong })));
     expect(err.code).toBe('MODEL_CHECKSUM');
     expect(err.message).toBe(
-      `ggml-test.bin from ${server.url}${FILE_PATH} failed verification: expected SHA-1 ${wrong}, got ${SHA1} ` +
+      `ggml-test.bin from ${scratch.server.url}${FILE_PATH} failed verification: expected SHA-1 ${wrong}, got ${SHA1} ` +
         `(${DATA.length} bytes). The partial download was deleted; run again to download it from scratch.`,
     );
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(scratch.dir)).toEqual([]);
   });
 
   it('retries a 503 and a 429 with backoff, then succeeds', async () => {
-    server = await startServer((req, res, index) => {
+    scratch.server = await startServer((req, res, index) => {
       if (index === 0) return void res.writeHead(503).end('busy');
       if (index === 1) return void res.writeHead(429, { 'retry-after': '0' }).end();
       return sendFile(req, res);
@@ -136,7 +115,7 @@ describe('downloadModel', () => {
     const opts = options();
     await downloadModel('test', opts);
     expectFinalFile();
-    expect(server.seen).toHaveLength(3);
+    expect(scratch.server.seen).toHaveLength(3);
     expect(opts.events.filter((e) => e.type === 'retry')).toEqual([
       { type: 'retry', name: 'test', attempt: 1, delayMs: 1, reason: 'HTTP 503 Service Unavailable' },
       { type: 'retry', name: 'test', attempt: 2, delayMs: 0, reason: 'HTTP 429 Too Many Requests' },
@@ -144,53 +123,53 @@ describe('downloadModel', () => {
   });
 
   it('resumes with Range after the connection drops mid-body', async () => {
-    server = await startServer((req, res, index) =>
+    scratch.server = await startServer((req, res, index) =>
       sendFile(req, res, index === 0 ? { splitAt: 1_500_000, after: 'destroy' } : {}),
     );
     const opts = options();
     await downloadModel('test', opts);
     expectFinalFile();
-    expect(server.seen).toHaveLength(2);
-    expect(server.seen[0]?.range).toBeUndefined();
-    const resumedAt = Number(/^bytes=(\d+)-$/.exec(server.seen[1]?.range ?? '')?.[1]);
+    expect(scratch.server.seen).toHaveLength(2);
+    expect(scratch.server.seen[0]?.range).toBeUndefined();
+    const resumedAt = Number(/^bytes=(\d+)-$/.exec(scratch.server.seen[1]?.range ?? '')?.[1]);
     expect(resumedAt).toBeGreaterThan(0);
     expect(resumedAt).toBeLessThanOrEqual(1_500_000);
     expect(opts.events.find((e) => e.type === 'retry')).toMatchObject({ attempt: 1 });
   });
 
   it('drops a stalled connection and resumes', async () => {
-    server = await startServer((req, res, index) =>
+    scratch.server = await startServer((req, res, index) =>
       sendFile(req, res, index === 0 ? { splitAt: 1_000_000, after: 'hang' } : {}),
     );
     const opts = options({ stallTimeoutMs: 1000 });
     await downloadModel('test', opts);
     expectFinalFile();
-    expect(server.seen[1]?.range).toMatch(/^bytes=\d+-$/);
+    expect(scratch.server.seen[1]?.range).toMatch(/^bytes=\d+-$/);
     expect(opts.events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'no data for 1 s' });
   });
 
   it('fails fast with a clear message on a 404', async () => {
-    server = await startServer((_req, res) => void res.writeHead(404).end('Entry not found'));
+    scratch.server = await startServer((_req, res) => void res.writeHead(404).end('Entry not found'));
     const err = await failure(downloadModel('test', options()));
     expect(err.code).toBe('MODEL_HTTP');
     expect(err.status).toBe(404);
     expect(err.message).toBe(
-      `Downloading test from ${server.url}${FILE_PATH} failed: HTTP 404 Not Found: ` +
+      `Downloading test from ${scratch.server.url}${FILE_PATH} failed: HTTP 404 Not Found: ` +
         'no such model file there (check the name and CAPTION_MODEL_BASE_URL)',
     );
-    expect(server.seen).toHaveLength(1);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(scratch.server.seen).toHaveLength(1);
+    expect(readdirSync(scratch.dir)).toEqual([]);
   });
 
   it('gives up after the retry budget on a server that keeps failing', async () => {
-    server = await startServer((_req, res) => void res.writeHead(502).end());
+    scratch.server = await startServer((_req, res) => void res.writeHead(502).end());
     const err = await failure(downloadModel('test', options({ retries: 2 })));
     expect(err.code).toBe('MODEL_HTTP');
     expect(err.status).toBe(502);
     expect(err.message).toBe(
-      `Downloading test from ${server.url}${FILE_PATH} failed after 3 attempts: HTTP 502 Bad Gateway`,
+      `Downloading test from ${scratch.server.url}${FILE_PATH} failed after 3 attempts: HTTP 502 Bad Gateway`,
     );
-    expect(server.seen).toHaveLength(3);
+    expect(scratch.server.seen).toHaveLength(3);
   });
 
   it('reports an unreachable server as a network error after its retries', async () => {
@@ -206,20 +185,20 @@ describe('downloadModel', () => {
 
   it('does nothing when the verified file is already in place', async () => {
     writeFileSync(finalPath(), DATA);
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const opts = options();
     await expect(downloadModel('test', opts)).resolves.toBe(finalPath());
-    expect(server.seen).toEqual([]);
+    expect(scratch.server.seen).toEqual([]);
     expect(opts.events.map((e) => e.type)).toEqual(['check', 'present']);
     expectFinalFile();
   });
 
   it('replaces a corrupt file in place with a verified download', async () => {
     writeFileSync(finalPath(), DATA.subarray(0, 1000));
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     await downloadModel('test', options());
     expectFinalFile();
-    expect(server.seen).toHaveLength(1);
+    expect(scratch.server.seen).toHaveLength(1);
   });
 
   it('writes to .partial and only renames into place once verified', async () => {
@@ -231,7 +210,9 @@ describe('downloadModel', () => {
     const reachedHalfway = new Promise<void>((done) => {
       halfway = done;
     });
-    server = await startServer((req, res) => sendFile(req, res, { splitAt: 1_048_576, after: released }));
+    scratch.server = await startServer((req, res) =>
+      sendFile(req, res, { splitAt: 1_048_576, after: released }),
+    );
     const download = downloadModel(
       'test',
       options({
@@ -251,7 +232,7 @@ describe('downloadModel', () => {
 
   it('keeps the partial when cancelled, and the next run resumes it', async () => {
     const controller = new AbortController();
-    server = await startServer((req, res, index) =>
+    scratch.server = await startServer((req, res, index) =>
       sendFile(req, res, index === 0 ? { splitAt: 2_000_000, after: 'hang' } : {}),
     );
     const err = await failure(
@@ -267,34 +248,34 @@ describe('downloadModel', () => {
     );
     expect(err.code).toBe('MODEL_ABORTED');
     expect(err.message).toBe('Download of test was cancelled; run again to resume');
-    expect(readdirSync(dir)).toEqual(['ggml-test.bin.partial']);
+    expect(readdirSync(scratch.dir)).toEqual(['ggml-test.bin.partial']);
     await downloadModel('test', options());
     expectFinalFile();
-    expect(server.seen[1]?.range).toBe('bytes=2000000-');
+    expect(scratch.server.seen[1]?.range).toBe('bytes=2000000-');
   });
 
   it('lets concurrent downloads of the same model share one transfer', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const [a, b] = await Promise.all([downloadModel('test', options()), downloadModel('test', options())]);
     expect(a).toBe(finalPath());
     expect(b).toBe(finalPath());
-    expect(server.seen).toHaveLength(1);
+    expect(scratch.server.seen).toHaveLength(1);
     expectFinalFile();
   });
 
   it('takes the base URL from CAPTION_MODEL_BASE_URL', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
+    scratch.server = await startServer((req, res) => sendFile(req, res));
     const { baseUrl: _unused, ...rest } = options();
-    await downloadModel('test', { ...rest, env: { CAPTION_MODEL_BASE_URL: `${server.url}/` } });
+    await downloadModel('test', { ...rest, env: { CAPTION_MODEL_BASE_URL: `${scratch.server.url}/` } });
     expectFinalFile();
-    expect(server.seen).toHaveLength(1);
+    expect(scratch.server.seen).toHaveLength(1);
   });
 
   it('refuses names outside the catalog unless a SHA-1 is given', async () => {
-    const err = await failure(downloadModel('test', { modelDir: dir }));
+    const err = await failure(downloadModel('test', { modelDir: scratch.dir }));
     expect(err.code).toBe('MODEL_UNKNOWN');
     expect(err.message).toMatch(/^Unknown model "test": use one of tiny, tiny\.en, base,/);
-    const traversal = await failure(downloadModel('../evil', { modelDir: dir, expectedSha1: SHA1 }));
+    const traversal = await failure(downloadModel('../evil', { modelDir: scratch.dir, expectedSha1: SHA1 }));
     expect(traversal.code).toBe('MODEL_UNKNOWN');
   });
 });

@@ -1,23 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../src/catalog.js';
-import { SHA1, sendFile, startServer, type TestServer } from './helpers/model-server.js';
+import { SHA1, sendFile, startServer, useScratch } from './helpers/model-server.js';
 
-let dir: string;
-let server: TestServer | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'model-download-'));
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = useScratch();
 
 describe('pnpm model (CLI)', () => {
   const tsx = join(repoRoot, 'node_modules/.bin/tsx');
@@ -26,7 +13,7 @@ describe('pnpm model (CLI)', () => {
   function cli(args: string[], env: Record<string, string> = {}) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
       const child = spawn(tsx, [script, ...args], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, CAPTION_MODEL_DIR: dir, ...env },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, CAPTION_MODEL_DIR: scratch.dir, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -61,19 +48,19 @@ describe('pnpm model (CLI)', () => {
   }, 30_000);
 
   it('exits 1 and names both digests when a download does not verify', async () => {
-    server = await startServer((req, res) => sendFile(req, res));
-    const { code, stdout, stderr } = await cli(['tiny'], { CAPTION_MODEL_BASE_URL: server.url });
+    scratch.server = await startServer((req, res) => sendFile(req, res));
+    const { code, stdout, stderr } = await cli(['tiny'], { CAPTION_MODEL_BASE_URL: scratch.server.url });
     expect(code).toBe(1);
     expect(stdout).toMatch(/100\.0% +3\.0\/3\.0 MiB/); // plain progress lines when not a TTY
     expect(stderr).toMatch(`expected SHA-1 bd577a113a864445d4c299885e0cb97d4ba92b5f, got ${SHA1}`);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(scratch.dir)).toEqual([]);
   }, 30_000);
 
   it('--verify exits 1 on a corrupt file and 0 when nothing is there to check', async () => {
     const empty = await cli(['--verify']);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/No models in /);
-    writeFileSync(join(dir, 'ggml-tiny.bin'), 'garbage');
+    writeFileSync(join(scratch.dir, 'ggml-tiny.bin'), 'garbage');
     const { code, stdout, stderr } = await cli(['--verify']);
     expect(code).toBe(1);
     expect(`${stdout}${stderr}`).toMatch(/ggml-tiny\.bin: SHA-1 mismatch/);

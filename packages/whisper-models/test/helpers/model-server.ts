@@ -1,8 +1,11 @@
 // A local HTTP server that serves a model file the way Hugging Face does (redirects, Range,
 // failures on demand), the bytes it serves, and what the download tests share.
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ModelError } from '../../src/catalog.js';
 
 /** 3 MiB + 17 bytes of deterministic noise (an LCG), so chunk and range edges are not round. */
@@ -102,4 +105,18 @@ export async function failure(promise: Promise<unknown>): Promise<ModelError> {
   );
   expect(err).toBeInstanceOf(ModelError);
   return err as ModelError;
+}
+
+/** Per test: a fresh model folder, and the server the test started (closed after it). */
+export function useScratch(): { dir: string; server: TestServer | undefined } {
+  const scratch: { dir: string; server: TestServer | undefined } = { dir: '', server: undefined };
+  beforeEach(async () => {
+    scratch.dir = await mkdtemp(join(tmpdir(), 'model-download-'));
+  });
+  afterEach(async () => {
+    await scratch.server?.close();
+    scratch.server = undefined;
+    await rm(scratch.dir, { recursive: true, force: true });
+  });
+  return scratch;
 }
