@@ -91,7 +91,7 @@ say(dim(`built in ${seconds()}`));
 // person sees `pnpm model`'s progress bar and ETA instead of a service that is silent for minutes.
 {
   const { loadEngineConfig } = await import('../packages/inference/dist/config.js');
-  const { resolveModel } = await import('../packages/whisper/dist/catalog.js');
+  const { resolveModel } = await import('../packages/whisper-models/dist/catalog.js');
   let model;
   let config;
   try {
@@ -105,7 +105,7 @@ say(dim(`built in ${seconds()}`));
     const env = { ...process.env, CAPTION_MODEL_DIR: config.modelDir };
     const code = await run(
       process.execPath,
-      ['--import', 'tsx', 'packages/whisper/scripts/model.ts', model.name],
+      ['--import', 'tsx', 'packages/whisper-models/scripts/model.ts', model.name],
       stepOptions(env),
     );
     if (stopping) process.exit(process.exitCode ?? 0);

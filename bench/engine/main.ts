@@ -7,13 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { audioFixture } from '@live-captions/test-services/fixtures';
-import {
-  audioContextForClip,
-  defaultModelDir,
-  engineBuildInfo,
-  modelFile,
-  WhisperModel,
-} from '@live-captions/whisper';
+import { audioContextForClip, engineBuildInfo, WhisperModel } from '@live-captions/whisper';
+import { defaultModelDir, modelFile } from '@live-captions/whisper-models';
 import { median, percentile, table } from '../lib/stats.js';
 import { encodeWav16, readWav16 } from '../lib/wav.js';
 

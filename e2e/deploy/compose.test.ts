@@ -362,7 +362,7 @@ describe('compose.gpu.yaml', () => {
       expect.objectContaining({ driver: 'nvidia', capabilities: ['gpu'] }),
     ]);
     expect(environmentOf(worker).CAPTION_MODEL).toBe('large-v3-turbo');
-    expect(healthcheckArgv(worker)).toEqual(['node', '/app/healthcheck.mjs', 'worker']);
+    expect(healthcheckArgv(worker)).toEqual(['node', '/app/dist/health.js']);
     checkRouters(config);
     expect(portsOf(config.services.worker!)).toEqual([]);
   });

@@ -18,13 +18,17 @@ import {
 } from './helpers/compose.js';
 import { type Dockerfile, finalUser, isRootUser, parseDockerfile, stageEnv } from './helpers/dockerfile.js';
 
+/** The HTTP services' check script (compose/healthcheck.mjs), and the worker's own command. */
+const HTTP_CHECK = '/app/healthcheck.mjs';
+const WORKER_CHECK = '/app/dist/health.js';
+
 const IMAGES = [
-  { service: 'speech', dockerfile: 'services/speech/Dockerfile', port: '8765' },
-  { service: 'relay', dockerfile: 'services/relay/Dockerfile', port: '8080' },
-  { service: 'ui', dockerfile: 'services/ui/Dockerfile', port: '8081' },
-  { service: 'calendar', dockerfile: 'services/calendar/Dockerfile', port: '8082' },
-  { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined },
-  { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined },
+  { service: 'speech', dockerfile: 'services/speech/Dockerfile', port: '8765', health: HTTP_CHECK },
+  { service: 'relay', dockerfile: 'services/relay/Dockerfile', port: '8080', health: HTTP_CHECK },
+  { service: 'ui', dockerfile: 'services/ui/Dockerfile', port: '8081', health: HTTP_CHECK },
+  { service: 'calendar', dockerfile: 'services/calendar/Dockerfile', port: '8082', health: HTTP_CHECK },
+  { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined, health: WORKER_CHECK },
+  { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined, health: WORKER_CHECK },
 ] as const;
 
 /** The Node major of the images: the current LTS line (24 from October 2025 to October 2026, then 24 stays maintenance-LTS until April 2028). */
@@ -91,8 +95,8 @@ describe('service images', () => {
         expect(inImage !== undefined && !/^NONE\b/i.test(inImage.args)).toBe(true);
         expect(inCompose).toBeDefined();
         // The image's check and compose's use the same script.
-        expect(inImage!.args).toContain('/app/healthcheck.mjs');
-        expect(inCompose!.join(' ')).toContain('/app/healthcheck.mjs');
+        expect(inImage!.args).toContain(image.health);
+        expect(inCompose!.join(' ')).toContain(image.health);
       });
 
       it('builds in a separate stage and ships only the pnpm deploy output', () => {
@@ -117,10 +121,11 @@ describe('service images', () => {
         }
         const copies = keywords('COPY').map((item) => item.args);
         expect(copies).toContain('--from=build /out /app');
-        // The final stage copies nothing else from the context but the health check script.
-        expect(copies.filter((args) => !args.startsWith('--from='))).toEqual([
-          'compose/healthcheck.mjs /app/healthcheck.mjs',
-        ]);
+        // The final stage copies nothing else from the context but the HTTP health check script
+        // (the worker's check is part of its build).
+        expect(copies.filter((args) => !args.startsWith('--from='))).toEqual(
+          image.health === HTTP_CHECK ? ['compose/healthcheck.mjs /app/healthcheck.mjs'] : [],
+        );
       });
 
       it('starts from pinned base images', () => {

@@ -1,11 +1,10 @@
 /**
- * The scripts the containers run besides the services: the health check script of our images
- * (against real HTTP servers and the real Redis) and Traefik's entrypoint, which renders the
- * static configuration with CERT_EMAIL.
+ * The scripts the containers run besides the services: the HTTP health check script of our images
+ * (against real HTTP servers) and Traefik's entrypoint, which renders the static configuration
+ * with CERT_EMAIL. The worker's own health check is tested with it (services/worker/test).
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -14,16 +13,6 @@ import { repoRoot } from './helpers/compose.js';
 import { freePort, runCheck } from './helpers/processes.js';
 
 const HEALTHCHECK = join(repoRoot, 'compose/healthcheck.mjs');
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
-interface RedisClient {
-  set(key: string, value: string, mode: 'PX', ms: number): Promise<unknown>;
-  del(key: string): Promise<number>;
-  disconnect(): void;
-}
-const { Redis } = createRequire(join(repoRoot, 'packages/inference/package.json'))('ioredis') as {
-  Redis: new (url: string) => RedisClient;
-};
 
 describe('compose/healthcheck.mjs http', () => {
   let server: Server;
@@ -52,44 +41,6 @@ describe('compose/healthcheck.mjs http', () => {
     ).toBe(false);
     expect((await runCheck([process.execPath, HEALTHCHECK, 'http'], {})).ok).toBe(false);
     expect((await runCheck([process.execPath, HEALTHCHECK, 'nonsense'], {})).ok).toBe(false);
-  });
-});
-
-describe('compose/healthcheck.mjs worker', () => {
-  const queue = `healthcheck-${process.pid}-${Date.now()}`;
-  const key = (id: string) => `captions:${queue}:worker:${id}`;
-  let redis: RedisClient;
-  beforeAll(() => {
-    redis = new Redis(REDIS_URL);
-  });
-  afterAll(async () => {
-    await redis.del(key('alive'));
-    redis.disconnect();
-  });
-
-  it('passes while the worker’s heartbeat key lives, and names the worker otherwise', async () => {
-    await redis.set(key('alive'), '{}', 'PX', 30_000);
-    const env = { REDIS_URL, CAPTION_QUEUE_NAME: queue };
-    expect(
-      (await runCheck([process.execPath, HEALTHCHECK, 'worker'], { ...env, WORKER_ID: 'alive' })).ok,
-    ).toBe(true);
-    const missing = await runCheck([process.execPath, HEALTHCHECK, 'worker'], { ...env, WORKER_ID: 'gone' });
-    expect(missing).toEqual({
-      ok: false,
-      output: expect.stringContaining('worker gone has no live heartbeat'),
-    });
-  });
-
-  it('fails without REDIS_URL or when Redis does not answer', async () => {
-    expect((await runCheck([process.execPath, HEALTHCHECK, 'worker'], { WORKER_ID: 'alive' })).ok).toBe(
-      false,
-    );
-    const port = await freePort();
-    const down = await runCheck([process.execPath, HEALTHCHECK, 'worker'], {
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      WORKER_ID: 'alive',
-    });
-    expect(down.ok).toBe(false);
   });
 });
 

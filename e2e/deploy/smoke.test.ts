@@ -126,10 +126,13 @@ function healthCheck(service: Service): string[] {
   const containerPort = environmentOf(config.services[service]!)[
     Object.keys(envs[service]!).find((key) => key.endsWith('_PORT')) ?? ''
   ];
-  return argv.map((arg) => {
-    if (arg === 'node') return process.execPath;
-    if (arg === '/app/healthcheck.mjs') return join(repoRoot, 'compose/healthcheck.mjs');
-    return containerPort ? arg.replace(`127.0.0.1:${containerPort}`, `127.0.0.1:${ports[service]}`) : arg;
+  return argv.flatMap((arg) => {
+    if (arg === 'node') return [process.execPath];
+    if (arg === '/app/healthcheck.mjs') return [join(repoRoot, 'compose/healthcheck.mjs')];
+    // The image's build of the worker's own check is its source here, as for the services.
+    if (arg === '/app/dist/health.js')
+      return ['--import', 'tsx', join(repoRoot, 'services/worker/src/health.ts')];
+    return [containerPort ? arg.replace(`127.0.0.1:${containerPort}`, `127.0.0.1:${ports[service]}`) : arg];
   });
 }
 

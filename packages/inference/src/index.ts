@@ -5,5 +5,6 @@ export { cutWords, groupWords } from './domain/word-cut.js';
 export { EnginePool } from './engine/pool.js';
 export { createInProcessQueue, type InProcessQueueOptions } from './in-process-queue.js';
 export { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from './queue.js';
+export { type HeartbeatCheck, workerHeartbeatLives } from './redis/heartbeat.js';
 export { createRedisQueue, type RedisInferenceQueue, type RedisQueueOptions } from './redis/redis-queue.js';
 export { type RedisWorkerOptions, type RunningWorker, startRedisWorker } from './redis/worker-runner.js';

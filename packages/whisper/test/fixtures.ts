@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { audioDir } from '@live-captions/test-services/fixtures';
-import { defaultModelDir, modelFile, repoRoot } from '../src/catalog.js';
+import { defaultModelDir, modelFile } from '@live-captions/whisper-models';
 
-export { audioDir, repoRoot };
+export { audioDir };
+
+export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Synthetic test models written by `pnpm model:synthetic` (the root test script runs it first). */
 export function syntheticModel(name: 'tiny' | 'tiny.en' | 'base'): string {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from '@live-captions/runtime';
-import { downloadModel, ensureModel, modelFile, SILERO_VAD } from '@live-captions/whisper';
+import { downloadModel, ensureModel, modelFile, SILERO_VAD } from '@live-captions/whisper-models';
 import type { EngineConfig } from '../config.js';
 
 export interface ModelFile {

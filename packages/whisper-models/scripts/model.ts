@@ -12,7 +12,8 @@ import {
   resolveModel,
   SILERO_VAD,
 } from '../src/catalog.js';
-import { type DownloadEvent, downloadModel, sha1File } from '../src/download.js';
+import { downloadModel, sha1File } from '../src/download.js';
+import { ProgressReporter } from './progress-bar.js';
 
 const USAGE = `Usage: pnpm model [<name> ...]          download official whisper.cpp models (default: $CAPTION_MODEL or base);
                                          \`silero\` is the Silero VAD model (CAPTION_VAD_MODEL=silero)
@@ -28,106 +29,9 @@ Environment:
 class UsageError extends Error {}
 
 const MiB = 1024 * 1024;
-const mib = (bytes: number) => (bytes / MiB).toFixed(1);
 
 function humanSize(bytes: number): string {
   return bytes >= 1024 * MiB ? `${(bytes / 1024 / MiB).toFixed(1)} GiB` : `${Math.round(bytes / MiB)} MiB`;
-}
-
-function duration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return '--:--';
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
-}
-
-/** Progress bar on a TTY (redrawn in place), plain lines every few seconds otherwise. */
-class ProgressReporter {
-  private readonly tty = Boolean(process.stdout.isTTY);
-  private samples: { at: number; bytes: number }[] = [];
-  private lastDraw = 0;
-  private barShown = false;
-  private label = '';
-
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  onEvent = (event: DownloadEvent): void => {
-    switch (event.type) {
-      case 'wait':
-        this.line(`Waiting for another download of ${event.name} to finish (${event.holder})`);
-        break;
-      case 'check':
-        this.line(`Checking ${event.path} ...`);
-        break;
-      case 'present':
-        break;
-      case 'start':
-        this.label = `ggml-${event.name}.bin`;
-        this.samples = [];
-        this.lastDraw = 0;
-        this.line(
-          `${event.offset > 0 ? `Resuming at ${mib(event.offset)} MiB` : 'Downloading'} ${this.label}` +
-            `${event.total === undefined ? '' : ` (${mib(event.total)} MiB)`} from ${event.url}`,
-        );
-        break;
-      case 'progress':
-        this.progress(event.received, event.total);
-        break;
-      case 'retry':
-        this.line(
-          `Attempt ${event.attempt} failed (${event.reason}); retrying in ${duration(event.delayMs / 1000)}`,
-        );
-        break;
-      case 'done':
-        this.endBar();
-        break;
-    }
-  };
-
-  private progress(received: number, total: number | undefined): void {
-    const at = this.now();
-    this.samples.push({ at, bytes: received });
-    while (this.samples.length > 2 && at - (this.samples[0]?.at ?? at) > 5000) this.samples.shift();
-    const complete = total !== undefined && received >= total;
-    const interval = this.tty ? 100 : 5000;
-    if (!complete && at - this.lastDraw < interval) return;
-    this.lastDraw = at;
-    const first = this.samples[0] ?? { at, bytes: received };
-    const speed = at > first.at ? ((received - first.bytes) / (at - first.at)) * 1000 : 0;
-    const parts: string[] = [];
-    if (total) {
-      const fraction = Math.min(received / total, 1);
-      parts.push(`${(fraction * 100).toFixed(1).padStart(5)}%`, `${mib(received)}/${mib(total)} MiB`);
-    } else {
-      parts.push(`${mib(received)} MiB`);
-    }
-    parts.push(`${mib(speed)} MiB/s`);
-    if (total)
-      parts.push(`ETA ${complete ? '0:00' : duration(speed > 0 ? (total - received) / speed : Number.NaN)}`);
-    const text = parts.join('  ');
-    if (!this.tty) {
-      console.log(`${this.label}  ${text}`);
-      return;
-    }
-    const columns = process.stdout.columns || 80;
-    const barWidth = Math.max(10, Math.min(30, columns - this.label.length - 58));
-    const filled = total ? Math.round(Math.min(received / total, 1) * barWidth) : 0;
-    const bar = total ? ` [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]` : '';
-    process.stdout.write(`\r\x1b[2K${this.label}${bar} ${text}`);
-    this.barShown = true;
-  }
-
-  private endBar(): void {
-    if (this.barShown) process.stdout.write('\n');
-    this.barShown = false;
-  }
-
-  line(text: string): void {
-    this.endBar();
-    console.log(text);
-  }
 }
 
 function parseArgs(argv: string[]): { mode: 'download' | 'list' | 'verify' | 'help'; names: string[] } {
@@ -258,7 +162,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const modelDir = defaultModelDir();
-  // pnpm --filter runs us inside packages/whisper; paths on the command line are the user's
+  // pnpm --filter runs us inside packages/whisper-models; paths on the command line are the user's
   const cwd = resolve(process.env.INIT_CWD ?? process.cwd());
   const controller = new AbortController();
   const onSignal = () => {

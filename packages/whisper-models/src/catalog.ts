@@ -164,7 +164,7 @@ export function resolveModel(
   return { name: spec.name, path: modelFile(spec.name, modelDir), spec, source: 'catalog' };
 }
 
-/** The repository root (this file sits at packages/whisper/{src,dist}/). */
+/** The repository root (this file sits at packages/whisper-models/{src,dist}/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
