@@ -55,7 +55,8 @@ export function createInProcessQueue(options: InProcessQueueOptions): InferenceQ
     async close(): Promise<void> {
       closed = true;
       await starting?.catch(() => undefined);
-      await pool?.close();
+      // The gateway closes after its shutdown grace: what still decodes was answered already.
+      await pool?.close({ abortRunning: true });
     },
   };
 }

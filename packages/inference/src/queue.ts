@@ -52,6 +52,9 @@ export interface InferenceQueue {
   status(): Promise<QueueStatus>;
   /** The engine description of the first ready worker, or undefined while none is ready. */
   engine(): Promise<EngineInfo | undefined>;
-  /** Stops taking jobs, lets running ones finish, releases connections. */
+  /**
+   * Stops taking jobs and releases connections. Jobs on Redis workers finish there; in-process,
+   * decodes still running are aborted (the gateway closes the queue after its shutdown grace).
+   */
   close(): Promise<void>;
 }

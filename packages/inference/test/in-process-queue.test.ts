@@ -157,6 +157,25 @@ describe('engine pool scheduling', () => {
     await pool.close();
   });
 
+  it('aborts a running decode when closed, instead of waiting for it', async () => {
+    // The gateway closes its embedded queue only after its shutdown grace: the decodes still
+    // running then belong to requests already answered with 503.
+    const embedded = createInProcessQueue({
+      engine: engineConfig({ model: syntheticModel('base'), workers: 1, threadsPerWorker: 1 }),
+    });
+    await embedded.start();
+    const job = embedded.submit(request(), jfk, { startDeadline: later(20_000) });
+    const settled = job.then(
+      () => 'decoded',
+      (error: unknown) => error,
+    );
+    while ((await embedded.status()).workers[0]?.running !== 1) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await embedded.close();
+    expect(await settled).toEqual(new InferenceError('inference_failed', 'the decode was aborted'));
+  });
+
   it('refuses translation on an English-only model', async () => {
     const pool = await EnginePool.start({
       modelPath: syntheticModel('tiny.en'),

@@ -20,6 +20,7 @@ import type { EngineConfig } from '../config.js';
 import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
 import { prepareModelFile, prepareVadFile } from './model-file.js';
+import { SlotQueue } from './slot-queue.js';
 
 export interface EnginePoolOptions {
   modelPath: string;
@@ -47,17 +48,10 @@ export interface JobOptions {
 interface Slot {
   state: WhisperState;
   vad: WhisperVad | undefined;
-  busy: boolean;
   /** Set after a watchdog trip until a fresh state replaces the stuck one. */
   replacing: boolean;
   /** The running job's logger: the watchdog's lines carry its ids. */
   logger: Logger | undefined;
-}
-
-interface Waiter {
-  resolve: (slot: Slot) => void;
-  reject: (error: Error) => void;
-  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -69,7 +63,7 @@ export class EnginePool {
   readonly stats = { completed: 0, failed: 0, queueTimeouts: 0 };
   readonly #model: WhisperModel;
   readonly #slots: Slot[];
-  readonly #waiters: Waiter[] = [];
+  readonly #queue: SlotQueue<Slot>;
   readonly #options: EnginePoolOptions;
   readonly #startedAt = Date.now();
   #tripped = 0;
@@ -81,10 +75,13 @@ export class EnginePool {
     this.#slots = Array.from({ length: options.workers }, () => ({
       state: model.createState(),
       vad: undefined,
-      busy: false,
       replacing: false,
       logger: options.logger,
     }));
+    this.#queue = new SlotQueue(this.#slots, () => {
+      this.stats.queueTimeouts++;
+      return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
+    });
     const multilingual = model.info.multilingual;
     const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
     this.info = {
@@ -181,12 +178,12 @@ export class EnginePool {
 
   /** Decodes running now. */
   get running(): number {
-    return this.#slots.filter((slot) => slot.busy).length;
+    return this.#queue.busy;
   }
 
   /** Jobs waiting for a slot. */
   get pending(): number {
-    return this.#waiters.length;
+    return this.#queue.pending;
   }
 
   /** False while a slot is being replaced after a watchdog trip. */
@@ -204,7 +201,7 @@ export class EnginePool {
     fn: (slot: DecodeSlot) => Promise<T>,
     logger = this.#options.logger,
   ): Promise<T> {
-    const slot = await this.#acquire(startDeadline);
+    const slot = await this.#queue.acquire(startDeadline);
     slot.logger = logger;
     try {
       return await fn(this.#decodeSlot(slot));
@@ -226,12 +223,16 @@ export class EnginePool {
     };
   }
 
-  /** Refuses new work, waits for running decodes, frees the model. */
-  async close(): Promise<void> {
+  /**
+   * Refuses new work and frees the model once no decode runs. Running decodes finish, unless
+   * `abortRunning`: the embedded gateway closes after its own shutdown grace, when their requests
+   * were already answered, so waiting for them would only delay the exit.
+   */
+  async close(options: { abortRunning?: boolean } = {}): Promise<void> {
     this.#closing = true;
-    for (const waiter of this.#waiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new InferenceError('unavailable', 'the engine is shutting down'));
+    this.#queue.close(new InferenceError('unavailable', 'the engine is shutting down'));
+    if (options.abortRunning) {
+      for (const slot of this.#slots) slot.state.abort();
     }
     while (this.running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     for (const slot of this.#slots) {
@@ -241,42 +242,8 @@ export class EnginePool {
     this.#model.free();
   }
 
-  #acquire(startDeadline: number): Promise<Slot> {
-    if (this.#closing)
-      return Promise.reject(new InferenceError('unavailable', 'the engine is shutting down'));
-    if (Date.now() > startDeadline) return Promise.reject(this.#queueTimeout());
-    const free = this.#waiters.length === 0 ? this.#slots.find((slot) => !slot.busy) : undefined;
-    if (free) {
-      free.busy = true;
-      return Promise.resolve(free);
-    }
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject };
-      waiter.timer = setTimeout(
-        () => {
-          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          reject(this.#queueTimeout());
-        },
-        Math.max(0, startDeadline - Date.now()),
-      );
-      this.#waiters.push(waiter);
-    });
-  }
-
   #release(slot: Slot): void {
-    if (slot.replacing) return;
-    const next = this.#waiters.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.resolve(slot);
-    } else {
-      slot.busy = false;
-    }
-  }
-
-  #queueTimeout(): InferenceError {
-    this.stats.queueTimeouts++;
-    return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
+    if (!slot.replacing) this.#queue.release(slot);
   }
 
   #decodeSlot(slot: Slot): DecodeSlot {
