@@ -1,3 +1,4 @@
+import type { WorkerStatus } from '@live-captions/protocol';
 import { Redis } from 'ioredis';
 import { keysFor } from './keys.js';
 
@@ -50,4 +51,21 @@ export async function workerHeartbeatLives(check: HeartbeatCheck): Promise<boole
     clearTimeout(timer);
     redis.disconnect();
   }
+}
+
+/** The statuses the live workers announce (heartbeat keys), oldest worker first. */
+export async function readLiveWorkers(redis: Redis, queueName: string): Promise<WorkerStatus[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', keysFor(queueName).workerPattern, 'COUNT', 100);
+    cursor = next;
+    found.push(...batch);
+  } while (cursor !== '0');
+  if (found.length === 0) return [];
+  const values = await redis.mget(...found);
+  return values
+    .filter((value): value is string => value !== null)
+    .map((value) => JSON.parse(value) as WorkerStatus)
+    .sort((a, b) => a.startedAt - b.startedAt);
 }

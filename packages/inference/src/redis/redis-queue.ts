@@ -5,7 +5,6 @@ import type {
   InferenceProgress,
   InferenceRequest,
   InferenceResult,
-  WorkerStatus,
 } from '@live-captions/protocol';
 import {
   BLOCKING,
@@ -22,7 +21,10 @@ import { Redis } from 'ioredis';
 import { samplesToBuffer } from '../domain/pcm.js';
 import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
 import { decodeFailure } from './failure.js';
+import { readLiveWorkers } from './heartbeat.js';
 import { keysFor } from './keys.js';
+import { serialPasses } from './passes.js';
+import { freshProgress, type PendingRequest, PendingRequests } from './pending.js';
 
 export interface RedisQueueOptions {
   redisUrl: string;
@@ -36,26 +38,6 @@ export interface RedisQueueOptions {
 const DEADLINE_MARGIN_MS = 15_000;
 /** Audio outlives its request's deadline by this much, so a (re)started job never finds it missing. */
 const AUDIO_GRACE_MS = 30_000;
-
-/**
- * A request the gateway has not answered yet. It keeps its audio, so a job that Redis lost (a
- * restart without persistence) is submitted again under a new id.
- */
-interface PendingRequest {
-  jobId: string;
-  request: InferenceRequest;
-  audio: Float32Array;
-  /** How long a queued job may wait to start (the submitter's startDeadline - now). */
-  queueTimeoutMs: number;
-  /** Gateway-side deadline: whatever Redis does, the request is answered by then. */
-  deadline: number;
-  resolve: (result: InferenceResult) => void;
-  reject: (error: InferenceError) => void;
-  timers: NodeJS.Timeout[];
-  onProgress: ((progress: InferenceProgress) => void) | undefined;
-  /** Segments relayed so far: a retried job reports its first segments again. */
-  relayed: number;
-}
 
 /**
  * The gateway's side of the BullMQ backend: jobs go to Redis, workers on any host decode them,
@@ -90,8 +72,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
   const events = new QueueEvents(options.queueName, {
     connection: bullConnection(options.redisUrl, BLOCKING),
   });
-  /** By current job id; a resubmitted request moves to its new id. */
-  const pending = new Map<string, PendingRequest>();
+  const pending = new PendingRequests();
   let closed = false;
 
   const link = watchConnection(redis, {
@@ -104,11 +85,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
   logOtherErrors(queue, logger, 'queue');
   logOtherErrors(events, logger, 'queue-events');
 
-  function settle(entry: PendingRequest): void {
-    for (const timer of entry.timers) clearTimeout(timer);
-    entry.timers = [];
-    pending.delete(entry.jobId);
-  }
+  const settle = (entry: PendingRequest) => pending.settle(entry);
 
   events.on('completed', ({ jobId, returnvalue }) => {
     const entry = pending.get(jobId);
@@ -133,10 +110,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
     const entry = pending.get(jobId);
     const progress = data as unknown as InferenceProgress;
     if (!entry?.onProgress || !Array.isArray(progress?.segments)) return;
-    const fresh = progress.segments.slice(Math.max(0, entry.relayed - progress.offset));
-    if (fresh.length === 0) return;
-    entry.relayed = progress.offset + progress.segments.length;
-    entry.onProgress({ offset: entry.relayed - fresh.length, segments: fresh });
+    const fresh = freshProgress(entry, progress);
+    if (fresh) entry.onProgress(fresh);
   });
   events.on('stalled', ({ jobId }) => {
     const entry = pending.get(jobId);
@@ -157,28 +132,14 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
     }
   }
 
-  async function liveWorkers(): Promise<WorkerStatus[]> {
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', keys.workerPattern, 'COUNT', 100);
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== '0');
-    if (found.length === 0) return [];
-    const values = await redis.mget(...found);
-    return values
-      .filter((value): value is string => value !== null)
-      .map((value) => JSON.parse(value) as WorkerStatus)
-      .sort((a, b) => a.startedAt - b.startedAt);
-  }
+  const liveWorkers = () => readLiveWorkers(redis, options.queueName);
 
   /** At its start deadline a job still waiting is removed, so it can never run after its 429. */
   function armStartDeadline(entry: PendingRequest, startDeadline: number): void {
     const jobId = entry.jobId;
     const timer = setTimeout(
       async () => {
-        if (pending.get(jobId) !== entry) return;
+        if (!pending.waiting(entry)) return;
         try {
           const job = await queue.getJob(jobId);
           // A job that started once and went back to waiting (its worker died) is being retried.
@@ -209,7 +170,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
       startDeadline,
       samples: entry.audio.length,
     };
-    pending.set(entry.jobId, entry);
+    pending.add(entry);
     armStartDeadline(entry, startDeadline);
     await redis.set(
       keys.audio(entry.jobId),
@@ -231,35 +192,14 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
    * After a reconnection: a job Redis still has answers through its events (or its stored
    * outcome if the event went by while we were away); a job Redis lost is submitted again.
    */
-  let reconciling = false;
-  let reconcileAgain = false;
-
-  async function reconcile(): Promise<void> {
-    // One pass at a time; a 'ready' during a pass asks for another one after it.
-    if (reconciling) {
-      reconcileAgain = true;
-      return;
-    }
-    reconciling = true;
-    try {
-      do {
-        reconcileAgain = false;
-        // BullMQ's own connections come back a moment after ours: a pass that met one still
-        // reconnecting is run again shortly, until every request is accounted for.
-        if (!(await reconcilePass()) && !closed && link.up) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-          reconcileAgain = true;
-        }
-      } while (reconcileAgain && !closed && link.up);
-    } finally {
-      reconciling = false;
-    }
-  }
+  // BullMQ's own connections come back a moment after ours: a pass that met one still
+  // reconnecting is run again shortly, until every request is accounted for.
+  const reconcile = serialPasses(reconcilePass, () => !closed && link.up);
 
   /** False when some request could not be checked (its connection failed again). */
   async function reconcilePass(): Promise<boolean> {
     let complete = true;
-    for (const entry of [...pending.values()]) {
+    for (const entry of pending.all()) {
       if (closed || !link.up) return false;
       try {
         const job = await queue.getJob(entry.jobId);
@@ -277,8 +217,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
         const lost = entry.jobId;
         for (const timer of entry.timers) clearTimeout(timer);
         entry.timers = [armRequestDeadline(entry)];
-        pending.delete(lost);
-        entry.jobId = randomUUID();
+        pending.rekey(entry, randomUUID());
         logger?.warn(
           { jobId: entry.jobId, lostJobId: lost, correlationId: entry.request.correlationId },
           'job resubmitted: Redis lost it',
@@ -294,7 +233,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
   function armRequestDeadline(entry: PendingRequest): NodeJS.Timeout {
     return setTimeout(
       () => {
-        if (pending.get(entry.jobId) !== entry) return;
+        if (!pending.waiting(entry)) return;
         settle(entry);
         logger?.warn(
           { jobId: entry.jobId, correlationId: entry.request.correlationId, redis: link.up ? 'up' : 'down' },
@@ -337,7 +276,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
         };
         entry.timers.push(armRequestDeadline(entry));
         enqueue(entry).catch((error: unknown) => {
-          if (pending.get(entry.jobId) !== entry) return;
+          if (!pending.waiting(entry)) return;
           // Redis went away during the write: the request is admitted and its audio is here,
           // so it is submitted again when Redis is back (or answered by its deadline).
           if (isConnectionError(error) && !closed) {
@@ -361,7 +300,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
 
     async close() {
       closed = true;
-      for (const entry of [...pending.values()]) {
+      for (const entry of pending.all()) {
         settle(entry);
         entry.reject(new InferenceError('unavailable', 'the gateway is shutting down'));
       }
