@@ -28,7 +28,6 @@ export interface EngineConfig {
 }
 
 const schema = z.object({
-  CAPTION_MODEL: z.string().default('base'),
   CAPTION_WORKERS: intVar(1, 16).default(1),
   CAPTION_THREADS: intVar(1, 64).optional(),
   CAPTION_BEAM_SIZE: intVar(1, 8).optional(),
@@ -45,7 +44,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
   const values = parseEnv(schema, env);
   const models = modelSettings(env);
   return {
-    model: values.CAPTION_MODEL,
+    model: models.model,
     modelDir: models.modelDir,
     modelBaseUrl: models.baseUrl,
     workers: values.CAPTION_WORKERS,

@@ -168,7 +168,7 @@ async function main(): Promise<number> {
     console.error(`pnpm model: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const { modelDir, baseUrl } = modelSettings();
+  const { model, modelDir, baseUrl } = modelSettings();
   // pnpm --filter runs us inside packages/whisper-models; paths on the command line are the user's
   const cwd = resolve(process.env.INIT_CWD ?? process.cwd());
   const controller = new AbortController();
@@ -189,7 +189,7 @@ async function main(): Promise<number> {
       case 'verify':
         return (await verify(args.names, modelDir, cwd)) ? 0 : 1;
       case 'download': {
-        const names = args.names.length > 0 ? args.names : [process.env.CAPTION_MODEL || 'base'];
+        const names = args.names.length > 0 ? args.names : [model];
         await download(names, modelDir, baseUrl, cwd, controller.signal);
         return 0;
       }

@@ -1,11 +1,13 @@
 /**
- * The only environment this package reads: where models live and where they come from. The
+ * The only environment this package reads: which model, where models live and where they come from. The
  * inference engine's config and the `pnpm model` scripts both take them from here.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { repoRoot } from './catalog.js';
 
 export interface ModelSettings {
+  /** CAPTION_MODEL: a catalog name or a path to a ggml file; unset: `base`. */
+  model: string;
   /** CAPTION_MODEL_DIR, absolute. */
   modelDir: string;
   /** CAPTION_MODEL_BASE_URL: a mirror laid out like the official repository; unset: the official one. */
@@ -24,6 +26,7 @@ export function resolveModelDir(value: string | undefined): string {
 
 export function modelSettings(env: NodeJS.ProcessEnv = process.env): ModelSettings {
   return {
+    model: env.CAPTION_MODEL || 'base',
     modelDir: resolveModelDir(env.CAPTION_MODEL_DIR),
     baseUrl: env.CAPTION_MODEL_BASE_URL || undefined,
   };
