@@ -47,14 +47,17 @@ const SITES = {
   },
 } as const;
 
-/** `@live-captions/<name>` -> `packages/<name>/src/index.ts`; protocol code has no side effects. */
+/**
+ * `@live-captions/<name>` -> `packages/<name>/src/index.ts`, `@live-captions/<name>/<module>` ->
+ * `packages/<name>/src/<module>.ts`; protocol code has no side effects.
+ */
 const workspaceSources: esbuild.Plugin = {
   name: 'workspace-sources',
   setup(build) {
-    build.onResolve({ filter: /^@live-captions\/[a-z-]+$/ }, (args) => ({
-      path: join(workspacePackages, args.path.slice('@live-captions/'.length), 'src/index.ts'),
-      sideEffects: false,
-    }));
+    build.onResolve({ filter: /^@live-captions\/[a-z-]+(\/[a-z-]+)?$/ }, (args) => {
+      const [name = '', module = 'index'] = args.path.slice('@live-captions/'.length).split('/');
+      return { path: join(workspacePackages, name, 'src', `${module}.ts`), sideEffects: false };
+    });
   },
 };
 

@@ -35,7 +35,9 @@ describe('worker process', () => {
     const { child, output } = startWorker({ REDIS_URL: 'http://nope', CAPTION_WORKERS: '99' });
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
-    expect(output()).toContain('REDIS_URL="http://nope": must be a redis:// or rediss:// URL');
+    // Named, never shown: a Redis URL may hold a password (issue 13).
+    expect(output()).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(output()).not.toContain('http://nope');
     expect(output()).toContain('CAPTION_WORKERS="99": must be at most 16');
   });
 

@@ -2,7 +2,7 @@
  * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`.
  * Field names are a stable contract for the capture page and the links hub.
  */
-import { LOCAL_HOSTS } from './access.js';
+import { relayUrlProblem } from '@live-captions/http';
 
 export interface RelayConfig {
   /** RELAY_ADDRESS: the relay WebSocket URL (wss://). */
@@ -49,15 +49,9 @@ export function parseRelayConfig(vars: Record<string, string>): { config?: Relay
   for (const name of REQUIRED) if (!vars[name]) problems.push(`${name}: is required`);
   const address = vars.RELAY_ADDRESS;
   if (address) {
-    try {
-      const url = new URL(address);
-      // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
-      const local = url.protocol === 'ws:' && LOCAL_HOSTS.has(url.hostname);
-      if (url.protocol !== 'wss:' && !local)
-        problems.push('RELAY_ADDRESS: must use wss:// (ws:// only for localhost)');
-    } catch {
-      problems.push('RELAY_ADDRESS: must be a wss:// URL');
-    }
+    // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
+    const problem = relayUrlProblem(address, { secure: true });
+    if (problem) problems.push(`RELAY_ADDRESS: ${problem}`);
   }
   const site = vars.RELAY_SITE || null;
   if (site) {
