@@ -1,14 +1,11 @@
 import { parseOrigin } from '@live-captions/http';
 import { RELAY_ROOM_NAME, RELAY_TOKEN } from '@live-captions/protocol';
 import { ConfigError } from '@live-captions/runtime';
+import type { RelayConfigFile, RoomTokens } from '@live-captions/secret-files';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.js';
 
-/** Tokens of one room. */
-export interface RoomTokens {
-  read: string;
-  write: string;
-}
+export type { RoomTokens };
 
 /** The relay's private configuration (`secrets/relay.private.json`), validated. */
 export interface RelayConfig {
@@ -63,7 +60,7 @@ const fileSchema = z.strictObject({
     .refine((rooms) => Object.keys(rooms).length >= 1, { message: 'must define at least one room' })
     .refine((rooms) => Object.keys(rooms).length <= 1000, { message: 'must define at most 1000 rooms' }),
   limits: z.strictObject(limitsShape).optional(),
-});
+}) satisfies z.ZodType<RelayConfigFile>; // what `pnpm secrets:init` writes must pass
 
 function fieldName(path: PropertyKey[]): string {
   return path.reduce<string>((name, part) => {
