@@ -82,7 +82,8 @@ const closed = (ws: WebSocket) =>
 
 describe('upgrade refusals', () => {
   it('refuses a missing or wrong token with 401 and the OpenAI error object', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer wrong-key-0123456789abcdefgh' }]) {
+    const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong-key-0123456789abcdefgh' }];
+    for (const headers of attempts) {
       const outcome = await dial(gateway.port, { headers });
       expect(outcome.status).toBe(401);
       expect(outcome.headers!['www-authenticate']).toBe('Bearer');
