@@ -51,12 +51,16 @@ async function main(): Promise<void> {
 
   // The read-only queue view needs the BullMQ queue; the in-process backend has none to show.
   const opsRouter = redisQueue ? queueBoard(redisQueue.bullQueue) : undefined;
-  // The realtime VAD file is fetched like the worker's (unless offline); until it is there, or
-  // if it cannot be had, realtime upgrades answer 503 and the rest of the API is unaffected.
-  const vadPath = prepareVadFile({ ...engine, vadModel: config.realtime.vadModel }, logger);
-  vadPath.catch((error: unknown) =>
-    logger.warn({ err: error }, 'realtime VAD model unavailable: /v1/realtime answers 503'),
-  );
+  // The realtime VAD file is fetched like the worker's (unless offline). Until it is there, or
+  // if it cannot be had, realtime upgrades answer 503 and the rest of the API is unaffected; a
+  // missing file is looked for again as sessions ask (compose: the worker downloads it).
+  const prepareVad = () => {
+    const path = prepareVadFile({ ...engine, vadModel: config.realtime.vadModel }, logger);
+    path.catch((error: unknown) =>
+      logger.warn({ err: error }, 'realtime VAD model unavailable: /v1/realtime answers 503'),
+    );
+    return path;
+  };
   const { app, realtime, shutdown } = createApp({
     config,
     queue,
@@ -64,7 +68,7 @@ async function main(): Promise<void> {
     logger,
     sessionStore,
     opsRouter,
-    vad: sileroVad(vadPath),
+    vad: sileroVad(prepareVad),
   });
   const server = app.listen(config.port, config.bind);
   realtime.attach(server);
