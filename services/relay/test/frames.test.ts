@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { relayCaptionSchema } from '@live-captions/protocol';
 import { captionFrame, FrameError, parseJoin, parseJson, parsePublish } from '../src/domain/frames.js';
 
 const TOKEN = 'a'.repeat(32);
@@ -195,5 +196,10 @@ describe('captionFrame', () => {
       id: 1,
       relay: { epoch: 'ep"och', sequence: 7 },
     });
+  });
+
+  it('gives readers a caption of the shared schema', () => {
+    const { body } = parsePublish({ ...PUBLISH, label: 'translation', ln: 'fr', c: false });
+    expect(relayCaptionSchema.safeParse(JSON.parse(captionFrame(body, 'epoch', 1))).error).toBeUndefined();
   });
 });
