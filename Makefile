@@ -37,7 +37,7 @@ LOCAL = $(MAKE) ENV_FILE=compose/local.env PROJECT=$(PROJECT)-local OVERLAYS=loc
 ifneq ($(wildcard node_modules/.bin/tsx),)
 SECRETS_INIT = pnpm secrets:init
 else
-SECRETS_INIT = docker run --rm -v "$(CURDIR)":/repo -w /repo $(NODE_IMAGE) npx --yes tsx@4 scripts/secrets-init.ts
+SECRETS_INIT = docker run --rm -v "$(CURDIR)":/repo -w /repo $(NODE_IMAGE) npx --yes tsx@4 packages/secret-files/scripts/init.ts
 endif
 
 .PHONY: env-file secrets htpasswd model build up down logs ps gpu-up auth-up \

@@ -1,5 +1,6 @@
 // Shared by every package's jest.config.js: TypeScript through SWC as native ESM, workspace
-// packages resolved to their sources so tests never depend on a prior build.
+// packages resolved to their sources (the `@live-captions/source` export condition of their
+// package.json, as for tsc and `node --conditions`) so tests never depend on a prior build.
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -10,6 +11,8 @@ export function preset(dir, overrides = {}) {
     rootDir: dir,
     displayName: dir.slice(root.length),
     testEnvironment: 'node',
+    // jest-environment-node's own conditions, plus the workspace's source condition.
+    testEnvironmentOptions: { customExportConditions: ['node', 'node-addons', '@live-captions/source'] },
     extensionsToTreatAsEsm: ['.ts'],
     transform: {
       '^.+\\.ts$': [
@@ -18,9 +21,6 @@ export function preset(dir, overrides = {}) {
       ],
     },
     moduleNameMapper: {
-      '^@live-captions/([a-z-]+)$': `${root}packages/$1/src/index.ts`,
-      // Subpath exports (`@live-captions/relay-client/node`) name their source file in each package.json.
-      '^@live-captions/([a-z-]+)/([a-z-]+)$': `${root}packages/$1/src/$2.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],

@@ -20,7 +20,9 @@ for (const name of names.length > 0 ? names : all) {
     process.exit(2);
   }
   console.log(`\n### bench ${name}\n`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, name, 'main.ts'), ...flags], {
+  // Workspace packages from their sources (their `@live-captions/source` export condition).
+  const node = ['--conditions=@live-captions/source', '--import', 'tsx'];
+  const run = spawnSync(process.execPath, [...node, join(here, name, 'main.ts'), ...flags], {
     stdio: 'inherit',
   });
   if (run.status !== 0) process.exit(run.status ?? 1);

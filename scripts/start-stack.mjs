@@ -3,7 +3,7 @@
 // changed (scripts/build.mjs; nothing when nothing did), generates the local secrets once (never
 // overwriting), downloads a missing official model with the progress bar of `pnpm model`, then
 // runs each built service as a child process. With REDIS_URL set, a separate inference worker
-// takes the jobs.
+// takes the jobs. Workspace packages are imported by name once built (their `dist`).
 //
 // On a terminal the services' JSON log lines are shown as coloured readable lines (pino-pretty)
 // and, once every service answers and the model is loaded, a short summary says what to open.
@@ -77,21 +77,19 @@ if (built !== 0) {
 }
 say(dim(`built in ${seconds()}`));
 
-{
-  const { initSecrets } = await import('../services/relay/dist/adapters/secrets-files.js');
-  try {
-    for (const path of initSecrets({ dir: SECRETS_DIR }).written) say(`wrote ${path}`);
-  } catch (error) {
-    say(`pnpm start: cannot write the local secrets: ${error.message}`);
-    process.exit(1);
-  }
+const { CAPTION_LOCAL_VARS, SECRET_FILES, initSecrets } = await import('@live-captions/secret-files');
+try {
+  for (const path of initSecrets({ dir: SECRETS_DIR }).written) say(`wrote ${path}`);
+} catch (error) {
+  say(`pnpm start: cannot write the local secrets: ${error.message}`);
+  process.exit(1);
 }
 
 // An official model that is not there yet is downloaded here, before any service starts, so a
 // person sees `pnpm model`'s progress bar and ETA instead of a service that is silent for minutes.
 {
-  const { loadEngineConfig } = await import('../packages/inference/dist/config.js');
-  const { resolveModel } = await import('../packages/whisper-models/dist/catalog.js');
+  const { loadEngineConfig } = await import('@live-captions/inference');
+  const { resolveModel } = await import('@live-captions/whisper-models');
   let model;
   let config;
   try {
@@ -187,10 +185,11 @@ if (names.length === 0) say('pnpm start: no built service found under services/*
 // Ready means every service listens and the speech gateway's /health is 200, which it only is
 // once a model is loaded: from then on captions work.
 
-const { readEnvFile } = await import('../packages/runtime/dist/env-file.js');
+const { readEnvFile } = await import('@live-captions/runtime');
 // The environment wins over the file, as in the speech service itself.
 const apiKey =
-  process.env.CAPTION_API_KEY || readEnvFile(join(SECRETS_DIR, 'caption-local.env'))?.CAPTION_API_KEY;
+  process.env[CAPTION_LOCAL_VARS.apiKey] ||
+  readEnvFile(join(SECRETS_DIR, SECRET_FILES.captionLocal))?.[CAPTION_LOCAL_VARS.apiKey];
 
 async function speechReady() {
   const speech = listeners.get('speech');

@@ -7,6 +7,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { FROM_SOURCE } from '@live-captions/test-services';
 import { openDatabase } from '../../services/calendar/src/adapters/db.js';
 import { eventListSql } from '../../services/calendar/src/adapters/event-query.js';
 import { migrate } from '../../services/calendar/src/adapters/migrations.js';
@@ -133,7 +134,7 @@ try {
   const results = new Map<string, Measured[]>();
   for (const cacheTtl of [0, 1000]) {
     child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), {
-      execArgv: ['--import', 'tsx'],
+      execArgv: FROM_SOURCE,
       env: {
         ...process.env,
         DATABASE_URL: url.toString(),

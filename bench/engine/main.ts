@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { audioFixture } from '@live-captions/test-services/fixtures';
 import { audioContextForClip, engineBuildInfo, WhisperModel } from '@live-captions/whisper';
-import { defaultModelDir, modelFile } from '@live-captions/whisper-models';
+import { modelFile, modelSettings } from '@live-captions/whisper-models';
 import { median, percentile, table } from '../lib/stats.js';
 import { encodeWav16, readWav16 } from '../lib/wav.js';
 
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const ratios: number[] = [];
 
   for (const name of models) {
-    const path = modelFile(`synthetic-${name}`, defaultModelDir());
+    const path = modelFile(`synthetic-${name}`, modelSettings().modelDir);
     const rssBefore = process.memoryUsage().rss;
     const model = await WhisperModel.load(path, { useGpu: false });
     const state = model.createState();

@@ -10,7 +10,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type RedisServer, startRedisServer } from '../../packages/test-services/src/index.js';
+import { FROM_SOURCE, type RedisServer, startRedisServer } from '@live-captions/test-services';
 
 /** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
 interface WebSocket {
@@ -70,7 +70,7 @@ function startProcess(
 ): Promise<Process> {
   const entry =
     kind === 'relay' ? join(root, 'services/relay/src/index.ts') : join(root, 'bench/relay/bare.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, entry], {
     cwd: root,
     env: {
       ...process.env,

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { RelayCaption } from '@live-captions/protocol';
+import { createReader } from '@live-captions/relay-client/node';
 import { buildPages, captureDir } from '@live-captions/web';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createReader } from '../../packages/relay-client/src/node.js';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
 import { CLIP, fakeMicrophoneWav, type RecordedWindow, type Stack, startStack } from './stack.js';
 

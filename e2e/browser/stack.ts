@@ -10,13 +10,8 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newToken, type RelaySecrets, relayConfigText, relayTokensText } from '@live-captions/secret-files';
 import { audioFixture } from '@live-captions/test-services/fixtures';
-import {
-  newToken,
-  type RelaySecrets,
-  relayConfigText,
-  relayTokensText,
-} from '../../services/relay/src/domain/secrets.js';
 import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));

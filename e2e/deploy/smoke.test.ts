@@ -23,7 +23,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RelayPublisher, RelayReader, type SocketConstructor } from '@live-captions/relay-client';
 import { parseEnvFile } from '@live-captions/runtime';
-import { runPostgresUrl, runRedisUrl } from '@live-captions/test-services';
+import { FROM_SOURCE, runPostgresUrl, runRedisUrl } from '@live-captions/test-services';
 import {
   type ComposeConfig,
   composeConfig,
@@ -131,7 +131,7 @@ function healthCheck(service: Service): string[] {
     if (arg === '/app/healthcheck.mjs') return [join(repoRoot, 'compose/healthcheck.mjs')];
     // The image's build of the worker's own check is its source here, as for the services.
     if (arg === '/app/dist/health.js')
-      return ['--import', 'tsx', join(repoRoot, 'services/worker/src/health.ts')];
+      return [...FROM_SOURCE, join(repoRoot, 'services/worker/src/health.ts')];
     return [containerPort ? arg.replace(`127.0.0.1:${containerPort}`, `127.0.0.1:${ports[service]}`) : arg];
   });
 }

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { FROM_SOURCE } from '@live-captions/test-services';
 import { repoRoot } from './compose.js';
 
 export interface ServiceProcess {
@@ -12,17 +13,13 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-/** `node --import tsx services/<name>/src/index.ts` with exactly `env` (plus PATH and HOME). */
+/** `node --conditions=@live-captions/source --import tsx services/<name>/src/index.ts` with exactly `env` (plus PATH and HOME). */
 export function startService(name: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, `services/${name}/src/index.ts`)],
-    {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...FROM_SOURCE, join(repoRoot, `services/${name}/src/index.ts`)], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   const keep = (chunk: Buffer) => {
     text = (text + chunk.toString()).slice(-20_000);

@@ -1,3 +1,12 @@
 export { listenMetrics, type ServiceMetrics, serviceMetrics } from './metrics.js';
 export { type AccessFields, correlationId, logAccess, pathOf, requestLog } from './request-log.js';
 export { securityHeaders } from './security-headers.js';
+export { tokenLookup, tokensEqual } from './token.js';
+export {
+  clientAddress,
+  normalizeAddress,
+  parseTrustedProxies,
+  type TrustedProxies,
+  trustedProxiesVar,
+} from './trusted-proxies.js';
+export { LOOPBACK_HOSTS, parseOrigin, relayUrlProblem } from './urls.js';

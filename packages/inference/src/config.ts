@@ -1,14 +1,17 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
 import { flagVar, intVar, parseEnv } from '@live-captions/runtime';
+import { modelSettings } from '@live-captions/whisper-models';
 import { z } from 'zod';
 
 /** Engine settings shared by the worker process and the gateway's in-process worker. */
 export interface EngineConfig {
   /** A catalog name (`base`, `tiny.en`, ...) or a path to a ggml file. */
   model: string;
+  /** CAPTION_MODEL_DIR, resolved by @live-captions/whisper-models (relative to the repository root). */
   modelDir: string;
+  /** CAPTION_MODEL_BASE_URL: a mirror of the official models; undefined: the official repository. */
+  modelBaseUrl?: string | undefined;
   workers: number;
   threadsPerWorker: number;
   /** Undefined: 1 on CPU, 5 on GPU. */
@@ -25,8 +28,6 @@ export interface EngineConfig {
 }
 
 const schema = z.object({
-  CAPTION_MODEL: z.string().default('base'),
-  CAPTION_MODEL_DIR: z.string().default('models'),
   CAPTION_WORKERS: intVar(1, 16).default(1),
   CAPTION_THREADS: intVar(1, 64).optional(),
   CAPTION_BEAM_SIZE: intVar(1, 8).optional(),
@@ -41,9 +42,11 @@ const schema = z.object({
 /** Reads and validates the engine settings; throws ConfigError naming each wrong variable. */
 export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
   const values = parseEnv(schema, env);
+  const models = modelSettings(env);
   return {
-    model: values.CAPTION_MODEL,
-    modelDir: resolve(values.CAPTION_MODEL_DIR),
+    model: models.model,
+    modelDir: models.modelDir,
+    modelBaseUrl: models.baseUrl,
     workers: values.CAPTION_WORKERS,
     // Decodes are CPU-bound: split the cores between the concurrent decodes.
     threadsPerWorker:

@@ -8,7 +8,12 @@ describe('SlotQueue', () => {
     const queue = new SlotQueue(['a'], timeout);
     const first = await queue.acquire(later(1000));
     const order: number[] = [];
-    const waiting = [1, 2, 3].map((n) => queue.acquire(later(1000)).then((slot) => (order.push(n), slot)));
+    const waiting = [1, 2, 3].map((n) =>
+      queue.acquire(later(1000)).then((slot) => {
+        order.push(n);
+        return slot;
+      }),
+    );
     expect([queue.busy, queue.pending]).toEqual([1, 3]);
     queue.release(first);
     queue.release(await waiting[0]!);

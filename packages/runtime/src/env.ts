@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasUrlCredentials, isSecretVar } from './secret-vars.js';
 
 /** Thrown when the environment does not validate; `issues` has one line per wrong variable. */
 export class ConfigError extends Error {
@@ -12,8 +13,18 @@ export class ConfigError extends Error {
 }
 
 /**
+ * One line of a ConfigError: `NAME="value": message`, or `NAME: message` when the value may hold
+ * a secret (`secret`, or credentials in a URL) or is unknown.
+ */
+export function issueLine(name: string, value: string | undefined, message: string, secret = false): string {
+  if (value === undefined || secret || hasUrlCredentials(value)) return `${name}: ${message}`;
+  return `${name}=${JSON.stringify(value)}: ${message}`;
+}
+
+/**
  * Validates `env` against a zod object whose keys are variable names. Empty strings count as
- * unset, as in shell `VAR=` lines of env files.
+ * unset, as in shell `VAR=` lines of env files. Values of variables marked with `secretVar` are
+ * never shown in the errors.
  */
 export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const input: Record<string, string> = {};
@@ -26,10 +37,9 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEn
   throw new ConfigError(
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)';
-      const shown = typeof issue.path[0] === 'string' ? input[issue.path[0]] : undefined;
-      return shown === undefined
-        ? `${name}: ${issue.message}`
-        : `${name}=${JSON.stringify(shown)}: ${issue.message}`;
+      const key = issue.path[0];
+      if (typeof key !== 'string') return `${name}: ${issue.message}`;
+      return issueLine(name, input[key], issue.message, isSecretVar(schema.shape[key] as z.ZodType));
     }),
   );
 }

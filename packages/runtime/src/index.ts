@@ -1,4 +1,15 @@
-export { ConfigError, flagVar, intVar, parseEnv, parseEnvInto, portVar, readAll } from './env.js';
+export { logLevel } from './config.js';
+export {
+  ConfigError,
+  flagVar,
+  intVar,
+  issueLine,
+  parseEnv,
+  parseEnvInto,
+  portVar,
+  readAll,
+} from './env.js';
 export { parseEnvFile, readEnvFile } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';
+export { hasUrlCredentials, isSecretVar, postgresUrlVar, redisUrlVar, secretVar } from './secret-vars.js';
 export { listening, runService, stopOnSignals } from './service.js';

@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
+import { logLevel } from './config.js';
 
 export type { Logger };
 
@@ -14,7 +15,7 @@ export function createLogger(
 ): Logger {
   const settings: LoggerOptions = {
     name: service,
-    level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    level: logLevel(),
     base: { service },
     redact: {
       paths: [

@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { ConfigError, flagVar, intVar, parseEnv, parseEnvFile, parseEnvInto, readAll } from '../src/index.js';
+import {
+  ConfigError,
+  flagVar,
+  intVar,
+  issueLine,
+  logLevel,
+  parseEnv,
+  parseEnvFile,
+  parseEnvInto,
+  postgresUrlVar,
+  readAll,
+  redisUrlVar,
+  secretVar,
+} from '../src/index.js';
 
 const schema = z.object({
   WORKERS: intVar(1, 16).default(1),
@@ -60,5 +73,77 @@ describe('parseEnvInto', () => {
     expect(parseEnvInto(issues, schema, { WORKERS: '0' })).toBeUndefined();
     expect(issues).toEqual(['earlier problem', 'WORKERS="0": must be at least 1']);
     expect(parseEnvInto(issues, schema, { WORKERS: '2' })).toEqual({ WORKERS: 2, OFFLINE: false });
+  });
+});
+
+describe('secret variables', () => {
+  const secrets = z.object({
+    REDIS_URL: redisUrlVar().optional(),
+    DATABASE_URL: postgresUrlVar().optional(),
+    API_TOKEN: secretVar(z.string().min(24, { message: 'must be at least 24 characters' })).optional(),
+    MIRROR: z
+      .url({ message: 'must be a URL' })
+      .refine((value) => value.startsWith('https:'), {
+        message: 'must use https',
+      })
+      .optional(),
+  });
+
+  function issuesOf(env: NodeJS.ProcessEnv): string[] {
+    try {
+      parseEnv(secrets, env);
+    } catch (error) {
+      return (error as ConfigError).issues;
+    }
+    throw new Error('expected a ConfigError');
+  }
+
+  it('names a wrong secret variable without showing its value', () => {
+    const issues = issuesOf({
+      REDIS_URL: 'redis://:s3cret@[bad',
+      DATABASE_URL: 'postgres://u:s3cret@[bad/db',
+      API_TOKEN: 's3cret',
+      MIRROR: 'http://user:s3cret@mirror.example',
+    });
+    expect(issues).toEqual([
+      'REDIS_URL: must be a redis:// or rediss:// URL',
+      'DATABASE_URL: must be a postgres:// URL',
+      'API_TOKEN: must be at least 24 characters',
+      'MIRROR: must use https',
+    ]);
+    expect(issues.join('\n')).not.toContain('s3cret');
+  });
+
+  it('accepts good URLs and still shows values that hold no secret', () => {
+    expect(
+      parseEnv(secrets, {
+        REDIS_URL: 'rediss://:pw@redis:6380/1',
+        DATABASE_URL: 'postgresql://u:pw@db/calendar',
+      }),
+    ).toEqual({ REDIS_URL: 'rediss://:pw@redis:6380/1', DATABASE_URL: 'postgresql://u:pw@db/calendar' });
+    expect(issuesOf({ REDIS_URL: 'http://redis' })).toEqual([
+      'REDIS_URL: must be a redis:// or rediss:// URL',
+    ]);
+    expect(issuesOf({ MIRROR: 'http://mirror.example' })).toEqual([
+      'MIRROR="http://mirror.example": must use https',
+    ]);
+  });
+
+  it('issueLine: the value only when it cannot hold a secret', () => {
+    expect(issueLine('A', 'x', 'bad')).toBe('A="x": bad');
+    expect(issueLine('A', 'x', 'bad', true)).toBe('A: bad');
+    expect(issueLine('A', 'wss://u:p@h', 'bad')).toBe('A: bad');
+    expect(issueLine('A', undefined, 'bad')).toBe('A: bad');
+  });
+});
+
+describe('logLevel', () => {
+  it('reads LOG_LEVEL, silent under test, info otherwise', () => {
+    expect(logLevel({ LOG_LEVEL: 'debug' })).toBe('debug');
+    expect(logLevel({ NODE_ENV: 'test' })).toBe('silent');
+    expect(logLevel({ LOG_LEVEL: '' })).toBe('info');
+    expect(() => logLevel({ LOG_LEVEL: 'loud' })).toThrow(
+      'LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent',
+    );
   });
 });

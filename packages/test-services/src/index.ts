@@ -4,6 +4,7 @@ export { type PostgresCluster, reapOrphanClusters, startPostgresCluster } from '
 export { type RedisServer, startRedisServer } from './redis-server.js';
 export { runPostgresUrl, runRedisUrl } from './run-services.js';
 export {
+  FROM_SOURCE,
   GATEWAY_ENTRY,
   gatewayPort,
   killAll,

@@ -1,12 +1,18 @@
 /**
- * The project's services as real processes, as an operator runs them (`node --import tsx
- * <entry>`), with their JSON log lines kept for assertions and figures. Tests and benchmarks that
+ * The project's services as real processes, as an operator runs them from the sources (`node
+ * --conditions=@live-captions/source --import tsx <entry>`), with their JSON log lines kept for assertions and figures. Tests and benchmarks that
  * kill, freeze or signal a service start it through here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Node flags that run a TypeScript entry point with the workspace packages taken from their
+ * sources (the `@live-captions/source` export condition of their package.json), as jest does.
+ */
+export const FROM_SOURCE = ['--conditions=@live-captions/source', '--import', 'tsx'];
 
 export const GATEWAY_ENTRY = `${repoRoot}services/speech/src/index.ts`;
 export const WORKER_ENTRY = `${repoRoot}services/worker/src/index.ts`;
@@ -22,7 +28,7 @@ export interface ServiceProcess {
 
 /** A speech gateway or worker on the synthetic tiny model, offline, one thread, port 0. */
 export function startServiceProcess(entry: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, entry], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',

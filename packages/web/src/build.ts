@@ -1,7 +1,8 @@
 /**
  * The pages' build: esbuild bundles each page's TypeScript (browser only) into one script, and
  * the HTML, CSS and icon files are copied next to it. Workspace packages resolve to their sources
- * (as in the jest preset), so the pages never depend on another package's build.
+ * (their `@live-captions/source` export condition), so the pages never depend on another
+ * package's build.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
-const workspacePackages = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BuildPagesOptions {
   /** Output folder; default `dist/pages` of this package. */
@@ -47,17 +47,6 @@ const SITES = {
   },
 } as const;
 
-/** `@live-captions/<name>` -> `packages/<name>/src/index.ts`; protocol code has no side effects. */
-const workspaceSources: esbuild.Plugin = {
-  name: 'workspace-sources',
-  setup(build) {
-    build.onResolve({ filter: /^@live-captions\/[a-z-]+$/ }, (args) => ({
-      path: join(workspacePackages, args.path.slice('@live-captions/'.length), 'src/index.ts'),
-      sideEffects: false,
-    }));
-  },
-};
-
 export async function build(options: BuildPagesOptions = {}): Promise<BuildPagesResult> {
   const outDir = options.outDir ?? join(packageRoot, 'dist/pages');
   rmSync(outDir, { recursive: true, force: true });
@@ -79,7 +68,7 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
       legalComments: 'none',
       logLevel: 'silent',
       metafile: true,
-      plugins: [workspaceSources],
+      conditions: ['@live-captions/source'],
     });
     files.push(...Object.keys(result.metafile.outputs).map((path) => join(process.cwd(), path)));
     for (const path of Object.keys(result.metafile.inputs)) inputs.add(resolve(process.cwd(), path));

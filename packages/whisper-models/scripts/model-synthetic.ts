@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { forTestsModel } from '@live-captions/test-services/fixtures';
-import { defaultModelDir } from '../src/catalog.js';
+import { modelSettings } from '../src/config.js';
 import {
   SYNTHETIC_MODEL_VERSION,
   type SyntheticModelInfo,
@@ -72,7 +72,7 @@ async function buildOne(name: (typeof MODELS)[number], modelDir: string): Promis
 }
 
 async function main(): Promise<void> {
-  const modelDir = defaultModelDir();
+  const { modelDir } = modelSettings();
   await mkdir(modelDir, { recursive: true });
   for (const name of MODELS) {
     console.log(await buildOne(name, modelDir));

@@ -4,7 +4,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  defaultModelDir,
   MODEL_CATALOG,
   ModelError,
   type ModelSpec,
@@ -12,6 +11,7 @@ import {
   resolveModel,
   SILERO_VAD,
 } from '../src/catalog.js';
+import { modelSettings } from '../src/config.js';
 import { downloadModel, sha1File } from '../src/download.js';
 import { ProgressReporter } from './progress-bar.js';
 
@@ -115,7 +115,13 @@ async function verify(names: string[], modelDir: string, cwd: string): Promise<b
   return ok;
 }
 
-async function download(names: string[], modelDir: string, cwd: string, signal: AbortSignal): Promise<void> {
+async function download(
+  names: string[],
+  modelDir: string,
+  baseUrl: string | undefined,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<void> {
   const reporter = new ProgressReporter();
   for (const name of names) {
     if (isSilero(name)) {
@@ -139,6 +145,7 @@ async function download(names: string[], modelDir: string, cwd: string, signal: 
     let fetched = false;
     await downloadModel(model.name, {
       modelDir,
+      baseUrl,
       signal,
       onProgress: (event) => {
         if (event.type === 'start') fetched = true;
@@ -161,7 +168,7 @@ async function main(): Promise<number> {
     console.error(`pnpm model: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const modelDir = defaultModelDir();
+  const { model, modelDir, baseUrl } = modelSettings();
   // pnpm --filter runs us inside packages/whisper-models; paths on the command line are the user's
   const cwd = resolve(process.env.INIT_CWD ?? process.cwd());
   const controller = new AbortController();
@@ -182,8 +189,8 @@ async function main(): Promise<number> {
       case 'verify':
         return (await verify(args.names, modelDir, cwd)) ? 0 : 1;
       case 'download': {
-        const names = args.names.length > 0 ? args.names : [process.env.CAPTION_MODEL || 'base'];
-        await download(names, modelDir, cwd, controller.signal);
+        const names = args.names.length > 0 ? args.names : [model];
+        await download(names, modelDir, baseUrl, cwd, controller.signal);
         return 0;
       }
     }

@@ -166,12 +166,3 @@ export function resolveModel(
 
 /** The repository root (this file sits at packages/whisper-models/{src,dist}/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/**
- * CAPTION_MODEL_DIR (relative values are relative to the repository root, where every pnpm command
- * is run from) or `<repo>/models`.
- */
-export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
-  const value = env.CAPTION_MODEL_DIR;
-  return value ? resolve(repoRoot, value) : resolve(repoRoot, 'models');
-}

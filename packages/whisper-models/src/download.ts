@@ -39,7 +39,7 @@ export type DownloadEvent =
 export interface DownloadOptions {
   /** Folder of the models; the file is `<modelDir>/ggml-<name>.bin`. Created when missing. */
   modelDir: string;
-  /** @defaultValue CAPTION_MODEL_BASE_URL, else the model's repository (https://huggingface.co/ggerganov/whisper.cpp) */
+  /** A mirror (CAPTION_MODEL_BASE_URL, see config.ts). @defaultValue the model's repository (https://huggingface.co/ggerganov/whisper.cpp) */
   baseUrl?: string;
   onProgress?: (event: DownloadEvent) => void;
   /** Failed attempts in a row (without new bytes) before giving up. @defaultValue 5 */
@@ -56,8 +56,6 @@ export interface DownloadOptions {
   fetch?: typeof fetch;
   /** SHA-1 to verify against instead of the catalog's; also allows names outside the catalog (tests, mirrors). */
   expectedSha1?: string;
-  /** Read for CAPTION_MODEL_BASE_URL. @defaultValue process.env */
-  env?: NodeJS.ProcessEnv;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -150,8 +148,6 @@ export async function ensureModel(nameOrPath: string, options: EnsureModelOption
 }
 
 function baseUrlFor(spec: ModelSpec | undefined, options: DownloadOptions): string {
-  const env = options.env ?? process.env;
-  const base =
-    options.baseUrl ?? (env.CAPTION_MODEL_BASE_URL || undefined) ?? spec?.baseUrl ?? DEFAULT_MODEL_BASE_URL;
+  const base = options.baseUrl ?? spec?.baseUrl ?? DEFAULT_MODEL_BASE_URL;
   return base.replace(/\/+$/, '');
 }

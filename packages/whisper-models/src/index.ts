@@ -1,6 +1,5 @@
 export {
   DEFAULT_MODEL_BASE_URL,
-  defaultModelDir,
   MODEL_CATALOG,
   ModelError,
   type ModelErrorCode,
@@ -12,6 +11,7 @@ export {
   resolveModel,
   SILERO_VAD,
 } from './catalog.js';
+export { type ModelSettings, modelSettings, resolveModelDir } from './config.js';
 export {
   type DownloadEvent,
   type DownloadOptions,

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   DEFAULT_MODEL_BASE_URL,
-  defaultModelDir,
   MODEL_CATALOG,
   ModelError,
   modelFile,
@@ -11,6 +10,7 @@ import {
   resolveModel,
   SILERO_VAD,
 } from '../src/catalog.js';
+import { modelSettings } from '../src/config.js';
 import { sha1File } from '../src/download.js';
 
 const upstreamReadme = join(
@@ -132,10 +132,10 @@ describe('resolveModel', () => {
   });
 });
 
-describe('defaultModelDir', () => {
+describe('modelSettings', () => {
   it('is <repo>/models unless CAPTION_MODEL_DIR says otherwise (relative to the repo root)', () => {
-    expect(defaultModelDir({})).toBe(join(repoRoot, 'models'));
-    expect(defaultModelDir({ CAPTION_MODEL_DIR: 'var/models' })).toBe(join(repoRoot, 'var/models'));
-    expect(defaultModelDir({ CAPTION_MODEL_DIR: '/mnt/models' })).toBe('/mnt/models');
+    expect(modelSettings({}).modelDir).toBe(join(repoRoot, 'models'));
+    expect(modelSettings({ CAPTION_MODEL_DIR: 'var/models' }).modelDir).toBe(join(repoRoot, 'var/models'));
+    expect(modelSettings({ CAPTION_MODEL_DIR: '/mnt/models' }).modelDir).toBe('/mnt/models');
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { modelSettings } from '../src/config.js';
 import { type DownloadEvent, type DownloadOptions, downloadModel } from '../src/download.js';
 import { DATA, FILE_PATH, failure, SHA1, sendFile, startServer, useScratch } from './helpers/model-server.js';
 
@@ -15,7 +16,6 @@ function options(extra: Partial<DownloadOptions> = {}): DownloadOptions & { even
     baseUrl: scratch.server?.url ?? 'http://127.0.0.1:9',
     expectedSha1: SHA1,
     retryDelayMs: 1,
-    env: {},
     onProgress: (event) => events.push(event),
     events,
     ...extra,
@@ -266,7 +266,8 @@ describe('downloadModel', () => {
   it('takes the base URL from CAPTION_MODEL_BASE_URL', async () => {
     scratch.server = await startServer((req, res) => sendFile(req, res));
     const { baseUrl: _unused, ...rest } = options();
-    await downloadModel('test', { ...rest, env: { CAPTION_MODEL_BASE_URL: `${scratch.server.url}/` } });
+    const { baseUrl } = modelSettings({ CAPTION_MODEL_BASE_URL: `${scratch.server.url}/` });
+    await downloadModel('test', { ...rest, baseUrl });
     expectFinalFile();
     expect(scratch.server.seen).toHaveLength(1);
   });

@@ -40,7 +40,6 @@ describe('ensureModel', () => {
       baseUrl: scratch.server.url,
       expectedSha1: SHA1,
       retryDelayMs: 1,
-      env: {},
     });
     expect(model).toMatchObject({
       name: 'tiny',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addonPathSetting } from './config.js';
 import { WhisperError } from './errors.js';
 import type { NativeAddon } from './native-types.js';
 
@@ -16,7 +17,7 @@ let cached: NativeAddon | undefined;
  */
 export function loadBinding(): NativeAddon {
   if (cached) return cached;
-  const explicit = process.env.WHISPER_ADDON_PATH;
+  const explicit = addonPathSetting();
   const path = explicit ? resolve(explicit) : join(packageDir, 'build', 'Release', 'whisper_addon.node');
   if (!existsSync(path)) {
     throw new WhisperError(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { audioDir } from '@live-captions/test-services/fixtures';
-import { defaultModelDir, modelFile } from '@live-captions/whisper-models';
+import { modelFile, modelSettings } from '@live-captions/whisper-models';
 
 export { audioDir };
 
@@ -10,7 +10,7 @@ export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Synthetic test models written by `pnpm model:synthetic` (the root test script runs it first). */
 export function syntheticModel(name: 'tiny' | 'tiny.en' | 'base'): string {
-  return modelFile(`synthetic-${name}`, defaultModelDir());
+  return modelFile(`synthetic-${name}`, modelSettings().modelDir);
 }
 
 /** Reads a 16-bit PCM mono WAV from fixtures/audio as float samples (fixtures are all 16 kHz mono). */

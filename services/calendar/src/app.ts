@@ -1,4 +1,4 @@
-import { requestLog, serviceMetrics } from '@live-captions/http';
+import { parseTrustedProxies, requestLog, serviceMetrics, tokenLookup } from '@live-captions/http';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
@@ -51,10 +51,12 @@ function parseQuery(text: string): Record<string, string | string[]> {
 
 /** `Authorization: Bearer <token>` -> the token's user; unknown tokens read as anonymous. */
 function authenticate(tokens: Tokens): RequestHandler {
+  // Constant-time: a map lookup would tell by its timing how close a guessed token came.
+  const userOf = tokenLookup(tokens);
   return function authenticate(req, res, next) {
     const header = req.get('authorization');
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (match) res.locals.user = tokens.get(match[1]!);
+    if (match) res.locals.user = userOf(match[1]!);
     next();
   };
 }
@@ -129,7 +131,7 @@ export function buildApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.set('trust proxy', options.trustProxy ?? 'loopback');
+  app.set('trust proxy', parseTrustedProxies(options.trustProxy ?? 'loopback'));
   // Correlation id (the client's X-Request-ID when it sent one) and one access line per request.
   app.use(requestLog(options.logger ?? createLogger('calendar')));
   const metrics = serviceMetrics('calendar');

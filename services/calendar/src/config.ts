@@ -1,24 +1,7 @@
-import { isIP } from 'node:net';
-import { intVar, parseEnv, portVar } from '@live-captions/runtime';
+import { trustedProxiesVar } from '@live-captions/http';
+import { intVar, parseEnv, portVar, postgresUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
 import { isTimezone } from './domain/dates.js';
-
-/** Express's named ranges, besides addresses and CIDR ranges. */
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** A comma-separated `trust proxy` list as express (proxy-addr) reads it. */
-function isTrustList(value: string): boolean {
-  return value.split(',').every((raw) => {
-    const entry = raw.trim();
-    if (PROXY_NAMES.has(entry)) return true;
-    const [address = '', bits, extra] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return false;
-    if (bits === undefined) return true;
-    const prefix = Number(bits);
-    return /^\d+$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
-  });
-}
 
 export const configSchema = z.object({
   CALENDAR_BIND: z.string().default('127.0.0.1'),
@@ -32,7 +15,7 @@ export const configSchema = z.object({
     .refine(isTimezone, { message: 'must be an IANA timezone such as Europe/Paris' })
     .default('UTC'),
   CALENDAR_TOKENS_FILE: z.string().optional(),
-  DATABASE_URL: z.string().url({ message: 'must be a postgres:// URL' }).optional(),
+  DATABASE_URL: postgresUrlVar().optional(),
   CALENDAR_DATA_DIR: z.string().default('./data/calendar'),
   CALENDAR_DB_POOL: intVar(1, 100).default(10),
   // Any one SQL statement: a pathological query answers 503 instead of holding a connection.
@@ -43,9 +26,7 @@ export const configSchema = z.object({
    * the links the API writes must say https://. Addresses, CIDR ranges, loopback, linklocal,
    * uniquelocal; comma-separated.
    */
-  CALENDAR_TRUSTED_PROXIES: z.string().default('loopback').refine(isTrustList, {
-    message: 'must be comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal',
-  }),
+  CALENDAR_TRUSTED_PROXIES: trustedProxiesVar().default('loopback'),
 });
 
 export type Config = z.infer<typeof configSchema>;

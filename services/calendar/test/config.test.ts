@@ -14,3 +14,21 @@ describe('CALENDAR_TRUSTED_PROXIES', () => {
     }
   });
 });
+
+describe('DATABASE_URL', () => {
+  it('names a malformed URL without showing its password', () => {
+    for (const value of ['postgres://u:s3cret@[bad/calendar', 'mysql://u:s3cret@db/calendar']) {
+      let message = '';
+      try {
+        loadConfig({ DATABASE_URL: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain('DATABASE_URL: must be a postgres:// URL');
+      expect(message).not.toContain('s3cret');
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:s3cret@db:5432/calendar' }).DATABASE_URL).toBe(
+      'postgres://u:s3cret@db:5432/calendar',
+    );
+  });
+});

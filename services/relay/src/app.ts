@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { correlationId, logAccess, pathOf } from '@live-captions/http';
+import {
+  correlationId,
+  logAccess,
+  parseTrustedProxies,
+  pathOf,
+  type TrustedProxies,
+} from '@live-captions/http';
 import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
 import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
-import { parseTrustedProxies, type TrustedProxies } from './domain/client-ip.js';
 import type { RelayConfig } from './domain/relay-config.js';
 import { Hub } from './hub.js';
 import { relayHealth } from './routes/health.js';

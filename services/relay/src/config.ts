@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { ConfigError, parseEnvInto, portVar } from '@live-captions/runtime';
+import { trustedProxiesVar } from '@live-captions/http';
+import { parseEnv, portVar, redisUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
-import { parseTrustedProxies } from './domain/client-ip.js';
 
 /** Process settings of the relay (environment). The rooms, tokens and limits are in the config file. */
 export const relayEnvSchema = z.object({
@@ -11,16 +11,7 @@ export const relayEnvSchema = z.object({
   /** Path of the private configuration. */
   CAPTION_RELAY_CONFIG: z.string().min(1).default('secrets/relay.private.json'),
   /** Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed. */
-  RELAY_TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .superRefine((value, ctx) => {
-      try {
-        parseTrustedProxies(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  RELAY_TRUSTED_PROXIES: trustedProxiesVar().default(''),
   /** This node's name in /health, /metrics and logs; default: host name and process id. */
   RELAY_NODE_ID: z
     .string()
@@ -33,28 +24,21 @@ export const relayEnvSchema = z.object({
     .default('relay:'),
   /** How captions reach the other nodes: blocking stream reads (default) or pub/sub. */
   RELAY_REDIS_FANOUT: z.enum(['stream', 'pubsub']).default('stream'),
+  /** Set: cluster mode on this Redis. Never logged or echoed (it may hold a password). */
+  REDIS_URL: redisUrlVar().optional(),
 });
 
 export interface RelayEnv extends z.infer<typeof relayEnvSchema> {
   RELAY_NODE_ID: string;
-  /** Set: cluster mode on this Redis. Never logged or echoed (it may hold a password). */
   REDIS_URL: string | undefined;
 }
 
 export function loadRelayEnv(env: NodeJS.ProcessEnv = process.env): RelayEnv {
-  const issues: string[] = [];
-  const values = parseEnvInto(issues, relayEnvSchema, env);
-  // Checked apart from the schema: parseEnv shows the values it refuses, and a Redis URL may
-  // carry a password.
-  const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
-    issues.push('REDIS_URL: must be a redis:// or rediss:// URL');
-  }
-  if (!values || issues.length > 0) throw new ConfigError(issues);
+  const values = parseEnv(relayEnvSchema, env);
   return {
     ...values,
     RELAY_NODE_ID: values.RELAY_NODE_ID ?? `${hostname()}-${process.pid}`.slice(0, 64),
-    REDIS_URL: redisUrl,
+    REDIS_URL: values.REDIS_URL,
   };
 }
 

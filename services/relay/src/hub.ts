@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { tokensEqual } from '@live-captions/http';
 import {
   RELAY_PROTOCOL,
   type RelayAck,
@@ -20,7 +21,6 @@ import { Retention, RoomLog } from './domain/history.js';
 import type { RelayLimits } from './domain/limits.js';
 import { RateLimiter } from './domain/rate.js';
 import type { RelayConfig, RoomTokens } from './domain/relay-config.js';
-import { tokenMatches } from './domain/tokens.js';
 
 /** Counters of `GET /health` and `/metrics`. */
 export interface RelayStats {
@@ -386,7 +386,7 @@ export class Hub {
     const room = this.rooms.get(join.join);
     // Compare even for an unknown room so that the answer takes the same time.
     const expected = room?.tokens[join.role] ?? '-'.repeat(32);
-    if (!tokenMatches(join.token, expected) || !room) {
+    if (!tokensEqual(join.token, expected) || !room) {
       throw new FrameError(RelayCloseCode.policyViolation, 'Invalid room or token');
     }
     if (room.readers.size + room.writers.size >= this.limits.perRoom) {

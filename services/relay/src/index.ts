@@ -1,8 +1,8 @@
+import { parseTrustedProxies } from '@live-captions/http';
 import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
 import { readRelayConfig } from './adapters/config-file.js';
 import { createRelay } from './app.js';
 import { loadRelayEnv, redisTarget } from './config.js';
-import { parseTrustedProxies } from './domain/client-ip.js';
 
 const log = createLogger('relay');
 

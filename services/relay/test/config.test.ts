@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { clientAddress, parseTrustedProxies } from '@live-captions/http';
 import { readRelayConfig } from '../src/adapters/config-file.js';
 import { DEFAULT_LIMITS, parseRelayConfig, RelayConfigError } from '../src/app.js';
 import { loadRelayEnv, redisTarget } from '../src/config.js';
-import { clientAddress, parseTrustedProxies } from '../src/domain/client-ip.js';
 import { configFile, OUTPUT, SOURCE, TOKENS } from './helpers.js';
 
 function issues(input: unknown): string[] {
@@ -28,12 +28,12 @@ describe('relay config file', () => {
 
   it.each([
     [
-      'https://captions.example.org/',
-      'origins[0]: "https://captions.example.org/" must not end with a slash',
+      'https://captions.example.org/path',
+      'origins[0]: "https://captions.example.org/path" must be a bare origin scheme://host[:port] (no path, query or fragment)',
     ],
     [
-      'https://captions.example.org/path',
-      'origins[0]: "https://captions.example.org/path" must be exactly scheme://host[:port] (no path, query or upper case)',
+      'https://captions.example.org?x=1',
+      'origins[0]: "https://captions.example.org?x=1" must be a bare origin scheme://host[:port] (no path, query or fragment)',
     ],
     ['https://*.example.org', 'origins[0]: "https://*.example.org" must not contain a wildcard'],
     ['https://user@example.org', 'origins[0]: "https://user@example.org" must not contain userinfo'],
@@ -53,6 +53,17 @@ describe('relay config file', () => {
   it('accepts https origins with ports and http on loopback', () => {
     const origins = ['https://captions.example.org:8443', 'http://127.0.0.1:8765', 'http://[::1]:8081'];
     expect(parseRelayConfig(configFile({}, { origins })).origins).toEqual(origins);
+  });
+
+  it('normalises an origin written with a trailing slash or capitals, as browsers send it', () => {
+    const origins = ['https://Captions.Example.org/', 'http://localhost:8081/'];
+    expect(parseRelayConfig(configFile({}, { origins })).origins).toEqual([
+      'https://captions.example.org',
+      'http://localhost:8081',
+    ]);
+    expect(issues(configFile({}, { origins: ['https://a.example/', 'https://a.example'] }))).toEqual([
+      'origins: must not repeat an origin',
+    ]);
   });
 
   it('names each wrong field', () => {
@@ -135,6 +146,17 @@ describe('relay environment', () => {
     }
     expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
     expect(message).toContain('RELAY_REDIS_FANOUT');
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('names a malformed REDIS_URL without showing its password', () => {
+    let message = '';
+    try {
+      loadRelayEnv({ REDIS_URL: 'redis://:s3cret@[bad' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
     expect(message).not.toContain('s3cret');
   });
 

@@ -1,4 +1,5 @@
 import { afterEach } from '@jest/globals';
+import { parseTrustedProxies } from '@live-captions/http';
 import type { RelayServerFrame } from '@live-captions/protocol';
 import { WebSocket } from 'ws';
 import {
@@ -9,7 +10,6 @@ import {
   type RelayLimits,
   type RelayOptions,
 } from '../src/app.js';
-import { parseTrustedProxies } from '../src/domain/client-ip.js';
 
 export const SOURCE = 'source';
 export const OUTPUT = 'output';

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FROM_SOURCE } from '@live-captions/test-services';
 import type { RelayLimits } from '../src/app.js';
 import { configFile } from './helpers.js';
 
@@ -23,7 +24,7 @@ export async function spawnRelay(
   const dir = mkdtempSync(join(tmpdir(), 'relay-node-'));
   const configPath = join(dir, 'relay.private.json');
   writeFileSync(configPath, JSON.stringify(configFile(limits)));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/relay/src/index.ts')], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, join(root, 'services/relay/src/index.ts')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

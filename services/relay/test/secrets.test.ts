@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { initSecrets } from '../src/adapters/secrets-files.js';
+import { parseEnvFile } from '@live-captions/runtime';
+import { initSecrets } from '@live-captions/secret-files';
 import { parseRelayConfig } from '../src/app.js';
-import { parseSimpleEnv } from '../src/domain/secrets.js';
 
 let dir: string;
 beforeEach(() => {
@@ -26,7 +26,7 @@ describe('secrets generator', () => {
       'http://localhost:8081',
       'http://127.0.0.1:8081',
     ]);
-    const env = parseSimpleEnv(read('relay-tokens.env'));
+    const env = parseEnvFile(read('relay-tokens.env'));
     expect(env).toMatchObject({
       RELAY_ADDRESS: 'ws://localhost:8080/ws',
       RELAY_SITE: 'http://localhost:8081/',
@@ -41,7 +41,7 @@ describe('secrets generator', () => {
     });
     for (const token of [env.RELAY_SOURCE_READ, env.RELAY_OUTPUT_WRITE])
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const captionLocal = parseSimpleEnv(read('caption-local.env'));
+    const captionLocal = parseEnvFile(read('caption-local.env'));
     expect(captionLocal.CAPTION_API_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The local links hub (ui on :8081) reads /relay-config cross-origin.
     expect(captionLocal.CAPTION_ALLOWED_ORIGINS).toBe('http://localhost:8081,http://127.0.0.1:8081');
@@ -76,7 +76,7 @@ describe('secrets generator', () => {
     expect(config.origins).toEqual(
       expect.arrayContaining(['https://capture.example.org', 'https://ui.example.org']),
     );
-    const env = parseSimpleEnv(readFileSync(join(dir, 'out', 'relay-tokens.env'), 'utf8'));
+    const env = parseEnvFile(readFileSync(join(dir, 'out', 'relay-tokens.env'), 'utf8'));
     expect(env).toMatchObject({
       RELAY_ADDRESS: 'wss://relay.example.org',
       RELAY_SITE: 'https://ui.example.org/',

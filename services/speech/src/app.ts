@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requestLog } from '@live-captions/http';
+import { parseTrustedProxies, requestLog } from '@live-captions/http';
 import type { InferenceQueue } from '@live-captions/inference';
 import type { RelayConfigResponse } from '@live-captions/protocol';
 import { createLogger, type Logger } from '@live-captions/runtime';
@@ -94,7 +94,7 @@ export function createApp(options: AppOptions): SpeechApp {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy ?? false);
+  app.set('trust proxy', parseTrustedProxies(config.trustProxy ?? ''));
   // Correlation id (the client's X-Request-ID when it sent one) for the request's log lines and its job.
   app.use(requestLog(logger));
   app.use(metrics.track);

@@ -4,9 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, intVar, parseEnvInto, portVar } from '@live-captions/runtime';
+import { parseOrigin, trustedProxiesVar } from '@live-captions/http';
+import { ConfigError, intVar, parseEnvInto, portVar, readEnvFile, redisUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
-import { apiKeyProblem, parseAllowedOrigin } from './domain/access.js';
+import { apiKeyProblem } from './domain/access.js';
 
 export interface SpeechConfig {
   bind: string;
@@ -41,9 +42,19 @@ const schema = z.object({
   CAPTION_QUEUE_TIMEOUT: intVar(1, 120).default(20),
   CAPTION_HTTP_LIMIT: intVar(1, 100_000).optional(),
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
-  CAPTION_TRUST_PROXY: z.string().optional(),
+  CAPTION_TRUST_PROXY: trustedProxiesVar().optional(),
   CAPTION_SHUTDOWN_TIMEOUT: intVar(1, 600).default(30),
+  REDIS_URL: redisUrlVar().optional(),
 });
+
+/**
+ * The environment the gateway reads: `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) fills
+ * what the process environment leaves unset.
+ */
+export function speechEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
+  return { ...(readEnvFile(file) ?? {}), ...env };
+}
 
 function packageVersion(): string {
   const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
@@ -53,17 +64,11 @@ function packageVersion(): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
   const issues: string[] = [];
   const vars = parseEnvInto(issues, schema, env);
-  // Checked apart from the schema so that every wrong variable is reported at once, and the
-  // key is never echoed (parseEnv shows the values it refuses).
+  // Checked apart from the schema, with apiKeyProblem's reasons; the key is never echoed.
   const apiKey = env.CAPTION_API_KEY || undefined;
   if (apiKey !== undefined) {
     const problem = apiKeyProblem(apiKey);
     if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
-  }
-  // A Redis URL may carry a password: never echoed either.
-  const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
-    issues.push('REDIS_URL: must be a redis:// or rediss:// URL');
   }
   const allowedOrigins: string[] = [];
   const origins = env.CAPTION_ALLOWED_ORIGINS || undefined;
@@ -75,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     }
     for (const entry of origins.split(',').map((value) => value.trim())) {
       try {
-        allowedOrigins.push(parseAllowedOrigin(entry));
+        allowedOrigins.push(parseOrigin(entry));
       } catch (error) {
         issues.push(`CAPTION_ALLOWED_ORIGINS: ${(error as Error).message}`);
       }
@@ -91,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     maxStreams: vars.CAPTION_MAX_STREAMS,
     queueTimeoutSeconds: vars.CAPTION_QUEUE_TIMEOUT,
     httpLimit: vars.CAPTION_HTTP_LIMIT ?? Math.max(64, 6 * vars.CAPTION_MAX_STREAMS + 16),
-    redisUrl,
+    redisUrl: vars.REDIS_URL,
     relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
     trustProxy: vars.CAPTION_TRUST_PROXY,
     shutdownTimeoutSeconds: vars.CAPTION_SHUTDOWN_TIMEOUT,

@@ -4,27 +4,14 @@
  * gracefully on SIGTERM/SIGINT.
  */
 import { createInProcessQueue, createRedisQueue, loadEngineConfig } from '@live-captions/inference';
-import {
-  createLogger,
-  listening,
-  readAll,
-  readEnvFile,
-  runService,
-  stopOnSignals,
-} from '@live-captions/runtime';
+import { createLogger, listening, readAll, runService, stopOnSignals } from '@live-captions/runtime';
 import { queueBoard } from './adapters/queue-board.js';
 import { createRedisSessionStore } from './adapters/redis-sessions.js';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { createApp } from './app.js';
-import { loadConfig, SECRETS_DIR } from './config.js';
+import { loadConfig, speechEnvironment } from './config.js';
 
 const logger = createLogger('speech');
-
-function environment(): NodeJS.ProcessEnv {
-  // secrets/caption-local.env (optional) fills what the environment leaves unset.
-  const file = process.env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
-  return { ...(readEnvFile(file) ?? {}), ...process.env };
-}
 
 /** Gateway and engine settings (every wrong variable of both at once), then the relay tokens file. */
 function settings(env: NodeJS.ProcessEnv) {
@@ -37,7 +24,7 @@ function settings(env: NodeJS.ProcessEnv) {
 }
 
 async function main(): Promise<void> {
-  const { config, engine, relay } = settings(environment());
+  const { config, engine, relay } = settings(speechEnvironment());
   const redisQueue = config.redisUrl
     ? createRedisQueue({
         redisUrl: config.redisUrl,

@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { parseOrigin } from '@live-captions/http';
 import { ConfigError } from '@live-captions/runtime';
 import { loadRelayTokens } from '../src/adapters/relay-tokens.js';
 import { loadConfig } from '../src/config.js';
-import { bearerChecker, originAllowed, parseAllowedOrigin } from '../src/domain/access.js';
+import { bearerChecker, originAllowed } from '../src/domain/access.js';
 import { parseRelayConfig } from '../src/domain/relay-config.js';
 
 const KEY = 'k'.repeat(24);
@@ -70,6 +71,33 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('normalises allowed origins written with a trailing slash or capitals', () => {
+    const config = loadConfig({
+      CAPTION_API_KEY: KEY,
+      CAPTION_ALLOWED_ORIGINS: 'https://UI.Example/, http://localhost:8081/',
+    });
+    expect(config.allowedOrigins).toEqual(['https://ui.example', 'http://localhost:8081']);
+    expect(issues({ CAPTION_API_KEY: KEY, CAPTION_ALLOWED_ORIGINS: 'https://ui.example/editor' })).toEqual([
+      'CAPTION_ALLOWED_ORIGINS: "https://ui.example/editor" must be a bare origin scheme://host[:port] (no path, query or fragment)',
+    ]);
+  });
+
+  it('names a malformed REDIS_URL without showing its password', () => {
+    const found = issues({ REDIS_URL: 'redis://:s3cret@[bad' });
+    expect(found).toEqual(['REDIS_URL: must be a redis:// or rediss:// URL']);
+    expect(found.join('\n')).not.toContain('s3cret');
+    expect(loadConfig({ REDIS_URL: 'redis://:s3cret@redis:6379/0' }).redisUrl).toBe(
+      'redis://:s3cret@redis:6379/0',
+    );
+  });
+
+  it('takes CAPTION_TRUST_PROXY as a list of proxies, refusing what it cannot read', () => {
+    expect(loadConfig({ CAPTION_TRUST_PROXY: '172.30.240.2' }).trustProxy).toBe('172.30.240.2');
+    expect(issues({ CAPTION_TRUST_PROXY: 'true' })).toEqual([
+      'CAPTION_TRUST_PROXY="true": "true" is not an IP address or CIDR range (nor loopback, linklocal, uniquelocal)',
+    ]);
+  });
+
   it('reports every wrong variable at once', () => {
     const found = issues({
       CAPTION_MAX_STREAMS: '0',
@@ -99,7 +127,7 @@ describe('access rules', () => {
   });
 
   it('allows no Origin, the own origin and listed origins only', () => {
-    const allowed = new Set([parseAllowedOrigin('https://ui.example')]);
+    const allowed = new Set([parseOrigin('https://ui.example')]);
     expect(originAllowed(undefined, 'http://127.0.0.1:8765', allowed)).toBe(true);
     expect(originAllowed('http://127.0.0.1:8765', 'http://127.0.0.1:8765', allowed)).toBe(true);
     expect(originAllowed('https://ui.example', 'http://127.0.0.1:8765', allowed)).toBe(true);

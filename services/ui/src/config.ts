@@ -1,4 +1,5 @@
-import { ConfigError, parseEnvInto, portVar } from '@live-captions/runtime';
+import { relayUrlProblem } from '@live-captions/http';
+import { ConfigError, issueLine, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
 /** Local defaults of the two public addresses (production sets both from the hostnames). */
@@ -24,50 +25,41 @@ function address(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: string,
-  check: (url: URL, raw: string) => string | undefined,
+  check: (value: string) => string | undefined,
   issues: string[],
 ): string | null {
   const raw = env[name];
   if (raw === undefined) return fallback;
   const value = raw.trim();
   if (value === '') return null;
-  let problem: string | undefined;
-  try {
-    problem = check(new URL(value), value);
-  } catch {
-    problem = 'is not a URL';
-  }
-  if (problem) issues.push(`${name}=${JSON.stringify(value)}: ${problem}`);
+  const problem = check(value);
+  if (problem) issues.push(issueLine(name, value, problem));
   return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const issues: string[] = [];
   const vars = parseEnvInto(issues, schema, env);
-  const relayUrl = address(
-    env,
-    'RELAY_URL',
-    DEFAULT_RELAY_URL,
-    (url) =>
-      url.protocol !== 'ws:' && url.protocol !== 'wss:'
-        ? 'must be a ws:// or wss:// URL (e.g. wss://relay.example.org)'
-        : url.username || url.password || url.search || url.hash
-          ? 'must not carry userinfo, query or fragment'
-          : undefined,
-    issues,
-  );
+  const relayUrl = address(env, 'RELAY_URL', DEFAULT_RELAY_URL, (value) => relayUrlProblem(value), issues);
   const captureUrl = address(
     env,
     'CAPTURE_URL',
     DEFAULT_CAPTURE_URL,
-    (url, raw) =>
-      url.protocol !== 'http:' && url.protocol !== 'https:'
+    (raw) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return 'is not a URL';
+      }
+      return url.protocol !== 'http:' && url.protocol !== 'https:'
         ? 'must be an http(s) URL (e.g. https://capture.example.org/)'
         : url.username || url.password || url.search || url.hash
           ? 'must not carry userinfo, query or fragment'
           : !raw.endsWith('/')
             ? 'must end with a slash (e.g. https://capture.example.org/)'
-            : undefined,
+            : undefined;
+    },
     issues,
   );
   if (issues.length > 0 || !vars) throw new ConfigError(issues);

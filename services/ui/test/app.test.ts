@@ -53,6 +53,21 @@ describe('config', () => {
       'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
     ]);
   });
+
+  test('an address with credentials is named, never shown', () => {
+    let message = '';
+    try {
+      loadConfig({
+        RELAY_URL: 'wss://u:s3cret@relay.example.org',
+        CAPTURE_URL: 'https://u:s3cret@capture.example.org/',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('RELAY_URL: must not carry userinfo, query or fragment');
+    expect(message).toContain('CAPTURE_URL: must not carry userinfo, query or fragment');
+    expect(message).not.toContain('s3cret');
+  });
 });
 
 describe('pages', () => {

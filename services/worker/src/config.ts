@@ -1,19 +1,22 @@
+import { hostname } from 'node:os';
 import { type EngineConfig, loadEngineConfig } from '@live-captions/inference';
-import { parseEnv, portVar, readAll } from '@live-captions/runtime';
+import { parseEnv, portVar, readAll, redisUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
 export interface WorkerConfig {
   redisUrl: string;
-  workerId: string | undefined;
+  /**
+   * WORKER_ID, else the host name: a container's, which its health check (another process) finds
+   * without being told. Several workers on one host need an id each.
+   */
+  workerId: string;
   engine: EngineConfig;
   /** Prometheus `/metrics` listener; port 0 turns it off. */
   metrics: { port: number; bind: string };
 }
 
 const schema = z.object({
-  REDIS_URL: z
-    .string({ message: 'is required: the worker takes its jobs from Redis' })
-    .regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }),
+  REDIS_URL: redisUrlVar('is required: the worker takes its jobs from Redis'),
   WORKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _ or -' })
@@ -29,7 +32,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   );
   return {
     redisUrl: values.REDIS_URL,
-    workerId: values.WORKER_ID,
+    workerId: values.WORKER_ID ?? hostname(),
     engine,
     metrics: { port: values.WORKER_METRICS_PORT, bind: values.WORKER_METRICS_BIND },
   };

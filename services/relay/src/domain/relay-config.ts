@@ -1,13 +1,11 @@
+import { parseOrigin } from '@live-captions/http';
 import { RELAY_ROOM_NAME, RELAY_TOKEN } from '@live-captions/protocol';
 import { ConfigError } from '@live-captions/runtime';
+import type { RelayConfigFile, RoomTokens } from '@live-captions/secret-files';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type RelayLimits } from './limits.js';
 
-/** Tokens of one room. */
-export interface RoomTokens {
-  read: string;
-  write: string;
-}
+export type { RoomTokens };
 
 /** The relay's private configuration (`secrets/relay.private.json`), validated. */
 export interface RelayConfig {
@@ -27,28 +25,14 @@ export class RelayConfigError extends ConfigError {
   }
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function originProblem(value: string): string | undefined {
-  if (value.endsWith('/')) return 'must not end with a slash';
-  if (value.includes('*')) return 'must not contain a wildcard';
-  let url: URL;
+/** An allowed origin, normalised (`https://UI.example.org/` -> `https://ui.example.org`). */
+const origin = z.string().transform((value, ctx) => {
   try {
-    url = new URL(value);
-  } catch {
-    return 'must be an origin like https://captions.example.org';
+    return parseOrigin(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https (or http for loopback)';
-  if (url.username || url.password) return 'must not contain userinfo';
-  if (url.origin !== value) return 'must be exactly scheme://host[:port] (no path, query or upper case)';
-  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname))
-    return 'http is allowed for loopback hosts only';
-  return undefined;
-}
-
-const origin = z.string().superRefine((value, ctx) => {
-  const problem = originProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} ${problem}` });
 });
 
 const token = z.string().regex(RELAY_TOKEN, { message: 'must be 32-128 characters of A-Z a-z 0-9 _ -' });
@@ -76,7 +60,7 @@ const fileSchema = z.strictObject({
     .refine((rooms) => Object.keys(rooms).length >= 1, { message: 'must define at least one room' })
     .refine((rooms) => Object.keys(rooms).length <= 1000, { message: 'must define at most 1000 rooms' }),
   limits: z.strictObject(limitsShape).optional(),
-});
+}) satisfies z.ZodType<RelayConfigFile>; // what `pnpm secrets:init` writes must pass
 
 function fieldName(path: PropertyKey[]): string {
   return path.reduce<string>((name, part) => {

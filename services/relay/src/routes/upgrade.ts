@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { correlationId, logAccess, pathOf } from '@live-captions/http';
+import { clientAddress, correlationId, logAccess, pathOf, type TrustedProxies } from '@live-captions/http';
 import type { Logger } from '@live-captions/runtime';
 import type { WebSocketServer } from 'ws';
-import { addressKey, clientAddress, type TrustedProxies } from '../domain/client-ip.js';
+import { addressKey } from '../domain/client-ip.js';
 import type { Hub } from '../hub.js';
 
 const STATUS_TEXT: Record<number, string> = {

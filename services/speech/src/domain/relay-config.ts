@@ -2,16 +2,22 @@
  * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`.
  * Field names are a stable contract for the capture page and the links hub.
  */
-import type { RelayConfigResponse } from '@live-captions/protocol';
-import { LOCAL_HOSTS } from './access.js';
 
-const REQUIRED = [
-  'RELAY_ADDRESS',
-  'RELAY_ROOM',
-  'RELAY_OUTPUT_ROOM',
-  'RELAY_SOURCE_READ',
-  'RELAY_SOURCE_WRITE',
-] as const;
+import { relayUrlProblem } from '@live-captions/http';
+import type { RelayConfigResponse } from '@live-captions/protocol';
+import {
+  type RelayTokensField,
+  readRelayTokens,
+  RELAY_TOKENS_VARS as VAR,
+} from '@live-captions/secret-files';
+
+const REQUIRED: RelayTokensField[] = [
+  'relayAddress',
+  'sourceRoom',
+  'outputRoom',
+  'sourceRead',
+  'sourceWrite',
+];
 
 const fragment = (params: Record<string, string | null>) =>
   Object.entries(params)
@@ -29,41 +35,36 @@ export function parseRelayConfig(vars: Record<string, string>): {
   problems: string[];
 } {
   const problems: string[] = [];
-  for (const name of REQUIRED) if (!vars[name]) problems.push(`${name}: is required`);
-  const address = vars.RELAY_ADDRESS;
+  const file = readRelayTokens(vars);
+  for (const field of REQUIRED) if (!file[field]) problems.push(`${VAR[field]}: is required`);
+  const address = file.relayAddress;
   if (address) {
-    try {
-      const url = new URL(address);
-      // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
-      const local = url.protocol === 'ws:' && LOCAL_HOSTS.has(url.hostname);
-      if (url.protocol !== 'wss:' && !local)
-        problems.push('RELAY_ADDRESS: must use wss:// (ws:// only for localhost)');
-    } catch {
-      problems.push('RELAY_ADDRESS: must be a wss:// URL');
-    }
+    // ws:// only on loopback, for the local stack that `pnpm secrets:init` writes by default.
+    const problem = relayUrlProblem(address, { secure: true });
+    if (problem) problems.push(`${VAR.relayAddress}: ${problem}`);
   }
-  const site = vars.RELAY_SITE || null;
+  const site = file.relaySite ?? null;
   if (site) {
     try {
       const url = new URL(site);
       if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        problems.push('RELAY_SITE: must be an http(s) URL');
-      if (!site.endsWith('/')) problems.push('RELAY_SITE: must end with a slash');
+        problems.push(`${VAR.relaySite}: must be an http(s) URL`);
+      if (!site.endsWith('/')) problems.push(`${VAR.relaySite}: must end with a slash`);
     } catch {
-      problems.push('RELAY_SITE: must be an http(s) URL ending with a slash');
+      problems.push(`${VAR.relaySite}: must be an http(s) URL ending with a slash`);
     }
   }
   if (problems.length > 0) return { problems };
 
   const base = {
-    relayUrl: vars.RELAY_ADDRESS!,
+    relayUrl: file.relayAddress!,
     site,
-    sourceRoom: vars.RELAY_ROOM!,
-    outputRoom: vars.RELAY_OUTPUT_ROOM!,
-    sourceReadToken: vars.RELAY_SOURCE_READ!,
-    sourceWriteToken: vars.RELAY_SOURCE_WRITE!,
-    outputReadToken: vars.RELAY_OUTPUT_READ || null,
-    outputWriteToken: vars.RELAY_OUTPUT_WRITE || null,
+    sourceRoom: file.sourceRoom!,
+    outputRoom: file.outputRoom!,
+    sourceReadToken: file.sourceRead!,
+    sourceWriteToken: file.sourceWrite!,
+    outputReadToken: file.outputRead ?? null,
+    outputWriteToken: file.outputWrite ?? null,
   };
   const editor = site
     ? `${site}editor.html#${fragment({

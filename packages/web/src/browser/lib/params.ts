@@ -3,6 +3,7 @@
  * fragment (never sent to a server, never logged by a proxy). Once read, tokens are removed from
  * the address bar so that they do not end up in screenshots, history or copied addresses.
  */
+import { relayUrlProblem } from '@live-captions/http/urls';
 
 /** Fragment keys that carry a secret. */
 export const TOKEN_KEYS: readonly string[] = [
@@ -54,13 +55,7 @@ export function fragment(params: Record<string, string | number | boolean | null
   return out.toString();
 }
 
-/** Whether a relay address is usable: ws:// or wss:// with a host. */
+/** Whether a relay address is usable (the services' rule: ws:// or wss:// with a host, no userinfo, query or fragment). */
 export function isRelayUrl(value: string | undefined): value is string {
-  if (!value) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'ws:' || url.protocol === 'wss:') && url.host !== '';
-  } catch {
-    return false;
-  }
+  return value !== undefined && value !== '' && relayUrlProblem(value) === undefined;
 }

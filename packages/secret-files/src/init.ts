@@ -1,18 +1,17 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  captionLocalText,
-  generateSecrets,
-  parseSimpleEnv,
-  productionHosts,
-  type RelaySecrets,
-  relayConfigText,
-  relayTokensText,
-  secretsFromRelayConfig,
-  secretsFromTokens,
-} from '../domain/secrets.js';
+import { parseEnv } from 'node:util';
+import { captionLocalText } from './caption-local-file.js';
+import { relayConfigText, secretsFromRelayConfig } from './relay-config-file.js';
+import { generateSecrets, productionHosts, type RelaySecrets } from './relay-secrets.js';
+import { relayTokensText, secretsFromTokens } from './relay-tokens-file.js';
 
-// Only node built-ins and ../domain/secrets.js: `pnpm secrets:init` runs this through tsx unbuilt.
+/** The names of the files in a secrets folder. */
+export const SECRET_FILES = {
+  relayConfig: 'relay.private.json',
+  relayTokens: 'relay-tokens.env',
+  captionLocal: 'caption-local.env',
+} as const;
 
 /** Owner of the secret files when generated as root: the relay and speech images run as 1000:1000. */
 export const SERVICE_UID = 1000;
@@ -32,6 +31,8 @@ export interface SecretsInitResult {
   kept: string[];
 }
 
+const readEnv = (path: string) => parseEnv(readFileSync(path, 'utf8'));
+
 /** Creates `path` (never replacing one): 0600, or 0640 owned by 1000:1000 as root. */
 function writeSecretFile(path: string, text: string, asRoot: boolean): void {
   writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
@@ -49,13 +50,11 @@ function writeSecretFile(path: string, text: string, asRoot: boolean): void {
  */
 export function initSecrets(options: SecretsInitOptions): SecretsInitResult {
   const asRoot = options.asRoot ?? process.getuid?.() === 0;
-  const hosts = options.envFile
-    ? productionHosts(parseSimpleEnv(readFileSync(options.envFile, 'utf8')))
-    : undefined;
+  const hosts = options.envFile ? productionHosts(readEnv(options.envFile)) : undefined;
   mkdirSync(options.dir, { recursive: true });
-  const configPath = join(options.dir, 'relay.private.json');
-  const tokensPath = join(options.dir, 'relay-tokens.env');
-  const localPath = join(options.dir, 'caption-local.env');
+  const configPath = join(options.dir, SECRET_FILES.relayConfig);
+  const tokensPath = join(options.dir, SECRET_FILES.relayTokens);
+  const localPath = join(options.dir, SECRET_FILES.captionLocal);
   const result: SecretsInitResult = { written: [], kept: [] };
 
   const haveConfig = existsSync(configPath);
@@ -65,7 +64,7 @@ export function initSecrets(options: SecretsInitOptions): SecretsInitResult {
     secrets = secretsFromRelayConfig(readFileSync(configPath, 'utf8'), hosts);
     if (!secrets) throw new Error(`${configPath} has fewer than two rooms; cannot derive ${tokensPath}`);
   } else if (!haveConfig && haveTokens) {
-    secrets = secretsFromTokens(parseSimpleEnv(readFileSync(tokensPath, 'utf8')), hosts);
+    secrets = secretsFromTokens(readEnv(tokensPath), hosts);
     if (!secrets) throw new Error(`${tokensPath} lacks room names or tokens; cannot derive ${configPath}`);
   } else if (!haveConfig) {
     secrets = generateSecrets(hosts);

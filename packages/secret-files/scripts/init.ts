@@ -1,8 +1,9 @@
 // `pnpm secrets:init [--env-file .env.production] [--dir secrets]`: writes the relay's private
 // configuration, the matching relay-tokens.env and caption-local.env. Never overwrites a file.
+// `make secrets` runs this file in a bare Node container (no install): relative imports only.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { initSecrets } from '../services/relay/src/adapters/secrets-files.js';
+import { initSecrets } from '../src/init.js';
 
 const { values } = parseArgs({
   options: {

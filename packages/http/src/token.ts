@@ -1,0 +1,32 @@
+/**
+ * Finding which secret (API key, Bearer token) a request presents without leaking it through
+ * timing: tokens are compared as SHA-256 digests with timingSafeEqual, so neither a common prefix
+ * nor a length difference shows, and every known token is compared, so neither does which one
+ * matched.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Whether a presented token equals the expected one, in a time independent of both. */
+export function tokensEqual(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/** Builds a lookup over `known` (token -> what it grants); the digests are computed once. */
+export function tokenLookup<T>(
+  known: Iterable<readonly [string, T]>,
+): (given: string | undefined) => T | undefined {
+  const entries = [...known].map(([token, value]) => ({ digest: digest(token), value }));
+  return (given) => {
+    // A missing token is compared too, so that it takes as long as a wrong one.
+    const presented = digest(given ?? '');
+    let found: T | undefined;
+    for (const entry of entries) {
+      if (timingSafeEqual(presented, entry.digest) && given !== undefined && found === undefined) {
+        found = entry.value;
+      }
+    }
+    return found;
+  };
+}
