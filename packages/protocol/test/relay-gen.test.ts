@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { getOption } from '@bufbuild/protobuf';
 import { Edition } from '@bufbuild/protobuf/wkt';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { hrpcPb, relayPb } from '../src/index.js';
+import * as hrpcPb from '../src/gen/hrpc_pb.js';
+import * as relayPb from '../src/gen/relay_pb.js';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(here, 'node_modules', '.bin');

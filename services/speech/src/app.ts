@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTrustedProxies, requestLog } from '@live-captions/http';
 import type { InferenceQueue } from '@live-captions/inference';
+import type { RelayConfigResponse } from '@live-captions/protocol';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import { captureDir } from '@live-captions/web';
 import express, { type Express, type Router } from 'express';
@@ -16,7 +17,6 @@ import { QUEUE_BOARD_PATH } from './adapters/queue-board.js';
 import { sileroVad, type VadSource } from './adapters/vad.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
-import type { RelayConfig } from './domain/relay-config.js';
 import type { SessionStore } from './domain/session-store.js';
 import { apiGuards } from './routes/guards.js';
 import {
@@ -47,7 +47,7 @@ export interface AppOptions {
   config: SpeechConfig;
   queue: InferenceQueue;
   /** From `secrets/relay-tokens.env`; undefined when the file is absent. */
-  relay?: RelayConfig | undefined;
+  relay?: RelayConfigResponse | undefined;
   logger?: Logger;
   /** Session-expiry clock (tests move it). */
   now?: () => number;

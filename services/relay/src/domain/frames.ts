@@ -1,16 +1,16 @@
 import {
-  RELAY_DELIVERY_CLIENT,
   RELAY_ID_MAX,
   RELAY_LABEL_MAX,
   RELAY_LN_MAX,
   RELAY_PROTOCOL,
   RELAY_TEXT_MAX,
-  type RelayCaptionFields,
   RelayCloseCode,
-  type RelayCursor,
   type RelayDelivery,
   type RelayJoin,
+  relayJoinSchema,
+  relayPublishSchema,
 } from '@live-captions/protocol';
+import type { z } from 'zod';
 
 /** A frame the relay refuses; the socket is closed with `code` and `reason`. */
 export class FrameError extends Error {
@@ -23,23 +23,6 @@ export class FrameError extends Error {
   }
 }
 
-const policy = (reason: string) => new FrameError(RelayCloseCode.policyViolation, reason);
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function onlyKeys(value: Json, allowed: ReadonlySet<string>, what: string): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.has(key)) throw policy(`Unknown ${what} field: ${key.slice(0, 40)}`);
-  }
-}
-
-const isCount = (value: unknown, min: number): value is number =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
-
 /** Parses a JSON frame into text -> value; throws 1007 for anything that is not JSON. */
 export function parseJson(text: string): unknown {
   try {
@@ -49,39 +32,63 @@ export function parseJson(text: string): unknown {
   }
 }
 
-const JOIN_KEYS = new Set(['protocol', 'join', 'role', 'token', 'cursor']);
+/** The frame as a whole (not an object; for a join, also a `join` that is not a string). */
+const FRAME = '';
+/** A key the frame may not have: the reason is this prefix and the key. */
+const UNKNOWN = '*';
+
+/**
+ * The close reason of each fault a schema can find, keyed by the field it is in, in the order
+ * the relay has always checked them: of several faults, the first one here names the frame.
+ */
+type Reasons<Fields extends string> = Record<Fields | typeof FRAME | typeof UNKNOWN, string>;
+
+const JOIN_REASONS: Reasons<keyof typeof relayJoinSchema.shape> = {
+  [FRAME]: 'Join first',
+  join: 'Join first',
+  [UNKNOWN]: 'Unknown join field: ',
+  protocol: `Unsupported protocol (expected ${RELAY_PROTOCOL})`,
+  role: 'role must be "read" or "write"',
+  token: 'token must be a string',
+  cursor: 'cursor must be {epoch, sequence}',
+};
+
+const PUBLISH_REASONS: Reasons<keyof typeof relayPublishSchema.shape | 'text'> = {
+  [FRAME]: 'Expected a caption object',
+  [UNKNOWN]: 'Unknown caption field: ',
+  msg: 'msg must be true',
+  text: 'Exactly one of final or interm',
+  final: `final must be a string of at most ${RELAY_TEXT_MAX}`,
+  interm: `interm must be a string of at most ${RELAY_TEXT_MAX}`,
+  id: `id must be an integer or a string of at most ${RELAY_ID_MAX}`,
+  label: `label must be a string of at most ${RELAY_LABEL_MAX}`,
+  ln: `ln must be a string of at most ${RELAY_LN_MAX}`,
+  c: 'c must be true or false',
+  delivery: 'delivery must be {client: [A-Za-z0-9_-]{16,128}, sequence >= 1}',
+};
+
+/** The 1008 refusal for the first of a frame's faults, in the order of `reasons`. */
+function refusal(issues: readonly z.core.$ZodIssue[], reasons: Record<string, string>): FrameError {
+  const order = Object.keys(reasons);
+  let first: { rank: number; slot: string; issue: z.core.$ZodIssue } | undefined;
+  for (const issue of issues) {
+    const field = issue.path[0];
+    const slot = field !== undefined ? String(field) : issue.code === 'unrecognized_keys' ? UNKNOWN : FRAME;
+    const rank = order.indexOf(slot);
+    if (rank !== -1 && (!first || rank < first.rank)) first = { rank, slot, issue };
+  }
+  let reason = reasons[first?.slot ?? FRAME]!;
+  if (first?.slot === UNKNOWN && first.issue.code === 'unrecognized_keys')
+    reason += first.issue.keys[0]!.slice(0, 40);
+  return new FrameError(RelayCloseCode.policyViolation, reason);
+}
 
 /** Validates the first frame of a socket. */
 export function parseJoin(value: unknown): RelayJoin {
-  if (!isObject(value) || typeof value.join !== 'string') throw policy('Join first');
-  onlyKeys(value, JOIN_KEYS, 'join');
-  if (value.protocol !== RELAY_PROTOCOL) throw policy(`Unsupported protocol (expected ${RELAY_PROTOCOL})`);
-  if (value.role !== 'read' && value.role !== 'write') throw policy('role must be "read" or "write"');
-  if (typeof value.token !== 'string') throw policy('token must be a string');
-  const join: RelayJoin = {
-    protocol: RELAY_PROTOCOL,
-    join: value.join,
-    role: value.role,
-    token: value.token,
-  };
-  if (value.cursor !== undefined) join.cursor = parseCursor(value.cursor);
-  return join;
+  const result = relayJoinSchema.safeParse(value);
+  if (!result.success) throw refusal(result.error.issues, JOIN_REASONS);
+  return result.data;
 }
-
-function parseCursor(value: unknown): RelayCursor {
-  if (
-    !isObject(value) ||
-    Object.keys(value).length !== 2 ||
-    typeof value.epoch !== 'string' ||
-    value.epoch.length > 64 ||
-    !isCount(value.sequence, 0)
-  ) {
-    throw policy('cursor must be {epoch, sequence}');
-  }
-  return { epoch: value.epoch, sequence: value.sequence };
-}
-
-const PUBLISH_KEYS = new Set(['msg', 'final', 'interm', 'id', 'label', 'ln', 'c', 'delivery']);
 
 /** A validated publish: its delivery identity and the caption's canonical JSON. */
 export interface ParsedPublish {
@@ -90,52 +97,13 @@ export interface ParsedPublish {
   body: string;
 }
 
-function optionalText(value: Json, key: string, max: number): string | undefined {
-  const field = value[key];
-  if (field === undefined) return undefined;
-  if (typeof field !== 'string' || field.length > max)
-    throw policy(`${key} must be a string of at most ${max}`);
-  return field;
-}
-
 /** Validates a caption from a write socket. */
 export function parsePublish(value: unknown): ParsedPublish {
-  if (!isObject(value)) throw policy('Expected a caption object');
-  onlyKeys(value, PUBLISH_KEYS, 'caption');
-  if (value.msg !== true) throw policy('msg must be true');
-  const hasFinal = value.final !== undefined;
-  if (hasFinal === (value.interm !== undefined)) throw policy('Exactly one of final or interm');
-  const textKey = hasFinal ? 'final' : 'interm';
-  const text = optionalText(value, textKey, RELAY_TEXT_MAX)!;
-  const id = value.id;
-  if (!(Number.isSafeInteger(id) || (typeof id === 'string' && id.length <= RELAY_ID_MAX))) {
-    throw policy(`id must be an integer or a string of at most ${RELAY_ID_MAX}`);
-  }
-  const label = optionalText(value, 'label', RELAY_LABEL_MAX);
-  const ln = optionalText(value, 'ln', RELAY_LN_MAX);
-  if (value.c !== undefined && typeof value.c !== 'boolean') throw policy('c must be true or false');
-  const delivery = value.delivery;
-  if (
-    !isObject(delivery) ||
-    Object.keys(delivery).length !== 2 ||
-    typeof delivery.client !== 'string' ||
-    !RELAY_DELIVERY_CLIENT.test(delivery.client) ||
-    !isCount(delivery.sequence, 1)
-  ) {
-    throw policy('delivery must be {client: [A-Za-z0-9_-]{16,128}, sequence >= 1}');
-  }
-  const caption = {
-    msg: true,
-    [textKey]: text,
-    id: id as number | string,
-    label,
-    ln,
-    c: value.c as boolean | undefined,
-  } as RelayCaptionFields;
-  return {
-    delivery: { client: delivery.client, sequence: delivery.sequence },
-    body: JSON.stringify(caption),
-  };
+  const result = relayPublishSchema.safeParse(value);
+  if (!result.success) throw refusal(result.error.issues, PUBLISH_REASONS);
+  const { msg, final, interm, id, label, ln, c, delivery } = result.data;
+  const caption = final !== undefined ? { msg, final, id, label, ln, c } : { msg, interm, id, label, ln, c };
+  return { delivery, body: JSON.stringify(caption) };
 }
 
 /** The frame readers get: the caption body with its room position appended. */

@@ -2,33 +2,14 @@
  * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`.
  * Field names are a stable contract for the capture page and the links hub.
  */
+
 import { relayUrlProblem } from '@live-captions/http';
+import type { RelayConfigResponse } from '@live-captions/protocol';
 import {
   type RelayTokensField,
   readRelayTokens,
   RELAY_TOKENS_VARS as VAR,
 } from '@live-captions/secret-files';
-
-export interface RelayConfig {
-  /** RELAY_ADDRESS: the relay WebSocket URL (wss://). */
-  relayUrl: string;
-  /** RELAY_SITE: UI base URL with trailing slash, or null when unset (no links then). */
-  site: string | null;
-  /** RELAY_ROOM */
-  sourceRoom: string;
-  /** RELAY_OUTPUT_ROOM */
-  outputRoom: string;
-  /** RELAY_SOURCE_READ */
-  sourceReadToken: string;
-  /** RELAY_SOURCE_WRITE */
-  sourceWriteToken: string;
-  /** RELAY_OUTPUT_READ, or null */
-  outputReadToken: string | null;
-  /** RELAY_OUTPUT_WRITE, or null */
-  outputWriteToken: string | null;
-  /** Editor and overlay links built from RELAY_SITE (null without it). */
-  links: { editor: string | null; overlay: string | null };
-}
 
 const REQUIRED: RelayTokensField[] = [
   'relayAddress',
@@ -49,7 +30,10 @@ const fragment = (params: Record<string, string | null>) =>
  * Links put tokens in the fragment only, each link carrying just the tokens its page needs:
  * the editor reads the source room and writes the output room; the overlay reads the output room.
  */
-export function parseRelayConfig(vars: Record<string, string>): { config?: RelayConfig; problems: string[] } {
+export function parseRelayConfig(vars: Record<string, string>): {
+  config?: RelayConfigResponse;
+  problems: string[];
+} {
   const problems: string[] = [];
   const file = readRelayTokens(vars);
   for (const field of REQUIRED) if (!file[field]) problems.push(`${VAR[field]}: is required`);

@@ -1,27 +1,14 @@
 /**
  * Response bodies of the decode routes, from an inference result.
  */
-import type { InferenceResult } from '@live-captions/protocol';
-
-/** `POST /transcribe` 200 body (speech-contract.md, "Native response"). */
-export interface NativeResponse {
-  text: string;
-  transcript: string;
-  translation: string;
-  language: string | null;
-  output_language: string | null;
-  translation_language: string | null;
-  mode: InferenceResult['mode'];
-  audio_seconds: number;
-  committed_seconds: number;
-  request_id: string;
-  stream_id: string;
-  queue_seconds: number;
-  inference_seconds: number;
-}
+import type { InferenceResult, TranscribeResponse } from '@live-captions/protocol';
 
 /** The result's seconds are already rounded to the contract's 3 decimals by the worker. */
-export function nativeResponse(result: InferenceResult, requestId: string, streamId: string): NativeResponse {
+export function nativeResponse(
+  result: InferenceResult,
+  requestId: string,
+  streamId: string,
+): TranscribeResponse {
   return {
     text: result.text,
     transcript: result.transcript,

@@ -2,16 +2,16 @@
  * `GET /health` (200 only when a worker is ready) and `GET /relay-config` (404 unless the token
  * and the relay token file are both configured).
  */
+import type { RelayConfigResponse } from '@live-captions/protocol';
 import { Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
-import type { RelayConfig } from '../domain/relay-config.js';
 import type { ApiGuards } from './guards.js';
 
 export function statusRoutes(
   admission: Admission,
   guards: ApiGuards,
-  relay: { apiKey: string | undefined; config: RelayConfig | undefined },
+  relay: { apiKey: string | undefined; config: RelayConfigResponse | undefined },
 ): Router {
   const router = Router();
 

@@ -1,8 +1,5 @@
 /** `/site-config.js`: the public addresses the pages need (never a secret). */
-export interface SiteConfig {
-  relayUrl: string | null;
-  captureUrl: string | null;
-}
+import type { SiteConfig } from '@live-captions/protocol';
 
 /** A script that sets `window.SITE_CONFIG`; JSON with `<` escaped so it can never close a tag. */
 export function siteConfigScript(config: SiteConfig): string {

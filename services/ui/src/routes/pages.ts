@@ -1,5 +1,6 @@
+import type { SiteConfig } from '@live-captions/protocol';
 import express, { Router } from 'express';
-import { type SiteConfig, siteConfigScript } from '../domain/site-config.js';
+import { siteConfigScript } from '../domain/site-config.js';
 
 /**
  * `/`: the links hub when a capture host is configured, else the landing page;

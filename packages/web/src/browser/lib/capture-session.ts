@@ -6,23 +6,9 @@
  * audio kept; `retry()` sends the same window again, `discard()` forgets the audio.
  */
 
+import type { TranscribeResponse } from '@live-captions/protocol';
 import { RequestFailedError, type RetryOptions, withRetries } from './retry.js';
 import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
-
-/** The gateway's answer to a window (fields of the native response the page uses). */
-export interface TranscribeResult {
-  text: string;
-  transcript: string;
-  translation: string;
-  language: string | null;
-  output_language: string | null;
-  mode: string;
-  audio_seconds: number;
-  committed_seconds: number;
-  request_id: string;
-  queue_seconds: number;
-  inference_seconds: number;
-}
 
 export type SessionState = 'capturing' | 'draining' | 'failed' | 'closed';
 
@@ -48,7 +34,7 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   fetch?: typeof fetch;
   retry?: RetryOptions;
   newRequestId?: () => string;
-  onResult?: (result: TranscribeResult, window: AudioWindow) => void;
+  onResult?: (result: TranscribeResponse, window: AudioWindow) => void;
   onStatus?: (status: SessionStatus) => void;
 }
 
@@ -210,7 +196,7 @@ export class CaptureSession {
           },
         },
       );
-      const result = (await response.json()) as TranscribeResult;
+      const result = (await response.json()) as TranscribeResponse;
       this.pending = undefined;
       this.message = undefined;
       this.buffer.commit(result.committed_seconds);

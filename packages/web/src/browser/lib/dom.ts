@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 /** Small DOM helpers shared by the pages. */
+import type { SiteConfig } from '@live-captions/protocol';
 
 /** The element with this id, or an error naming it (a page and its script out of step). */
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -57,13 +58,8 @@ export function stripTokensFromAddress(cleanUrl: string, hadTokens: boolean): vo
   if (hadTokens) history.replaceState(history.state, '', cleanUrl);
 }
 
-/** `window.SITE_CONFIG` written by the UI service's /site-config.js. */
-export interface SiteConfig {
-  relayUrl?: string;
-  captureUrl?: string;
-}
-
-export function siteConfig(): SiteConfig {
+/** `window.SITE_CONFIG`; `{}` on a page served without the UI service's /site-config.js. */
+export function siteConfig(): Partial<SiteConfig> {
   return (window as unknown as { SITE_CONFIG?: SiteConfig }).SITE_CONFIG ?? {};
 }
 

@@ -30,11 +30,6 @@ export interface Links {
   overlay: string | null;
 }
 
-/** Same shape as the speech service's `GET /relay-config` answer. */
-export interface RelayConfigResponse extends RelaySettings {
-  site: string | null;
-}
-
 /**
  * `site`: UI base URL with trailing slash; `captureUrl`: capture host with trailing slash (or
  * null when there is none). A link is null when its page lacks a token.

@@ -48,5 +48,4 @@ export class ReviewQueue {
 
 /** Modes of the editor: live publishes edits as interim text; timed sends after a delay; manual waits. */
 export type EditorMode = 'live' | 'timed' | 'manual';
-export const TIMED_DELAYS_S: readonly number[] = [3, 5, 10, 15, 30];
 export const DEFAULT_TIMED_DELAY_S = 5;

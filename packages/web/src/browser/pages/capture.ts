@@ -4,14 +4,14 @@
  * AudioWorklet at 16 kHz -> rolling windows -> `POST /transcribe`; committed text is shown,
  * kept for the transcript download and published to the relay's source room.
  */
-import type { SpeechHealth } from '@live-captions/protocol';
+import type {
+  RelayConfigResponse,
+  SpeechHealth,
+  TaskMode,
+  TranscribeResponse,
+} from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
-import {
-  CaptureSession,
-  randomId,
-  type SessionStatus,
-  type TranscribeResult,
-} from '../lib/capture-session.js';
+import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
 import {
   byId,
   downloadText,
@@ -22,13 +22,10 @@ import {
   stripTokensFromAddress,
 } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
-import type { RelayConfigResponse } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
-
-type Mode = 'transcribe' | 'translate' | 'both';
 
 const SHOWN_LINES = 8;
 const SETTINGS_KEY = 'capture-settings';
@@ -78,7 +75,7 @@ let level = 0;
 interface Saved {
   microphone?: string;
   language?: string;
-  mode?: Mode;
+  mode?: TaskMode;
   sensitivity?: Sensitivity;
   interval?: string;
   relayUrl?: string;
@@ -104,8 +101,8 @@ function saveSettings(): void {
   );
 }
 
-function selectedMode(): Mode {
-  return (modeInputs.find((input) => input.checked)?.value as Mode | undefined) ?? 'transcribe';
+function selectedMode(): TaskMode {
+  return (modeInputs.find((input) => input.checked)?.value as TaskMode | undefined) ?? 'transcribe';
 }
 
 function threshold(): number {
@@ -144,7 +141,7 @@ async function loadHealth(): Promise<void> {
   health = (await response.json()) as SpeechHealth;
   fillLanguages(health);
   for (const input of modeInputs) {
-    const supported = health.modes.includes(input.value as Mode);
+    const supported = health.modes.includes(input.value as TaskMode);
     input.disabled = !supported;
     if (!supported && input.checked) modeInputs[0]!.checked = true;
   }
@@ -225,7 +222,7 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
   connectRelay();
 }
 
-function publish(result: TranscribeResult, mode: Mode): void {
+function publish(result: TranscribeResponse, mode: TaskMode): void {
   captionCount += 1;
   const id = `${captionPrefix}-${captionCount}`;
   const language = result.language ?? undefined;
@@ -261,7 +258,7 @@ function showCaption(text: string, translation?: string): void {
   ui.download.disabled = false;
 }
 
-function onResult(result: TranscribeResult, mode: Mode): void {
+function onResult(result: TranscribeResponse, mode: TaskMode): void {
   ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
   const text = (mode === 'both' ? result.transcript : result.text).trim();
   const translation = mode === 'both' ? result.translation.trim() : '';
@@ -348,7 +345,7 @@ async function startCapture(): Promise<void> {
     apiKey: ui.apiKey.value.trim() || undefined,
     threshold: threshold(),
     intervalSeconds: Number(ui.interval.value),
-    onResult: (result) => onResult(result, result.mode as Mode),
+    onResult: (result) => onResult(result, result.mode),
     onStatus: showSession,
   });
   session = current;

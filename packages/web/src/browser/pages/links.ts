@@ -3,8 +3,9 @@
  * Links hub: reads the relay settings from the capture host's `GET /relay-config` (with the
  * service access token) or takes them typed, and builds the capture, editor and overlay links.
  */
+import type { RelayConfigResponse } from '@live-captions/protocol';
 import { byId, copyText, setStatus, siteConfig } from '../lib/dom.js';
-import { buildLinks, type RelayConfigResponse } from '../lib/links.js';
+import { buildLinks } from '../lib/links.js';
 import { isRelayUrl } from '../lib/params.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);

@@ -52,7 +52,7 @@ function render(): void {
   }
 }
 
-const url = params.get('relayUrl') ?? siteConfig().relayUrl;
+const url = params.get('relayUrl') ?? siteConfig().relayUrl ?? undefined;
 const room = params.get('room');
 const token = params.get('relayReadToken');
 if (!isRelayUrl(url) || !room || !token) {

@@ -1,0 +1,130 @@
+/**
+ * The relay's frames (protocol 2), the one definition of their shape: the relay validates what a
+ * client sends with these schemas, and the clients' types (relay-client, the pages) are inferred
+ * from them. Each WebSocket text frame holds one of them as JSON. `proto/relay.proto` describes
+ * the same messages for hrpc; a test checks that their fields agree.
+ *
+ * Kept apart from `relay.ts` so that a browser bundle that needs only the constants and the
+ * types never pulls in zod.
+ */
+import { z } from 'zod';
+import {
+  RELAY_DELIVERY_CLIENT,
+  RELAY_EPOCH_MAX,
+  RELAY_ID_MAX,
+  RELAY_LABEL_MAX,
+  RELAY_LN_MAX,
+  RELAY_PROTOCOL,
+  RELAY_TEXT_MAX,
+} from './relay.js';
+
+/** Counts and sequences: safe integers from `min`. */
+const count = (min: number) => z.int().min(min);
+
+/** One socket joins one room with one role; a read socket never publishes. */
+export const relayRoleSchema = z.enum(['read', 'write']);
+
+/** Why a reader misses captions: the history no longer holds them, or the relay restarted. */
+export const relayGapReasonSchema = z.enum(['history-expired', 'relay-restarted']);
+
+/** Position in a room's stream: `epoch` changes when the relay restarts, `sequence` counts from 1. */
+export const relayCursorSchema = z.strictObject({
+  epoch: z.string().max(RELAY_EPOCH_MAX),
+  sequence: count(0),
+});
+
+/** Identity of one publish attempt, chosen by the publisher and reused when it resends. */
+export const relayDeliverySchema = z.strictObject({
+  client: z.string().regex(RELAY_DELIVERY_CLIENT),
+  sequence: count(1),
+});
+
+/** First frame of a socket; a reader's `cursor` is the last position it has seen. */
+export const relayJoinSchema = z.strictObject({
+  protocol: z.literal(RELAY_PROTOCOL),
+  join: z.string(),
+  role: relayRoleSchema,
+  token: z.string(),
+  cursor: relayCursorSchema.optional(),
+});
+
+/** The relay's answer to a join. */
+export const relayJoinedSchema = z.strictObject({
+  joined: z.string(),
+  role: relayRoleSchema,
+  protocol: z.literal(RELAY_PROTOCOL),
+  epoch: z.string(),
+  /** Room sequence of the first caption this socket will get. */
+  next: count(1),
+  gap: z.union([z.literal(false), relayGapReasonSchema]),
+  retentionMs: count(0),
+});
+
+const captionText = z.string().max(RELAY_TEXT_MAX);
+
+/** Caption fields shared by a publish and what readers get. */
+const captionFields = {
+  msg: z.literal(true),
+  final: captionText.optional(),
+  interm: captionText.optional(),
+  id: z.union([z.int(), z.string().max(RELAY_ID_MAX)]),
+  label: z.string().max(RELAY_LABEL_MAX).optional(),
+  ln: z.string().max(RELAY_LN_MAX).optional(),
+  /** Clears the overlay. */
+  c: z.boolean().optional(),
+};
+
+/**
+ * Exactly one of `final` / `interm` (relay.proto's `oneof text`, hence the path). Checked even
+ * when other fields fail, so that the relay can name this fault before theirs.
+ */
+const hasOneText = (caption: { final?: unknown; interm?: unknown }) =>
+  (caption.final !== undefined) !== (caption.interm !== undefined);
+const oneText = {
+  path: ['text'],
+  message: 'Exactly one of final or interm',
+  when: ({ value }: { value: unknown }) => typeof value === 'object' && value !== null,
+};
+
+/** A caption sent by a write socket. */
+export const relayPublishSchema = z
+  .strictObject({ ...captionFields, delivery: relayDeliverySchema })
+  .refine(hasOneText, oneText);
+
+/** The relay's answer to a publish (also to a duplicate, with the original's room sequence). */
+export const relayAckSchema = z.strictObject({
+  ack: relayDeliverySchema,
+  epoch: z.string(),
+  sequence: count(1),
+});
+
+/** A caption as a read socket gets it: the publish without its delivery, plus its room position. */
+export const relayCaptionSchema = z
+  .strictObject({ ...captionFields, relay: relayCursorSchema })
+  .refine(hasOneText, oneText);
+
+/** Captions a reader will not get, mid-stream; it continues with `next`. */
+export const relayGapSchema = z.strictObject({
+  gap: relayGapReasonSchema,
+  epoch: z.string(),
+  next: count(1),
+});
+
+/** `hasOneText`, said to the type system. */
+type OneText<T> = Omit<T, 'final' | 'interm'> &
+  ({ final: string; interm?: never } | { interm: string; final?: never });
+
+export type RelayRole = z.infer<typeof relayRoleSchema>;
+export type RelayGapReason = z.infer<typeof relayGapReasonSchema>;
+export type RelayCursor = z.infer<typeof relayCursorSchema>;
+export type RelayDelivery = z.infer<typeof relayDeliverySchema>;
+export type RelayJoin = z.infer<typeof relayJoinSchema>;
+export type RelayJoined = z.infer<typeof relayJoinedSchema>;
+export type RelayPublish = OneText<z.infer<typeof relayPublishSchema>>;
+export type RelayCaptionFields = OneText<Omit<z.infer<typeof relayPublishSchema>, 'delivery'>>;
+export type RelayAck = z.infer<typeof relayAckSchema>;
+export type RelayCaption = OneText<z.infer<typeof relayCaptionSchema>>;
+export type RelayGap = z.infer<typeof relayGapSchema>;
+
+/** Frames the relay sends. */
+export type RelayServerFrame = RelayJoined | RelayAck | RelayCaption | RelayGap;

@@ -1,0 +1,8 @@
+/**
+ * `window.SITE_CONFIG`, written by the UI service's `/site-config.js` for the pages it serves:
+ * the public addresses the pages need (never a secret).
+ */
+export interface SiteConfig {
+  relayUrl: string | null;
+  captureUrl: string | null;
+}
