@@ -1,0 +1,362 @@
+/**
+ * One capture session over the realtime transport (no DOM): a WebSocket to the gateway's
+ * `/v1/realtime?intent=transcription` (OpenAI Realtime API), microphone frames resampled to
+ * 24 kHz PCM16 and appended every `sendEveryMs`, the server's VAD cutting utterances. Partial
+ * text comes from `delta` events, finals from `completed` ones, in spoken order.
+ *
+ * Same rules as the rolling transport (`CaptureSession`): audio is never dropped silently. Until
+ * an utterance's transcript has arrived its audio is kept, and after a lost connection it is sent
+ * again on the next one; reconnects follow the retry delays of `retry.ts` (0.5, 1, 2 s), then
+ * the session fails with the audio kept for Retry or Discard. Stop sends the rest, commits the
+ * open utterance and closes once every transcript is in.
+ */
+import type { SessionState, SessionStatus } from './capture-session.js';
+import { base64, pcm16 } from './pcm16.js';
+import { type RealtimeFinal, type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
+import { StreamResampler } from './resample.js';
+import { RETRY_DELAYS_MS } from './retry.js';
+
+/** The protocol's `audio/pcm` rate. */
+export const REALTIME_RATE = 24_000;
+/** Audio kept before an utterance's start when it is sent again (the server's prefix padding). */
+const REPLAY_LEAD_SAMPLES = REALTIME_RATE / 2;
+/** Audio kept while no utterance is open: the server's VAD reports a start only after a while. */
+const VAD_LAG_SAMPLES = REALTIME_RATE * 3;
+/** Largest append: keeps each WebSocket frame well under the server's limit. */
+const MAX_APPEND_SAMPLES = REALTIME_RATE / 2;
+/** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
+const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
+
+/** The part of the browser's WebSocket the session uses (`ws` in node has the same). */
+export interface RealtimeSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export interface RealtimeSessionOptions {
+  /** `ws(s)://host/v1/realtime?intent=transcription` ({@link realtimeUrl}). */
+  url: string;
+  /** Service access token: sent as the `openai-insecure-api-key.<key>` subprotocol. */
+  apiKey?: string;
+  /** Rate of the frames given to `push`. */
+  inputRate: number;
+  /** The gateway's model name (as `/health` reports it). */
+  model: string;
+  /** A language code, or `auto` to let the model detect it. */
+  language: string;
+  prompt?: string;
+  /** `server_vad` settings (threshold, prefix_padding_ms, silence_duration_ms). */
+  turnDetection?: { threshold?: number; prefix_padding_ms?: number; silence_duration_ms?: number };
+  sendEveryMs?: number;
+  connect?: (url: string, protocols: string[]) => RealtimeSocket;
+  retry?: { delaysMs?: readonly number[]; sleep?: (ms: number) => Promise<void> };
+  onPartial?: (text: string) => void;
+  onFinal?: (final: RealtimeFinal) => void;
+  onStatus?: (status: SessionStatus) => void;
+}
+
+/** The realtime endpoint next to a gateway base URL (`http(s)` becomes `ws(s)`). */
+export function realtimeUrl(baseUrl: string): string {
+  const url = new URL('v1/realtime?intent=transcription', baseUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+/** Subprotocols of a browser client: the key travels here since browsers cannot set headers. */
+export function realtimeProtocols(apiKey: string | undefined): string[] {
+  return apiKey ? ['realtime', `openai-insecure-api-key.${apiKey}`] : ['realtime'];
+}
+
+/** The `session.update` event of a transcription session. */
+export function sessionUpdate(
+  options: Pick<RealtimeSessionOptions, 'model' | 'language' | 'prompt' | 'turnDetection'>,
+) {
+  return {
+    type: 'session.update',
+    session: {
+      type: 'transcription',
+      audio: {
+        input: {
+          format: { type: 'audio/pcm', rate: REALTIME_RATE },
+          transcription: {
+            model: options.model,
+            ...(options.language && options.language !== 'auto' ? { language: options.language } : {}),
+            ...(options.prompt ? { prompt: options.prompt } : {}),
+          },
+          turn_detection: { type: 'server_vad', ...options.turnDetection },
+        },
+      },
+    },
+  };
+}
+
+const OPEN = 1;
+
+export class RealtimeSession {
+  readonly transcripts = new RealtimeTranscripts();
+  private readonly options: RealtimeSessionOptions;
+  private readonly resampler: StreamResampler;
+  private state: SessionState = 'capturing';
+  private message?: string;
+  private socket?: RealtimeSocket;
+  /** 24 kHz audio not known to be transcribed; `kept[0]` is sample number `keptStart`. */
+  private kept = new Float32Array(0);
+  private keptStart = 0;
+  /** Samples sent on the current connection, and where its audio (ms 0) starts. */
+  private sentUpTo = 0;
+  private connectionBase = 0;
+  /** End of the last transcribed utterance (samples). */
+  private doneUpTo = 0;
+  private attempt = 0;
+  private serverError?: string;
+  private commitEventId?: string;
+  private commitAcknowledged = false;
+  private eventCount = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(options: RealtimeSessionOptions) {
+    this.options = options;
+    this.resampler = new StreamResampler(options.inputRate, REALTIME_RATE);
+    this.open();
+  }
+
+  get status(): SessionStatus {
+    return {
+      state: this.state,
+      inFlight: this.transcripts.pending > 0 || this.transcripts.speaking,
+      bufferedSeconds: this.kept.length / REALTIME_RATE,
+      committedSeconds: this.doneUpTo / REALTIME_RATE,
+      ...(this.message ? { message: this.message } : {}),
+    };
+  }
+
+  /** Audio whose transcript has not arrived (the page warns before leaving). */
+  get hasPendingAudio(): boolean {
+    return this.state === 'failed' || this.transcripts.pending > 0 || this.transcripts.speaking;
+  }
+
+  /** A new language (or prompt) applies to the next utterances. */
+  configure(update: { language?: string; prompt?: string }): void {
+    if (update.language !== undefined) this.options.language = update.language;
+    if (update.prompt !== undefined) this.options.prompt = update.prompt;
+    if (this.connected) this.send(sessionUpdate(this.options));
+  }
+
+  /** A frame from the microphone at `inputRate` (ignored once stopped). */
+  push(frame: Float32Array): void {
+    if (this.state !== 'capturing') return;
+    this.keep(this.resampler.process(frame));
+    if (this.kept.length > MAX_KEPT_SAMPLES) {
+      // Transcripts lag more than 30 s behind: stop taking audio and finish what is there.
+      this.message = 'More than 30 s of audio waiting: capture stopped, sending the rest';
+      void this.stop();
+      return;
+    }
+    this.sendAudio(false);
+  }
+
+  /** Stop capturing: the rest is sent and committed; resolves once every transcript is in. */
+  stop(): Promise<void> {
+    if (this.state === 'capturing') {
+      this.state = 'draining';
+      this.keep(this.resampler.flush());
+      if (this.connected) this.finishAudio();
+      this.emit();
+    }
+    return this.whenIdle();
+  }
+
+  /** After a failure: connects again, sends the kept audio and finishes. */
+  retry(): Promise<void> {
+    if (this.state !== 'failed') return this.whenIdle();
+    this.state = 'draining';
+    this.message = undefined;
+    this.attempt = 0;
+    this.open();
+    this.emit();
+    return this.whenIdle();
+  }
+
+  /** After a failure: forgets the kept audio. */
+  discard(): Promise<void> {
+    if (this.state !== 'failed') return this.whenIdle();
+    this.kept = new Float32Array(0);
+    this.transcripts.dropUnfinished();
+    this.message = undefined;
+    this.finish();
+    return this.whenIdle();
+  }
+
+  /** Resolves when the session is closed or failed. */
+  whenIdle(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'failed') return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private get connected(): boolean {
+    return this.socket?.readyState === OPEN;
+  }
+
+  private emit(): void {
+    this.options.onStatus?.(this.status);
+    if (this.state === 'closed' || this.state === 'failed') {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private open(): void {
+    const connect =
+      this.options.connect ??
+      ((url: string, protocols: string[]) =>
+        new (
+          globalThis as unknown as { WebSocket: new (u: string, p: string[]) => RealtimeSocket }
+        ).WebSocket(url, protocols));
+    const socket = connect(this.options.url, realtimeProtocols(this.options.apiKey));
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.message = this.serverError = undefined;
+      this.send(sessionUpdate(this.options));
+      // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
+      this.connectionBase = this.sentUpTo = this.keptStart;
+      if (this.state === 'draining') this.finishAudio();
+      else this.sendAudio(true);
+      this.emit();
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    // A close event always follows an error one, and carries all the session needs.
+    socket.onerror = () => undefined;
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      if (this.state === 'closed' || this.state === 'failed') return;
+      // Utterances of the lost connection will never complete there: their audio is sent again.
+      this.transcripts.dropUnfinished();
+      this.options.onPartial?.(this.transcripts.partial);
+      void this.reconnect(event.reason || this.serverError || `connection closed (code ${event.code})`);
+    };
+  }
+
+  private async reconnect(why: string): Promise<void> {
+    const delays = this.options.retry?.delaysMs ?? RETRY_DELAYS_MS;
+    const delay = delays[this.attempt];
+    this.attempt += 1;
+    if (delay === undefined) {
+      // Capture stops here: the filter's look-ahead belongs to the kept audio too.
+      if (this.state === 'capturing') this.keep(this.resampler.flush());
+      this.state = 'failed';
+      this.message = why;
+      this.emit();
+      return;
+    }
+    this.message = `Retrying (${this.attempt}/${delays.length}): ${why}`;
+    this.emit();
+    await (this.options.retry?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(delay);
+    if (this.state === 'capturing' || this.state === 'draining') this.open();
+  }
+
+  private receive(data: unknown): void {
+    let event: RealtimeServerEvent;
+    try {
+      event = JSON.parse(String(data)) as RealtimeServerEvent;
+    } catch {
+      return;
+    }
+    if (event.type === 'error') {
+      const error = (event as { error?: { message?: string; event_id?: string | null } }).error;
+      if (this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id)) {
+        // Nothing left to commit: the server has read all the audio.
+        this.commitAcknowledged = true;
+      } else {
+        this.serverError = error?.message ?? 'unknown error';
+        this.message = `Server: ${this.serverError}`;
+      }
+    }
+    if (event.type === 'input_audio_buffer.committed' && this.commitEventId) this.commitAcknowledged = true;
+    if (this.transcripts.apply(event)) {
+      for (const final of this.transcripts.takeFinals()) {
+        if (final.audioEndMs !== undefined)
+          this.doneUpTo = Math.max(
+            this.doneUpTo,
+            this.connectionBase + (final.audioEndMs * REALTIME_RATE) / 1000,
+          );
+        this.options.onFinal?.(final);
+      }
+      const failures = this.transcripts.takeFailures();
+      if (failures.length > 0) this.message = `Server: ${failures.at(-1)}`;
+      this.options.onPartial?.(this.transcripts.partial);
+    }
+    this.trim();
+    if (this.state === 'draining' && this.drained) this.finish();
+    else this.emit();
+  }
+
+  private get drained(): boolean {
+    return this.commitAcknowledged && this.transcripts.pending === 0 && !this.transcripts.speaking;
+  }
+
+  private finish(): void {
+    this.state = 'closed';
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.close(1000, 'capture stopped');
+    this.emit();
+  }
+
+  /** Sends what is left and commits it (stop, or a reconnect while stopping). */
+  private finishAudio(): void {
+    this.sendAudio(true);
+    this.commitAcknowledged = false;
+    this.commitEventId = this.nextEventId();
+    this.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
+  }
+
+  private sendAudio(all: boolean): void {
+    if (!this.connected) return;
+    const end = this.keptStart + this.kept.length;
+    const due = Math.round(((this.options.sendEveryMs ?? 100) * REALTIME_RATE) / 1000);
+    if (!all && end - this.sentUpTo < due) return;
+    while (this.sentUpTo < end) {
+      const from = this.sentUpTo - this.keptStart;
+      const chunk = this.kept.subarray(from, Math.min(this.kept.length, from + MAX_APPEND_SAMPLES));
+      this.send({ type: 'input_audio_buffer.append', audio: base64(pcm16(chunk)) });
+      this.sentUpTo += chunk.length;
+    }
+    this.trim();
+  }
+
+  private send(event: Record<string, unknown>): void {
+    if (this.connected) this.socket!.send(JSON.stringify(event));
+  }
+
+  private nextEventId(): string {
+    this.eventCount += 1;
+    return `evt_capture_${this.eventCount}`;
+  }
+
+  private keep(samples: Float32Array): void {
+    if (samples.length === 0) return;
+    const merged = new Float32Array(this.kept.length + samples.length);
+    merged.set(this.kept);
+    merged.set(samples, this.kept.length);
+    this.kept = merged;
+  }
+
+  /** Drops kept audio that is transcribed or was silence before any utterance. */
+  private trim(): void {
+    const unfinished = this.transcripts.unfinishedFromMs;
+    const from =
+      unfinished !== undefined
+        ? this.connectionBase + (unfinished * REALTIME_RATE) / 1000 - REPLAY_LEAD_SAMPLES
+        : this.sentUpTo - VAD_LAG_SAMPLES;
+    const keepFrom = Math.min(this.sentUpTo, Math.max(this.keptStart, this.doneUpTo, Math.floor(from)));
+    if (keepFrom <= this.keptStart) return;
+    this.kept = this.kept.slice(keepFrom - this.keptStart);
+    this.keptStart = keepFrom;
+  }
+}
