@@ -3,10 +3,12 @@
  * gateway (synthetic model), the relay (generated config) and the UI service, plus a small proxy
  * that is the capture host the browser sees. The proxy forwards everything to the gateway,
  * records every `POST /transcribe` (ids, query, bytes, answer) and can answer 503 on demand.
+ * WebSocket upgrades (the realtime transport) are passed through byte for byte and recorded.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +50,10 @@ const TYPES: Record<string, string> = {
 export class CaptureProxy {
   readonly windows: RecordedWindow[] = [];
   readonly deletes: string[] = [];
+  /** WebSocket upgrades passed to the gateway: path and offered subprotocols. */
+  readonly upgrades: { path: string; protocols: string[] }[] = [];
   private failures = 0;
+  private readonly tunnels = new Set<Socket>();
   private server?: Server;
   /** Set when the gateway does not serve the capture page yet: the proxy serves it with the gateway's headers. */
   private staticFallback?: { dir: string; headers: Record<string, string> };
@@ -79,6 +84,9 @@ export class CaptureProxy {
       this.staticFallback = { dir: captureDir, headers };
     }
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) =>
+      this.tunnel(req, socket, head),
+    );
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
 
@@ -89,6 +97,7 @@ export class CaptureProxy {
 
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
+    for (const socket of this.tunnels) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
@@ -139,6 +148,35 @@ export class CaptureProxy {
     });
     upstream.on('error', () => res.writeHead(502).end());
     upstream.end(body);
+  }
+
+  /** Passes an upgrade request and then the connection's bytes both ways, unchanged. */
+  private tunnel(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.upgrades.push({
+      path: req.url ?? '',
+      protocols: String(req.headers['sec-websocket-protocol'] ?? '')
+        .split(/,\s*/)
+        .filter(Boolean),
+    });
+    const upstream = connect(this.gatewayPort, '127.0.0.1', () => {
+      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    this.tunnels.add(socket).add(upstream);
+    const end = () => {
+      this.tunnels.delete(socket);
+      this.tunnels.delete(upstream);
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', end);
+    socket.on('error', end);
+    upstream.on('close', end);
+    socket.on('close', end);
   }
 
   private serveStatic(pathname: string, res: ServerResponse): boolean {

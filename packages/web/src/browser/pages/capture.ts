@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
  * Capture page (served by the speech service at `/`, same origin as its API): microphone ->
- * AudioWorklet at 16 kHz -> rolling windows -> `POST /transcribe`; committed text is shown,
- * kept for the transcript download and published to the relay's source room.
+ * AudioWorklet -> one of two transports: rolling windows at 16 kHz -> `POST /transcribe`, or
+ * the realtime WebSocket (24 kHz, server VAD, partial text live). Final text is shown, kept for
+ * the transcript download and published to the relay's source room.
  */
 import type { SpeechHealth } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
@@ -24,9 +25,12 @@ import {
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import type { RelayConfigResponse } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
+import { REALTIME_RATE, RealtimeSession, realtimeUrl } from '../lib/realtime-session.js';
+import type { RealtimeFinal } from '../lib/realtime-transcripts.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
+import { type CaptionSession, parseTransport, type Transport, VAD_THRESHOLD } from '../lib/transport.js';
 
 type Mode = 'transcribe' | 'translate' | 'both';
 
@@ -48,6 +52,8 @@ const ui = {
   discard: byId<HTMLButtonElement>('discard'),
   captions: byId<HTMLOListElement>('captions'),
   captionsEmpty: byId('captions-empty'),
+  partial: byId('partial'),
+  transport: byId<HTMLSelectElement>('transport'),
   microphone: byId<HTMLSelectElement>('microphone'),
   language: byId<HTMLSelectElement>('language'),
   sensitivity: byId<HTMLSelectElement>('sensitivity'),
@@ -67,7 +73,7 @@ const transcript = new Transcript();
 const captionPrefix = randomId('cap').slice(4, 12);
 let captionCount = 0;
 let health: SpeechHealth | undefined;
-let session: CaptureSession | undefined;
+let session: CaptionSession | undefined;
 let publisher: RelayPublisher | undefined;
 let audio: { stream: MediaStream; context: AudioContext; node: AudioWorkletNode } | undefined;
 let wakeLock: { release(): Promise<void> } | undefined;
@@ -81,6 +87,7 @@ interface Saved {
   mode?: Mode;
   sensitivity?: Sensitivity;
   interval?: string;
+  transport?: Transport;
   relayUrl?: string;
   room?: string;
 }
@@ -94,6 +101,7 @@ function saveSettings(): void {
     mode: selectedMode(),
     sensitivity: ui.sensitivity.value as Sensitivity,
     interval: ui.interval.value,
+    transport: selectedTransport(),
     relayUrl: ui.relayUrl.value.trim(),
     room: ui.relayRoom.value.trim(),
   };
@@ -108,10 +116,31 @@ function selectedMode(): Mode {
   return (modeInputs.find((input) => input.checked)?.value as Mode | undefined) ?? 'transcribe';
 }
 
+function sensitivity(): Sensitivity {
+  return (ui.sensitivity.value as Sensitivity) in SENSITIVITY
+    ? (ui.sensitivity.value as Sensitivity)
+    : 'normal';
+}
+
 function threshold(): number {
-  return SENSITIVITY[
-    (ui.sensitivity.value as Sensitivity) in SENSITIVITY ? (ui.sensitivity.value as Sensitivity) : 'normal'
-  ];
+  return SENSITIVITY[sensitivity()];
+}
+
+function selectedTransport(): Transport {
+  return parseTransport(ui.transport.value);
+}
+
+/** Settings the realtime transport has no use for are disabled while it is selected. */
+function showTransport(): void {
+  const realtime = selectedTransport() === 'realtime';
+  ui.interval.disabled = realtime;
+  for (const input of modeInputs) {
+    const supported = health?.modes.includes(input.value as Mode) ?? true;
+    // The realtime protocol has no translation: it transcribes only.
+    input.disabled = !supported || (realtime && input.value !== 'transcribe');
+    if (input.disabled && input.checked) modeInputs[0]!.checked = true;
+  }
+  ui.transport.disabled = session !== undefined;
 }
 
 function authHeaders(): Record<string, string> {
@@ -143,11 +172,7 @@ async function loadHealth(): Promise<void> {
   ui.apiKey.removeAttribute('aria-invalid');
   health = (await response.json()) as SpeechHealth;
   fillLanguages(health);
-  for (const input of modeInputs) {
-    const supported = health.modes.includes(input.value as Mode);
-    input.disabled = !supported;
-    if (!supported && input.checked) modeInputs[0]!.checked = true;
-  }
+  showTransport();
   setStatus(ui.serviceStatus, `Ready · model ${health.model} on ${health.device}`, 'ok');
   ui.start.disabled = audio !== undefined;
   if (ui.apiKey.value.trim() && !ui.relayToken.value.trim()) void loadRelayConfig(false);
@@ -225,19 +250,22 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
   connectRelay();
 }
 
-function publish(result: TranscribeResult, mode: Mode): void {
+/** A final caption, whichever the transport: shown, kept for the download, published. */
+interface FinalCaption {
+  /** The transcript (or the translation in mode `translate`). */
+  text: string;
+  ln?: string;
+  /** Mode `both`: the English translation, published with the same id. */
+  translation?: string;
+}
+
+function publish(caption: FinalCaption): void {
   captionCount += 1;
   const id = `${captionPrefix}-${captionCount}`;
-  const language = result.language ?? undefined;
-  if (mode === 'both') {
-    if (result.transcript)
-      publisher?.publish({ final: result.transcript, id, ...(language ? { ln: language } : {}) });
-    if (result.translation)
-      publisher?.publish({ final: result.translation, id, ln: 'en', label: 'translation' });
-  } else {
-    const ln = result.output_language ?? language;
-    publisher?.publish({ final: result.text, id, ...(ln ? { ln } : {}) });
-  }
+  if (caption.text)
+    publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}) });
+  if (caption.translation)
+    publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation' });
 }
 
 // --- captions on the page ---
@@ -261,18 +289,44 @@ function showCaption(text: string, translation?: string): void {
   ui.download.disabled = false;
 }
 
-function onResult(result: TranscribeResult, mode: Mode): void {
-  ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
-  const text = (mode === 'both' ? result.transcript : result.text).trim();
-  const translation = mode === 'both' ? result.translation.trim() : '';
+function addCaption(caption: FinalCaption): void {
+  const { text, translation } = caption;
   if (!text && !translation) return;
   transcript.add({
     at: new Date(),
-    text: text || translation,
+    text: text || translation!,
     ...(translation && text ? { translation } : {}),
   });
-  showCaption(text || translation, text ? translation : undefined);
-  publish(result, mode);
+  showCaption(text || translation!, text ? translation : undefined);
+  publish(caption);
+}
+
+function onResult(result: TranscribeResult, mode: Mode): void {
+  ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
+  const language = result.language ?? undefined;
+  if (mode === 'both') {
+    const translation = result.translation.trim();
+    addCaption({
+      text: result.transcript.trim(),
+      ...(language ? { ln: language } : {}),
+      ...(translation ? { translation } : {}),
+    });
+  } else {
+    const ln = result.output_language ?? language;
+    addCaption({ text: result.text.trim(), ...(ln ? { ln } : {}) });
+  }
+}
+
+function onRealtimeFinal(final: RealtimeFinal, language: string): void {
+  if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
+    ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;
+  addCaption({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
+}
+
+function showPartial(text: string): void {
+  ui.partial.textContent = text;
+  ui.partial.hidden = text === '';
+  if (text) ui.captionsEmpty.hidden = true;
 }
 
 // --- capture ---
@@ -302,6 +356,8 @@ function showSession(status: SessionStatus): void {
     case 'closed':
       setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
       session = undefined;
+      showPartial('');
+      showTransport();
       ui.start.disabled = !health;
       ui.stop.disabled = true;
       ui.microphone.disabled = false;
@@ -332,7 +388,11 @@ async function startCapture(): Promise<void> {
     return;
   }
   void refreshMicrophones();
-  const context = new AudioContext({ sampleRate: health.sample_rate });
+  const transport = selectedTransport();
+  // Realtime audio is 24 kHz: the browser's own resampler gets there when it can.
+  const context = new AudioContext({
+    sampleRate: transport === 'realtime' ? REALTIME_RATE : health.sample_rate,
+  });
   await context.audioWorklet.addModule(new URL('capture-worklet.js', baseUrl));
   const source = context.createMediaStreamSource(stream);
   const node = new AudioWorkletNode(context, 'capture-processor', { numberOfOutputs: 1, channelCount: 1 });
@@ -340,18 +400,35 @@ async function startCapture(): Promise<void> {
   node.connect(context.destination);
   audio = { stream, context, node };
 
-  const current = new CaptureSession({
-    baseUrl,
-    streamId: randomId('cap'),
-    language: ui.language.value,
-    mode: selectedMode(),
-    apiKey: ui.apiKey.value.trim() || undefined,
-    threshold: threshold(),
-    intervalSeconds: Number(ui.interval.value),
-    onResult: (result) => onResult(result, result.mode as Mode),
-    onStatus: showSession,
-  });
+  const apiKey = ui.apiKey.value.trim() || undefined;
+  const language = ui.language.value;
+  const current: CaptionSession =
+    transport === 'realtime'
+      ? new RealtimeSession({
+          url: realtimeUrl(baseUrl),
+          apiKey,
+          // The context may run at another rate than asked for: the session resamples.
+          inputRate: context.sampleRate,
+          model: health.model,
+          language,
+          turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
+          onPartial: showPartial,
+          onFinal: (final) => onRealtimeFinal(final, ui.language.value),
+          onStatus: showSession,
+        })
+      : new CaptureSession({
+          baseUrl,
+          streamId: randomId('cap'),
+          language,
+          mode: selectedMode(),
+          apiKey,
+          threshold: threshold(),
+          intervalSeconds: Number(ui.interval.value),
+          onResult: (result) => onResult(result, result.mode as Mode),
+          onStatus: showSession,
+        });
   session = current;
+  showTransport();
   node.port.onmessage = (event: MessageEvent<Float32Array>) => {
     const frameRms = rms(event.data);
     level = smoothLevel(level, levelFromRms(frameRms));
@@ -396,6 +473,8 @@ function restore(): void {
   if (saved.mode) for (const input of modeInputs) input.checked = input.value === saved.mode;
   if (saved.sensitivity && saved.sensitivity in SENSITIVITY) ui.sensitivity.value = saved.sensitivity;
   if (saved.interval && ['3', '6', '9'].includes(saved.interval)) ui.interval.value = saved.interval;
+  ui.transport.value = parseTransport(params.get('transport') ?? saved.transport);
+  showTransport();
   ui.relayUrl.value = params.get('relayUrl') ?? saved.relayUrl ?? '';
   ui.relayRoom.value = params.get('room') ?? saved.room ?? '';
   ui.relayToken.value = params.get('relayWriteToken') ?? tokens.relayToken ?? '';
@@ -427,14 +506,20 @@ ui.relayForm.addEventListener('submit', (event) => {
 for (const element of [ui.language, ui.sensitivity, ui.interval, ...modeInputs]) {
   element.addEventListener('change', () => {
     saveSettings();
-    session?.configure({
-      language: ui.language.value,
-      mode: selectedMode(),
-      threshold: threshold(),
-      intervalSeconds: Number(ui.interval.value),
-    });
+    if (session instanceof CaptureSession)
+      session.configure({
+        language: ui.language.value,
+        mode: selectedMode(),
+        threshold: threshold(),
+        intervalSeconds: Number(ui.interval.value),
+      });
+    else if (session instanceof RealtimeSession) session.configure({ language: ui.language.value });
   });
 }
+ui.transport.addEventListener('change', () => {
+  saveSettings();
+  showTransport();
+});
 window.addEventListener('beforeunload', (event) => {
   if (session?.hasPendingAudio || audio || (publisher?.queued ?? 0) > 0) event.preventDefault();
 });
