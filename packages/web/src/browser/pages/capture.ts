@@ -7,12 +7,7 @@
  */
 import type { SpeechHealth } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
-import {
-  CaptureSession,
-  randomId,
-  type SessionStatus,
-  type TranscribeResult,
-} from '../lib/capture-session.js';
+import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
 import {
   byId,
   downloadText,
@@ -26,15 +21,13 @@ import { levelFromRms, smoothLevel } from '../lib/level.js';
 import type { RelayConfigResponse } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { REALTIME_RATE, RealtimeSession, realtimeUrl } from '../lib/realtime-session.js';
-import type { RealtimeFinal } from '../lib/realtime-transcripts.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
 import { type CaptionSession, parseTransport, type Transport, VAD_THRESHOLD } from '../lib/transport.js';
 
-type Mode = 'transcribe' | 'translate' | 'both';
+import { CaptionBoard, type Mode } from './capture-captions.js';
 
-const SHOWN_LINES = 8;
 const SETTINGS_KEY = 'capture-settings';
 const TOKENS_KEY = 'capture-tokens';
 
@@ -70,8 +63,18 @@ const modeInputs = Array.from(document.querySelectorAll<HTMLInputElement>('input
 
 const baseUrl = new URL('./', location.href).href;
 const transcript = new Transcript();
-const captionPrefix = randomId('cap').slice(4, 12);
-let captionCount = 0;
+const board = new CaptionBoard(
+  {
+    captions: ui.captions,
+    empty: ui.captionsEmpty,
+    partial: ui.partial,
+    download: ui.download,
+    stats: ui.stats,
+  },
+  transcript,
+  randomId('cap').slice(4, 12),
+  () => publisher,
+);
 let health: SpeechHealth | undefined;
 let session: CaptionSession | undefined;
 let publisher: RelayPublisher | undefined;
@@ -250,85 +253,6 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
   connectRelay();
 }
 
-/** A final caption, whichever the transport: shown, kept for the download, published. */
-interface FinalCaption {
-  /** The transcript (or the translation in mode `translate`). */
-  text: string;
-  ln?: string;
-  /** Mode `both`: the English translation, published with the same id. */
-  translation?: string;
-}
-
-function publish(caption: FinalCaption): void {
-  captionCount += 1;
-  const id = `${captionPrefix}-${captionCount}`;
-  if (caption.text)
-    publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}) });
-  if (caption.translation)
-    publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation' });
-}
-
-// --- captions on the page ---
-
-function showCaption(text: string, translation?: string): void {
-  const item = document.createElement('li');
-  const line = document.createElement('span');
-  line.className = 'caption-text';
-  line.textContent = text;
-  item.append(line);
-  if (translation) {
-    const second = document.createElement('span');
-    second.className = 'caption-translation';
-    second.lang = 'en';
-    second.textContent = translation;
-    item.append(second);
-  }
-  ui.captions.append(item);
-  while (ui.captions.children.length > SHOWN_LINES) ui.captions.firstElementChild?.remove();
-  ui.captionsEmpty.hidden = true;
-  ui.download.disabled = false;
-}
-
-function addCaption(caption: FinalCaption): void {
-  const { text, translation } = caption;
-  if (!text && !translation) return;
-  transcript.add({
-    at: new Date(),
-    text: text || translation!,
-    ...(translation && text ? { translation } : {}),
-  });
-  showCaption(text || translation!, text ? translation : undefined);
-  publish(caption);
-}
-
-function onResult(result: TranscribeResult, mode: Mode): void {
-  ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
-  const language = result.language ?? undefined;
-  if (mode === 'both') {
-    const translation = result.translation.trim();
-    addCaption({
-      text: result.transcript.trim(),
-      ...(language ? { ln: language } : {}),
-      ...(translation ? { translation } : {}),
-    });
-  } else {
-    const ln = result.output_language ?? language;
-    addCaption({ text: result.text.trim(), ...(ln ? { ln } : {}) });
-  }
-}
-
-function onRealtimeFinal(final: RealtimeFinal, language: string): void {
-  if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
-    ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;
-  addCaption({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
-}
-
-function showPartial(text: string): void {
-  ui.partial.textContent = text;
-  ui.partial.hidden = text === '';
-  if (text) ui.captionsEmpty.hidden = true;
-}
-
 // --- capture ---
 
 function showSession(status: SessionStatus): void {
@@ -356,7 +280,7 @@ function showSession(status: SessionStatus): void {
     case 'closed':
       setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
       session = undefined;
-      showPartial('');
+      board.showPartial('');
       showTransport();
       ui.start.disabled = !health;
       ui.stop.disabled = true;
@@ -412,8 +336,8 @@ async function startCapture(): Promise<void> {
           model: health.model,
           language,
           turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
-          onPartial: showPartial,
-          onFinal: (final) => onRealtimeFinal(final, ui.language.value),
+          onPartial: (text) => board.showPartial(text),
+          onFinal: (final) => board.addUtterance(final, ui.language.value),
           onStatus: showSession,
         })
       : new CaptureSession({
@@ -424,7 +348,7 @@ async function startCapture(): Promise<void> {
           apiKey,
           threshold: threshold(),
           intervalSeconds: Number(ui.interval.value),
-          onResult: (result) => onResult(result, result.mode as Mode),
+          onResult: (result) => board.addWindow(result, result.mode as Mode),
           onStatus: showSession,
         });
   session = current;
