@@ -186,7 +186,7 @@ describe('RealtimeSession', () => {
       },
     });
     await stopped;
-    expect(current.status.state).toBe('closed');
+    expect(current.status).toMatchObject({ state: 'closed', bufferedSeconds: 0 });
     await server.until(() => connection.socket.readyState === WebSocket.CLOSED);
   });
 

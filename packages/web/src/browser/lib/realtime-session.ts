@@ -302,6 +302,9 @@ export class RealtimeSession {
 
   private finish(): void {
     this.state = 'closed';
+    // Every transcript is in (or the operator discarded the rest): nothing is waiting any more.
+    this.keptStart += this.kept.length;
+    this.kept = new Float32Array(0);
     const socket = this.socket;
     this.socket = undefined;
     socket?.close(1000, 'capture stopped');
