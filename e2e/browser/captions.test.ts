@@ -426,7 +426,8 @@ describe('live captions in a browser', () => {
     expect(await capture.inputValue('#transport')).toBe('realtime');
     await capture.waitForSelector('#start:not([disabled])');
     expect(await capture.isDisabled('#interval')).toBe(true);
-    expect(await capture.isDisabled('input[name="mode"][value="translate"]')).toBe(true);
+    expect(await capture.isDisabled('input[name="mode"][value="both"]')).toBe(true);
+    expect(await capture.isEnabled('input[name="mode"][value="translate"]')).toBe(true);
     await capture.waitForFunction(() =>
       document.querySelector('#relay-status')?.textContent?.startsWith('Relay: joined'),
     );

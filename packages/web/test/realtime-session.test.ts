@@ -133,6 +133,15 @@ describe('RealtimeSession', () => {
     });
   });
 
+  test('translation is the task extension, sent only when asked for', () => {
+    const update = sessionUpdate({ model: 'm', language: 'de', task: 'translate' });
+    expect(update.session.audio.input.transcription).toEqual({
+      model: 'm',
+      language: 'de',
+      task: 'translate',
+    });
+  });
+
   test('streams 24 kHz PCM16 in ~100 ms appends, shows deltas, publishes completed, stops after the commit', async () => {
     server = await realtimeServer();
     const { current, finals, partials } = session(server.url);

@@ -49,6 +49,11 @@ export interface RealtimeSessionOptions {
   model: string;
   /** A language code, or `auto` to let the model detect it. */
   language: string;
+  /**
+   * `translate`: English text whatever the language spoken (the gateway's extension of
+   * `audio.input.transcription`, whisper's translate task); sent only when asked for.
+   */
+  task?: 'transcribe' | 'translate';
   prompt?: string;
   /** `server_vad` settings (threshold, prefix_padding_ms, silence_duration_ms). */
   turnDetection?: { threshold?: number; prefix_padding_ms?: number; silence_duration_ms?: number };
@@ -74,7 +79,7 @@ export function realtimeProtocols(apiKey: string | undefined): string[] {
 
 /** The `session.update` event of a transcription session. */
 export function sessionUpdate(
-  options: Pick<RealtimeSessionOptions, 'model' | 'language' | 'prompt' | 'turnDetection'>,
+  options: Pick<RealtimeSessionOptions, 'model' | 'language' | 'task' | 'prompt' | 'turnDetection'>,
 ) {
   return {
     type: 'session.update',
@@ -87,6 +92,7 @@ export function sessionUpdate(
             model: options.model,
             ...(options.language && options.language !== 'auto' ? { language: options.language } : {}),
             ...(options.prompt ? { prompt: options.prompt } : {}),
+            ...(options.task ? { task: options.task } : {}),
           },
           turn_detection: { type: 'server_vad', ...options.turnDetection },
         },
@@ -140,9 +146,10 @@ export class RealtimeSession {
     return this.state === 'failed' || this.transcripts.pending > 0 || this.transcripts.speaking;
   }
 
-  /** A new language (or prompt) applies to the next utterances. */
-  configure(update: { language?: string; prompt?: string }): void {
+  /** A new language, task or prompt applies to the next utterances. */
+  configure(update: { language?: string; task?: 'transcribe' | 'translate'; prompt?: string }): void {
     if (update.language !== undefined) this.options.language = update.language;
+    if (update.task !== undefined) this.options.task = update.task;
     if (update.prompt !== undefined) this.options.prompt = update.prompt;
     if (this.connected) this.send(sessionUpdate(this.options));
   }

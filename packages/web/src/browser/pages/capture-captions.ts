@@ -60,7 +60,7 @@ export class CaptionBoard {
     }
   }
 
-  /** A realtime utterance's final transcript; `language` is the page's choice (or `auto`). */
+  /** A realtime utterance's final text; `language` is the text's (`en` when translating) or `auto`. */
   addUtterance(final: RealtimeFinal, language: string): void {
     if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
       this.ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;

@@ -139,8 +139,8 @@ function showTransport(): void {
   ui.interval.disabled = realtime;
   for (const input of modeInputs) {
     const supported = health?.modes.includes(input.value as Mode) ?? true;
-    // The realtime protocol has no translation: it transcribes only.
-    input.disabled = !supported || (realtime && input.value !== 'transcribe');
+    // One realtime session gives one text per utterance: transcript or translation, not both.
+    input.disabled = !supported || (realtime && input.value === 'both');
     if (input.disabled && input.checked) modeInputs[0]!.checked = true;
   }
   ui.transport.disabled = session !== undefined;
@@ -335,9 +335,11 @@ async function startCapture(): Promise<void> {
           inputRate: context.sampleRate,
           model: health.model,
           language,
+          ...(selectedMode() === 'translate' ? { task: 'translate' as const } : {}),
           turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
           onPartial: (text) => board.showPartial(text),
-          onFinal: (final) => board.addUtterance(final, ui.language.value),
+          onFinal: (final) =>
+            board.addUtterance(final, selectedMode() === 'translate' ? 'en' : ui.language.value),
           onStatus: showSession,
         })
       : new CaptureSession({
@@ -437,7 +439,11 @@ for (const element of [ui.language, ui.sensitivity, ui.interval, ...modeInputs])
         threshold: threshold(),
         intervalSeconds: Number(ui.interval.value),
       });
-    else if (session instanceof RealtimeSession) session.configure({ language: ui.language.value });
+    else if (session instanceof RealtimeSession)
+      session.configure({
+        language: ui.language.value,
+        task: selectedMode() === 'translate' ? 'translate' : 'transcribe',
+      });
   });
 }
 ui.transport.addEventListener('change', () => {
