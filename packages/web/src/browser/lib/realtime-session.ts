@@ -225,7 +225,9 @@ export class RealtimeSession {
         ).WebSocket(url, protocols));
     const socket = connect(this.options.url, realtimeProtocols(this.options.apiKey));
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.attempt = 0;
       this.message = this.serverError = undefined;
       this.send(sessionUpdate(this.options));
@@ -245,7 +247,11 @@ export class RealtimeSession {
       // Utterances of the lost connection will never complete there: their audio is sent again.
       this.transcripts.dropUnfinished();
       this.options.onPartial?.(this.transcripts.partial);
-      void this.reconnect(event.reason || this.serverError || `connection closed (code ${event.code})`);
+      // Browsers hide why an upgrade was refused (401, 403, 429, 503 or no such endpoint).
+      const why = opened
+        ? `connection closed (code ${event.code})`
+        : `the realtime connection could not be opened (code ${event.code})`;
+      void this.reconnect(event.reason || this.serverError || why);
     };
   }
 
