@@ -251,7 +251,7 @@ export class RealtimeSession {
       const why = opened
         ? `connection closed (code ${event.code})`
         : `the realtime connection could not be opened (code ${event.code})`;
-      void this.reconnect(event.reason || this.serverError || why);
+      void this.reconnect(this.serverError || event.reason || why);
     };
   }
 
