@@ -13,6 +13,7 @@ import { captureDir } from '@live-captions/web';
 import express, { type Express, type Router } from 'express';
 import { speechMetrics } from './adapters/metrics.js';
 import { QUEUE_BOARD_PATH } from './adapters/queue-board.js';
+import { sileroVad, type VadSource } from './adapters/vad.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
 import type { RelayConfig } from './domain/relay-config.js';
@@ -29,6 +30,7 @@ import {
 } from './routes/middleware.js';
 import { nativeRoutes } from './routes/native.js';
 import { openAiRoutes } from './routes/openai.js';
+import { type RealtimeGateway, realtimeGateway } from './routes/realtime.js';
 import { statusRoutes } from './routes/status.js';
 
 /** Fixed by the contract: a body must be complete within 10 s. */
@@ -60,11 +62,15 @@ export interface AppOptions {
   publicDir?: string;
   /** The ops queue view (adapters/queue-board.ts), mounted at `/ops/queues`; Redis backend only. */
   opsRouter?: Router;
+  /** VAD of `/v1/realtime` sessions; default: none (realtime upgrades answer 503). */
+  vad?: VadSource;
 }
 
 export interface SpeechApp {
   app: Express;
   admission: Admission;
+  /** `/v1/realtime`: `realtime.attach(server)` serves its WebSocket upgrades. */
+  realtime: RealtimeGateway;
   /**
    * Graceful shutdown: new requests get 503, the listener stops accepting, running decodes
    * finish (their results are still cached and answered) within CAPTION_SHUTDOWN_TIMEOUT, those
@@ -120,8 +126,21 @@ export function createApp(options: AppOptions): SpeechApp {
   app.use(notFound());
   app.use(errorHandler(logger));
 
+  const realtime = realtimeGateway({
+    admission,
+    apiKey: config.apiKey,
+    allowedOrigins: allowed,
+    config: config.realtime,
+    vad: options.vad ?? sileroVad(Promise.resolve(undefined)),
+    logger,
+    state,
+    trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+  });
+
   async function shutdown(server?: Server): Promise<void> {
     state.closing = true;
+    // Realtime sessions have no request to finish: they are told and closed at once.
+    realtime.closeAll();
     const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     server?.closeIdleConnections();
     const abandoned = await admission.drain(shutdownGraceMs);
@@ -135,5 +154,5 @@ export function createApp(options: AppOptions): SpeechApp {
     clearTimeout(forced);
   }
 
-  return { app, admission, shutdown };
+  return { app, admission, realtime, shutdown };
 }

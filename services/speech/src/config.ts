@@ -29,6 +29,19 @@ export interface SpeechConfig {
   /** Express `trust proxy` (e.g. `loopback`, `10.0.0.0/8`): whose X-Forwarded-Proto is believed. */
   trustProxy: string | undefined;
   version: string;
+  realtime: RealtimeConfig;
+}
+
+/** `GET /v1/realtime` (OpenAI Realtime transcription over WebSocket). */
+export interface RealtimeConfig {
+  /** `silero` (fetched into CAPTION_MODEL_DIR like the worker's VAD) or a path to a Silero ggml file. */
+  vadModel: string;
+  /** Largest client message; a bigger one ends the session. */
+  maxMessageBytes: number;
+  /** Uncommitted audio (manual commits) beyond which the session ends; at most the 12 s decode limit. */
+  maxBufferSeconds: number;
+  /** A session without any client message for this long is closed. */
+  idleTimeoutSeconds: number;
 }
 
 /** The repository's `secrets/` folder, for `src/` and `dist/` alike. */
@@ -43,6 +56,10 @@ const schema = z.object({
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
   CAPTION_TRUST_PROXY: z.string().optional(),
   CAPTION_SHUTDOWN_TIMEOUT: intVar(1, 600).default(30),
+  CAPTION_REALTIME_VAD_MODEL: z.string().min(1).default('silero'),
+  CAPTION_REALTIME_MAX_MESSAGE_BYTES: intVar(1024, 16 * 1024 * 1024).default(1024 * 1024),
+  CAPTION_REALTIME_MAX_BUFFER_SECONDS: intVar(1, 12).default(12),
+  CAPTION_REALTIME_IDLE_TIMEOUT: intVar(5, 3600).default(60),
 });
 
 function packageVersion(): string {
@@ -96,5 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     trustProxy: vars.CAPTION_TRUST_PROXY,
     shutdownTimeoutSeconds: vars.CAPTION_SHUTDOWN_TIMEOUT,
     version: packageVersion(),
+    realtime: {
+      vadModel: vars.CAPTION_REALTIME_VAD_MODEL,
+      maxMessageBytes: vars.CAPTION_REALTIME_MAX_MESSAGE_BYTES,
+      maxBufferSeconds: vars.CAPTION_REALTIME_MAX_BUFFER_SECONDS,
+      idleTimeoutSeconds: vars.CAPTION_REALTIME_IDLE_TIMEOUT,
+    },
   };
 }

@@ -3,7 +3,12 @@
  * backend (BullMQ when REDIS_URL is set, else the in-process worker), listen, and shut down
  * gracefully on SIGTERM/SIGINT.
  */
-import { createInProcessQueue, createRedisQueue, loadEngineConfig } from '@live-captions/inference';
+import {
+  createInProcessQueue,
+  createRedisQueue,
+  loadEngineConfig,
+  prepareVadFile,
+} from '@live-captions/inference';
 import {
   createLogger,
   listening,
@@ -15,6 +20,7 @@ import {
 import { queueBoard } from './adapters/queue-board.js';
 import { createRedisSessionStore } from './adapters/redis-sessions.js';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
+import { sileroVad } from './adapters/vad.js';
 import { createApp } from './app.js';
 import { loadConfig, SECRETS_DIR } from './config.js';
 
@@ -58,8 +64,23 @@ async function main(): Promise<void> {
 
   // The read-only queue view needs the BullMQ queue; the in-process backend has none to show.
   const opsRouter = redisQueue ? queueBoard(redisQueue.bullQueue) : undefined;
-  const { app, shutdown } = createApp({ config, queue, relay, logger, sessionStore, opsRouter });
+  // The realtime VAD file is fetched like the worker's (unless offline); until it is there, or
+  // if it cannot be had, realtime upgrades answer 503 and the rest of the API is unaffected.
+  const vadPath = prepareVadFile({ ...engine, vadModel: config.realtime.vadModel }, logger);
+  vadPath.catch((error: unknown) =>
+    logger.warn({ err: error }, 'realtime VAD model unavailable: /v1/realtime answers 503'),
+  );
+  const { app, realtime, shutdown } = createApp({
+    config,
+    queue,
+    relay,
+    logger,
+    sessionStore,
+    opsRouter,
+    vad: sileroVad(vadPath),
+  });
   const server = app.listen(config.port, config.bind);
+  realtime.attach(server);
   const port = await listening(server);
   logger.info(
     {

@@ -123,6 +123,9 @@ export const Messages = {
   granularityFormat: 'timestamp_granularities[] requires response_format verbose_json',
   include: 'include[] supports logprobs only, with response_format json or a stream',
   booleanField: (name: string) => `${name} must be true or false`,
+  // /v1/realtime
+  realtimeIntent: 'Only transcription sessions are served: connect with ?intent=transcription',
+  realtimeUnavailable: 'Realtime transcription unavailable: the VAD model is not loaded',
 } as const;
 
 export const unknownModel = (loaded: string) => `Unknown model: use "${loaded}" or "whisper-1"`;

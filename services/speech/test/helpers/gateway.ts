@@ -191,6 +191,7 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const speech = createApp({ config: testConfig(), ...options });
   const server = speech.app.listen(0, '127.0.0.1');
+  speech.realtime.attach(server);
   const port = await listening(server);
   return {
     ...speech,

@@ -1,0 +1,379 @@
+/**
+ * One realtime transcription session: client events in, server events out. Audio is turned into
+ * 16 kHz samples, cut into utterances by the server VAD (or by the client's commits), and each
+ * committed utterance is decoded once for its `completed` event; while an utterance is open it is
+ * re-decoded after every second of new audio for `delta` events. Side effects (sending, decoding,
+ * the VAD network) come in as {@link ConnectionPorts}, so the protocol is testable on its own.
+ */
+import type { ResultToken } from '@live-captions/protocol';
+import { logprobs as tokenLogprobs, usage } from '../transcript.js';
+import { bytesPerSample, decodeSamples, FORMAT_RATE, StreamResampler } from './audio-input.js';
+import {
+  type ClientEvent,
+  errorEvent,
+  isProblem,
+  newId,
+  parseClientEvent,
+  problem,
+  type RealtimeProblem,
+} from './events.js';
+import { PartialText } from './partial.js';
+import { SampleBuffer } from './sample-buffer.js';
+import {
+  applyBetaUpdate,
+  applyGaUpdate,
+  DEFAULT_SETTINGS,
+  type SessionSettings,
+  sessionView,
+} from './session.js';
+import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from './turns.js';
+
+const RATE = 16_000;
+/** OpenAI refuses to commit less than 100 ms of audio. */
+const MIN_COMMIT_SAMPLES = RATE / 10;
+
+export interface StreamingVad {
+  /** Speech probability of each 512-sample frame of `samples`, continuing the previous call. */
+  next(samples: Float32Array): Promise<Float32Array>;
+}
+
+export interface Decoded {
+  text: string;
+  tokens: ResultToken[];
+  audioSeconds: number;
+}
+
+export interface ConnectionPorts {
+  /** Sends one server event (already carrying its `event_id`). */
+  send(event: Record<string, unknown>): void;
+  /** Rejects with a {@link RealtimeProblem}. `partial`: a re-decode of an open utterance. */
+  decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
+  /** What the loaded model cannot do with these settings (language, translation), if anything. */
+  checkSettings(settings: SessionSettings): RealtimeProblem | undefined;
+  /** One line per state change; never text or audio. */
+  log(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface ConnectionLimits {
+  /** Uncommitted audio beyond which the session ends (manual commits). */
+  maxBufferSamples: number;
+  /** The decode limit: longer utterances are cut. */
+  maxUtteranceSamples: number;
+  /** New audio between two re-decodes of an open utterance. */
+  partialIntervalSamples: number;
+}
+
+interface OpenItem {
+  id: string;
+  partial: PartialText;
+  lastPartialAt: number;
+}
+
+const ms = (samples: number) => Math.round((samples * 1000) / RATE);
+
+export class RealtimeConnection {
+  readonly id = newId('sess');
+  settings: SessionSettings = DEFAULT_SETTINGS;
+  /** Set when the session must end (a limit): the caller sends it and closes. */
+  onFatal: (value: RealtimeProblem) => void = () => undefined;
+  private resampler = new StreamResampler(FORMAT_RATE.pcm16);
+  private readonly buffer = new SampleBuffer();
+  private detector: TurnDetector | undefined;
+  private item: OpenItem | undefined;
+  private previousItem: string | null = null;
+  /** Samples not yet given to the VAD, starting at `vadPosition`. */
+  private vadQueue: Float32Array[] = [];
+  private vadQueued = 0;
+  private vadPosition = 0;
+  private vadRunning: Promise<void> | undefined;
+  private finals: Promise<void> = Promise.resolve();
+  private pendingFinals = 0;
+  private partialRunning = false;
+  private closed = false;
+
+  constructor(
+    private readonly ports: ConnectionPorts,
+    private readonly vad: StreamingVad,
+    private readonly limits: ConnectionLimits,
+    /** Beta clients (`OpenAI-Beta: realtime=v1`) get `transcription_session.*` events. */
+    private readonly beta: boolean,
+  ) {
+    this.detector = this.newDetector();
+  }
+
+  start(): void {
+    this.emit(this.beta ? 'transcription_session.created' : 'session.created', {
+      session: sessionView(this.id, this.settings, this.beta),
+    });
+  }
+
+  /** One text message from the client. */
+  handle(text: string): void {
+    const event = parseClientEvent(text);
+    if (isProblem(event)) this.fail(event);
+    else this.dispatch(event);
+  }
+
+  fail(value: RealtimeProblem): void {
+    this.emit('error', errorEvent(value));
+  }
+
+  /** The client is gone: nothing more is sent or decoded; resolves once the VAD is idle. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.vadRunning;
+  }
+
+  private emit(type: string, fields: Record<string, unknown>): void {
+    if (this.closed) return;
+    this.ports.send({ ...fields, type, event_id: newId('event') });
+  }
+
+  private dispatch(event: ClientEvent): void {
+    switch (event.type) {
+      case 'session.update':
+      case 'transcription_session.update':
+        this.update(event);
+        break;
+      case 'input_audio_buffer.append':
+        this.append(event.audio, event.eventId);
+        break;
+      case 'input_audio_buffer.commit':
+        this.commit(event.eventId);
+        break;
+      case 'input_audio_buffer.clear':
+        this.clear();
+        break;
+    }
+  }
+
+  private update(event: Extract<ClientEvent, { type: 'session.update' | 'transcription_session.update' }>) {
+    const next =
+      event.type === 'session.update'
+        ? applyGaUpdate(this.settings, event.session)
+        : applyBetaUpdate(this.settings, event.session);
+    const refused = this.ports.checkSettings(next);
+    if (refused) {
+      this.fail({ ...refused, eventId: event.eventId });
+      return;
+    }
+    const previous = this.settings;
+    this.settings = next;
+    if (next.format !== previous.format) this.resampler = new StreamResampler(FORMAT_RATE[next.format]);
+    if (JSON.stringify(next.turnDetection) !== JSON.stringify(previous.turnDetection)) {
+      // A new turn detector starts from the audio to come; an open utterance is dropped.
+      this.item = undefined;
+      this.detector = this.newDetector();
+    }
+    const beta = event.type === 'transcription_session.update';
+    this.emit(beta ? 'transcription_session.updated' : 'session.updated', {
+      session: sessionView(this.id, next, beta),
+    });
+  }
+
+  private newDetector(): TurnDetector | undefined {
+    const turn = this.settings.turnDetection;
+    return turn ? new TurnDetector(turn, this.limits.maxUtteranceSamples, this.buffer.end) : undefined;
+  }
+
+  private append(bytes: Buffer, eventId: string | null): void {
+    if (bytes.length % bytesPerSample(this.settings.format) !== 0) {
+      this.fail(
+        problem('invalid_audio', 'audio must hold whole 16-bit samples', { param: 'audio', eventId }),
+      );
+      return;
+    }
+    const samples = this.resampler.push(decodeSamples(bytes, this.settings.format));
+    this.buffer.append(samples);
+    if (!this.detector) {
+      if (this.buffer.length > this.limits.maxBufferSamples) {
+        this.onFatal(
+          problem(
+            'input_audio_buffer_full',
+            `More than ${this.limits.maxBufferSamples / RATE} s of uncommitted audio: commit (or clear) the buffer more often`,
+            { eventId },
+          ),
+        );
+      }
+      return;
+    }
+    this.vadQueue.push(samples);
+    this.vadQueued += samples.length;
+    this.pumpVad();
+  }
+
+  /** Feeds the VAD whole frames, one call at a time (an instance runs one call at once). */
+  private pumpVad(): void {
+    if (this.vadRunning || this.closed || this.vadQueued < FRAME_SAMPLES) return;
+    const joined = new Float32Array(this.vadQueued);
+    let at = 0;
+    for (const chunk of this.vadQueue) {
+      joined.set(chunk, at);
+      at += chunk.length;
+    }
+    const take = Math.floor(joined.length / FRAME_SAMPLES) * FRAME_SAMPLES;
+    this.vadQueue = [joined.slice(take)];
+    this.vadQueued = joined.length - take;
+    const from = this.vadPosition;
+    this.vadPosition += take;
+    const detector = this.detector;
+    this.vadRunning = this.vad
+      .next(joined.subarray(0, take))
+      .then(
+        (probabilities) => {
+          // Settings changed meanwhile: these frames belong to the detector that was replaced.
+          if (this.detector !== detector || !detector) return;
+          for (let i = 0; i < probabilities.length; i += 1) {
+            for (const turn of detector.push(from + i * FRAME_SAMPLES, probabilities[i]!)) this.turn(turn);
+          }
+          this.trimIdle();
+          this.maybePartial();
+        },
+        (error: unknown) => {
+          this.ports.log({ err: error }, 'realtime VAD failed');
+          this.onFatal(problem('vad_failed', 'Voice activity detection failed', { type: 'server_error' }));
+        },
+      )
+      .finally(() => {
+        this.vadRunning = undefined;
+        this.pumpVad();
+      });
+  }
+
+  private turn(event: TurnEvent): void {
+    if (event.kind === 'start') {
+      this.item = { id: newId('item'), partial: new PartialText(), lastPartialAt: event.at };
+      this.emit('input_audio_buffer.speech_started', { audio_start_ms: ms(event.at), item_id: this.item.id });
+      return;
+    }
+    const item = this.item;
+    if (!item) return;
+    this.emit('input_audio_buffer.speech_stopped', { audio_end_ms: ms(event.end), item_id: item.id });
+    this.item = undefined;
+    this.commitRange(item, event.start, event.end);
+  }
+
+  /** While idle only the prefix padding (and what the VAD has not seen) is kept. */
+  private trimIdle(): void {
+    const turn = this.settings.turnDetection;
+    if (!turn || this.detector?.speaking) return;
+    const padding = Math.round((turn.prefixPaddingMs * RATE) / 1000);
+    this.buffer.dropBefore(this.vadPosition - padding - FRAME_SAMPLES);
+  }
+
+  private commit(eventId: string | null): void {
+    const end = this.buffer.end;
+    const start = this.detector ? this.detector.utteranceStart : this.buffer.start;
+    if (start === undefined || end - start < MIN_COMMIT_SAMPLES) {
+      this.fail(
+        problem(
+          'input_audio_buffer_commit_empty',
+          `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms(Math.max(0, end - (start ?? end)))}ms of audio.`,
+          { eventId },
+        ),
+      );
+      return;
+    }
+    const item = this.item ?? { id: newId('item'), partial: new PartialText(), lastPartialAt: start };
+    this.item = undefined;
+    this.detector?.reset(end);
+    this.commitRange(item, Math.max(start, end - this.limits.maxUtteranceSamples), end);
+  }
+
+  private clear(): void {
+    this.buffer.dropBefore(this.buffer.end);
+    this.detector?.reset(this.buffer.end);
+    this.item = undefined;
+    this.emit('input_audio_buffer.cleared', {});
+  }
+
+  private commitRange(item: OpenItem, start: number, end: number): void {
+    const audio = this.buffer.slice(start, end);
+    this.buffer.dropBefore(end);
+    this.emit('input_audio_buffer.committed', { item_id: item.id, previous_item_id: this.previousItem });
+    this.previousItem = item.id;
+    const settings = this.settings;
+    this.pendingFinals += 1;
+    this.finals = this.finals
+      .then(async () => {
+        if (this.closed) return;
+        const started = performance.now();
+        try {
+          const result = await this.ports.decode(audio, settings, false);
+          this.completed(item, result, settings);
+          this.ports.log(
+            { item: item.id, audioMs: ms(audio.length), decodeMs: Math.round(performance.now() - started) },
+            'realtime utterance transcribed',
+          );
+        } catch (error) {
+          const failure = isProblem(error as RealtimeProblem)
+            ? (error as RealtimeProblem)
+            : problem('transcription_failed', 'Transcription failed', { type: 'server_error' });
+          this.emit('conversation.item.input_audio_transcription.failed', {
+            item_id: item.id,
+            content_index: 0,
+            error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param },
+          });
+          this.ports.log(
+            { item: item.id, audioMs: ms(audio.length), code: failure.code },
+            'realtime utterance failed',
+          );
+        }
+      })
+      .finally(() => {
+        this.pendingFinals -= 1;
+      });
+  }
+
+  private completed(item: OpenItem, result: Decoded, settings: SessionSettings): void {
+    const transcript = result.text.trim();
+    const rest = item.partial.finish(transcript);
+    const withLogprobs = settings.logprobs ? { logprobs: tokenLogprobs(result.tokens) } : {};
+    if (rest !== '') {
+      this.emit('conversation.item.input_audio_transcription.delta', {
+        item_id: item.id,
+        content_index: 0,
+        delta: rest,
+      });
+    }
+    this.emit('conversation.item.input_audio_transcription.completed', {
+      item_id: item.id,
+      content_index: 0,
+      transcript,
+      ...withLogprobs,
+      usage: usage(result),
+    });
+  }
+
+  /** Re-decodes the open utterance after each interval of new audio, one decode at a time. */
+  private maybePartial(): void {
+    const item = this.item;
+    const start = this.detector?.utteranceStart;
+    if (!item || start === undefined || this.partialRunning || this.pendingFinals > 0) return;
+    const interval = this.limits.partialIntervalSamples;
+    if (this.vadPosition - item.lastPartialAt < interval || this.vadPosition - start < interval) return;
+    item.lastPartialAt = this.vadPosition;
+    this.partialRunning = true;
+    const audio = this.buffer.slice(start, this.vadPosition);
+    this.ports
+      .decode(audio, this.settings, true)
+      .then(
+        (result) => {
+          // The utterance may have been committed meanwhile: its final text takes over.
+          if (this.item !== item) return;
+          const delta = item.partial.update(result.text);
+          if (delta !== '') {
+            this.emit('conversation.item.input_audio_transcription.delta', {
+              item_id: item.id,
+              content_index: 0,
+              delta,
+            });
+          }
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.partialRunning = false;
+      });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What a realtime session does outside its protocol: events out on its WebSocket, decodes
+ * through the admission queue (same FIFO, deadlines and failure mapping as `/v1`), the loaded
+ * model's language and task rules, and its log lines under the connection's correlation id.
+ */
+import type { EngineInfo } from '@live-captions/protocol';
+import type { Logger } from '@live-captions/runtime';
+import { WebSocket } from 'ws';
+import type { Admission } from '../domain/admission.js';
+import { HttpError } from '../domain/errors.js';
+import type { ConnectionPorts } from '../domain/realtime/connection.js';
+import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
+import { checkLanguageAndMode } from '../domain/request.js';
+
+export interface PortOptions {
+  admission: Admission;
+  engine: EngineInfo;
+  ws: WebSocket;
+  streamId: string;
+  correlationId: string;
+  logger: Logger;
+}
+
+const SETTING_PARAMS: Record<string, string> = {
+  language: 'session.audio.input.transcription.language',
+  mode: 'session.audio.input.transcription.task',
+};
+
+function asProblem(error: unknown): RealtimeProblem {
+  if (error instanceof HttpError) {
+    const type =
+      error.type === 'rate_limit_error' || error.type === 'server_error'
+        ? error.type
+        : 'invalid_request_error';
+    return problem(error.code ?? 'transcription_failed', error.message, { type, param: error.param });
+  }
+  return problem('transcription_failed', 'Transcription failed', { type: 'server_error' });
+}
+
+export function realtimePorts(options: PortOptions): ConnectionPorts {
+  const { admission, engine, ws, streamId, correlationId, logger } = options;
+  return {
+    send(event) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
+    },
+    async decode(audio, settings, partial) {
+      try {
+        const result = await admission.decode(
+          {
+            language: settings.language ?? 'auto',
+            mode: settings.task,
+            window: false,
+            final: true,
+            contextSeconds: 0,
+            requestId: '',
+            streamId,
+            correlationId,
+            // Partial re-decodes need no tokens; the final one carries them for logprobs.
+            offline: { prompt: settings.prompt, temperature: 0 },
+          },
+          audio,
+        );
+        const tokens = partial ? [] : (result.segments ?? []).flatMap((segment) => segment.tokens);
+        return { text: result.text, tokens, audioSeconds: result.audioSeconds };
+      } catch (error) {
+        throw asProblem(error);
+      }
+    },
+    checkSettings(settings) {
+      try {
+        checkLanguageAndMode(settings.language ?? 'auto', settings.task, engine);
+        return undefined;
+      } catch (error) {
+        const refused = asProblem(error);
+        return { ...refused, param: SETTING_PARAMS[refused.param ?? ''] ?? refused.param };
+      }
+    },
+    log(fields, message) {
+      logger.info({ correlationId, ...fields }, message);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Realtime test harness: a TLS terminator with a self-signed certificate on loopback (the
+ * official SDK only dials wss:), clips as 24 kHz 16-bit PCM in 20 ms chunks, and a collector of
+ * server events.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server as TlsServer } from 'node:tls';
+import OpenAI from 'openai';
+import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { resample } from '../../src/domain/resample.js';
+import { decodeWav } from '../../src/domain/wav.js';
+import { readAudio } from './gateway.js';
+
+export interface TlsTerminator {
+  port: number;
+  /** The self-signed certificate, to trust in the client. */
+  ca: Buffer;
+  close(): Promise<void>;
+}
+
+/** `https://127.0.0.1:<port>` in front of the gateway's plain port. */
+export async function startTlsTerminator(targetPort: number): Promise<TlsTerminator> {
+  const dir = mkdtempSync(join(tmpdir(), 'realtime-tls-'));
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  const ca = readFileSync(cert);
+  const server: TlsServer = createServer({ key: readFileSync(key), cert: ca }, (secure) => {
+    const plain = connect(targetPort, '127.0.0.1');
+    secure.pipe(plain).pipe(secure);
+    secure.on('error', () => plain.destroy());
+    plain.on('error', () => secure.destroy());
+  });
+  rmSync(dir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    ca,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The official SDK's WebSocket client for a transcription session, through the terminator. */
+export function sdkClient(tls: TlsTerminator, apiKey: string): OpenAIRealtimeWS {
+  const client = new OpenAI({ apiKey, baseURL: `https://127.0.0.1:${tls.port}/v1` });
+  return new OpenAIRealtimeWS({ intent: 'transcription', options: { ca: tls.ca } }, client);
+}
+
+/** A clip of the fixtures as 24 kHz 16-bit little-endian PCM (`audio/pcm`). */
+export function clipPcm24(file: string): Buffer {
+  const samples = resample(decodeWav(readAudio(file)).samples, 16_000, 24_000);
+  const out = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i += 1) {
+    out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), i * 2);
+  }
+  return out;
+}
+
+/** 20 ms of 24 kHz 16-bit PCM. */
+export const CHUNK_BYTES = 960;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type ServerEvent = { type: string; event_id: string } & Record<string, unknown>;
+
+/** Every server event of a session, in order, with waits for one of a type. */
+export class EventLog {
+  readonly events: ServerEvent[] = [];
+  private waiters: (() => void)[] = [];
+
+  push(event: ServerEvent): void {
+    this.events.push(event);
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+
+  of(type: string): ServerEvent[] {
+    return this.events.filter((event) => event.type === type);
+  }
+
+  /** Resolves once `count` events of `type` arrived (fails the test after `timeoutMs`). */
+  async waitFor(type: string, count = 1, timeoutMs = 20_000): Promise<ServerEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.of(type).length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `timed out waiting for ${count} ${type}; got ${this.events.map((e) => e.type).join(', ')}`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+    return this.of(type);
+  }
+}
