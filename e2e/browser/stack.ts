@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audioFixture } from '@live-captions/test-services/fixtures';
+import { audioFixture, sileroModel } from '@live-captions/test-services/fixtures';
 import {
   newToken,
   type RelaySecrets,
@@ -246,6 +246,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     CAPTION_ALLOWED_ORIGINS: uiOrigin,
     CAPTION_LOCAL_ENV_FILE: join(dir, 'caption-local.env'),
     CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
+    // The realtime transport's server VAD: the Silero test model (offline, never downloaded).
+    CAPTION_REALTIME_VAD_MODEL: sileroModel(),
   });
   const relayEnv = {
     LOG_LEVEL: 'warn',
