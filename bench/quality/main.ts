@@ -44,6 +44,8 @@ const multilingual = pool.info.multilingual;
 const gateway: RealtimeGateway | undefined = withRealtime
   ? await startRealtimeGateway({ modelPath, vadPath: resolve(repoRoot, vadArg), threads })
   : undefined;
+// The gateway is a child process: it must not outlive the run, failed or not (the kill is synchronous).
+process.once('exit', () => void gateway?.close());
 let jobs = 0;
 
 async function run(request: Partial<InferenceRequest>, audio: Float32Array) {

@@ -29,7 +29,7 @@ export async function startRealtimeGateway(options: {
   const gateway = startServiceProcess(GATEWAY_ENTRY, {
     CAPTION_BIND: '127.0.0.1',
     CAPTION_MODEL: options.modelPath,
-    CAPTION_VAD_MODEL: options.vadPath,
+    CAPTION_REALTIME_VAD_MODEL: options.vadPath,
     CAPTION_THREADS: String(options.threads),
   });
   try {
