@@ -133,6 +133,16 @@ describe('RealtimeSession', () => {
     });
   });
 
+  test('auto-detection: no language at the start, null when a session switches to it', () => {
+    expect(sessionUpdate({ model: 'm', language: 'auto' }).session.audio.input.transcription).toEqual({
+      model: 'm',
+    });
+    expect(sessionUpdate({ model: 'm', language: 'auto' }, true).session.audio.input.transcription).toEqual({
+      model: 'm',
+      language: null,
+    });
+  });
+
   test('translation is the task extension, sent only when asked for', () => {
     const update = sessionUpdate({ model: 'm', language: 'de', task: 'translate' });
     expect(update.session.audio.input.transcription).toEqual({
@@ -303,6 +313,22 @@ describe('RealtimeSession', () => {
     expect(current.status.message).toBe('the realtime connection could not be opened (code 1006)');
     await current.discard();
     expect(current.status).toMatchObject({ state: 'closed', bufferedSeconds: 0 });
+  });
+
+  test('a language or task change mid-session is a new session.update', async () => {
+    server = await realtimeServer();
+    const { current } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    current.configure({ language: 'auto', task: 'translate' });
+    await server.until(() => server!.connections[0]!.events.length === 2);
+    expect(server.connections[0]!.events[1]).toMatchObject({
+      type: 'session.update',
+      session: {
+        audio: {
+          input: { transcription: { model: 'ggml-synthetic-tiny', language: null, task: 'translate' } },
+        },
+      },
+    });
   });
 
   test('a server error event is shown and capture goes on', async () => {

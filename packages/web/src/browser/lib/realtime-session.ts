@@ -77,10 +77,15 @@ export function realtimeProtocols(apiKey: string | undefined): string[] {
   return apiKey ? ['realtime', `openai-insecure-api-key.${apiKey}`] : ['realtime'];
 }
 
-/** The `session.update` event of a transcription session. */
+/**
+ * The `session.update` event of a transcription session. Auto-detection is no language at the
+ * start, and an explicit `null` when a session that had one changes to it (`reset`).
+ */
 export function sessionUpdate(
   options: Pick<RealtimeSessionOptions, 'model' | 'language' | 'task' | 'prompt' | 'turnDetection'>,
+  reset = false,
 ) {
+  const auto = !options.language || options.language === 'auto';
   return {
     type: 'session.update',
     session: {
@@ -90,7 +95,7 @@ export function sessionUpdate(
           format: { type: 'audio/pcm', rate: REALTIME_RATE },
           transcription: {
             model: options.model,
-            ...(options.language && options.language !== 'auto' ? { language: options.language } : {}),
+            ...(auto ? (reset ? { language: null } : {}) : { language: options.language }),
             ...(options.prompt ? { prompt: options.prompt } : {}),
             ...(options.task ? { task: options.task } : {}),
           },
@@ -151,7 +156,7 @@ export class RealtimeSession {
     if (update.language !== undefined) this.options.language = update.language;
     if (update.task !== undefined) this.options.task = update.task;
     if (update.prompt !== undefined) this.options.prompt = update.prompt;
-    if (this.connected) this.send(sessionUpdate(this.options));
+    if (this.connected) this.send(sessionUpdate(this.options, true));
   }
 
   /** A frame from the microphone at `inputRate` (ignored once stopped). */
