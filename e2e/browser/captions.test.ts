@@ -485,7 +485,46 @@ describe('live captions in a browser', () => {
     await shown.close();
   }, 120_000);
 
-  test('8. no page broke its CSP or threw', () => {
+  test('8. the realtime connection drops: the page reconnects and goes on; refused three times: Retry', async () => {
+    const from = stack.proxy.upgrades.length;
+    let published = sourceCaptions.length;
+    await capture.click('#start');
+    await until('a realtime final', () => sourceCaptions.length > published, 45_000);
+
+    // A network failure: the page opens a new connection (sending the open utterance again).
+    stack.proxy.dropTunnels();
+    await until('the reconnect', () => stack.proxy.upgrades.length === from + 2);
+    published = sourceCaptions.length;
+    await until('a final over the new connection', () => sourceCaptions.length > published, 45_000);
+    expect(await capture.isHidden('#failure')).toBe(true);
+    expect(await capture.textContent('#capture-status')).toMatch(/^Listening/);
+
+    // The gateway cannot be reached: three reconnects (0.5, 1, 2 s), then Retry / Discard.
+    stack.proxy.refuseUpgrades = true;
+    stack.proxy.dropTunnels();
+    await capture.waitForSelector('#failure:not([hidden])', { timeout: 30_000 });
+    expect(stack.proxy.upgrades.slice(from + 2).map((upgrade) => upgrade.refused)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(await capture.textContent('#failure-text')).toContain('could not be opened');
+    expect(await capture.textContent('#capture-status')).toContain('audio kept');
+    await screenshot(capture, 'capture-realtime-failed');
+
+    // Retry: one more connection sends the kept audio, commits it and closes when done.
+    stack.proxy.refuseUpgrades = false;
+    await capture.click('#retry');
+    await capture.waitForFunction(
+      () => document.querySelector('#capture-status')?.textContent?.startsWith('Stopped ·'),
+      null,
+      { timeout: 30_000 },
+    );
+    expect(stack.proxy.upgrades.slice(from + 5).map((upgrade) => upgrade.refused)).toEqual([false]);
+    expect(await capture.isHidden('#failure')).toBe(true);
+  }, 120_000);
+
+  test('9. no page broke its CSP or threw', () => {
     const expected = [
       // The capture page's first /health before the access token was typed.
       /status of 401 \(Unauthorized\)/,

@@ -51,7 +51,7 @@ export class CaptureProxy {
   readonly windows: RecordedWindow[] = [];
   readonly deletes: string[] = [];
   /** WebSocket upgrades passed to the gateway: path and offered subprotocols. */
-  readonly upgrades: { path: string; protocols: string[] }[] = [];
+  readonly upgrades: { path: string; protocols: string[]; refused: boolean }[] = [];
   private failures = 0;
   private readonly tunnels = new Set<Socket>();
   private server?: Server;
@@ -62,6 +62,14 @@ export class CaptureProxy {
     readonly port: number,
     private readonly gatewayPort: number,
   ) {}
+
+  /** Upgrades answered 503 instead of forwarded while set. */
+  refuseUpgrades = false;
+
+  /** Cuts every WebSocket passed through so far (a network failure as the browser sees it). */
+  dropTunnels(): void {
+    for (const socket of this.tunnels) socket.destroy();
+  }
 
   /** The next `count` windows get a 503 (not forwarded). */
   failNext(count: number): void {
@@ -157,7 +165,12 @@ export class CaptureProxy {
       protocols: String(req.headers['sec-websocket-protocol'] ?? '')
         .split(/,\s*/)
         .filter(Boolean),
+      refused: this.refuseUpgrades,
     });
+    if (this.refuseUpgrades) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
     const upstream = connect(this.gatewayPort, '127.0.0.1', () => {
       const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
       for (let i = 0; i < req.rawHeaders.length; i += 2)
