@@ -19,6 +19,8 @@ export interface PortOptions {
   streamId: string;
   correlationId: string;
   logger: Logger;
+  /** This gateway's realtime decodes queued or running, shared by its sessions. */
+  load: { inflight: number };
 }
 
 const SETTING_PARAMS: Record<string, string> = {
@@ -38,12 +40,18 @@ function asProblem(error: unknown): RealtimeProblem {
 }
 
 export function realtimePorts(options: PortOptions): ConnectionPorts {
-  const { admission, engine, ws, streamId, correlationId, logger } = options;
+  const { admission, engine, ws, streamId, correlationId, logger, load } = options;
   return {
     send(event) {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
     },
     async decode(audio, settings, partial) {
+      // Re-decodes for deltas only use idle decode slots: under load turns still complete on
+      // time, with fewer deltas, instead of every session falling behind.
+      if (partial && load.inflight >= engine.workers) {
+        throw problem('partial_skipped', 'No idle decode slot for a re-decode', { type: 'server_error' });
+      }
+      load.inflight += 1;
       try {
         const result = await admission.decode(
           {
@@ -64,6 +72,8 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
         return { text: result.text, tokens, audioSeconds: result.audioSeconds };
       } catch (error) {
         throw asProblem(error);
+      } finally {
+        load.inflight -= 1;
       }
     },
     checkSettings(settings) {
@@ -76,7 +86,8 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
       }
     },
     log(fields, message) {
-      logger.info({ correlationId, ...fields }, message);
+      // Per utterance: debug, like the access log of each HTTP request.
+      logger.debug({ correlationId, ...fields }, message);
     },
   };
 }

@@ -75,6 +75,7 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
   const { admission, config, logger } = options;
   const check = options.apiKey === undefined ? undefined : bearerChecker(options.apiKey);
   const live = new Set<{ ws: WebSocket; connection: RealtimeConnection }>();
+  const load = { inflight: 0 };
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: config.maxMessageBytes * HARD_LIMIT_FACTOR,
@@ -140,7 +141,7 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
     const correlationId = randomUUID();
     const opened = Date.now();
     const beta = String(req.headers['openai-beta'] ?? '').includes('realtime=v1');
-    const ports = realtimePorts({ admission, engine, ws, streamId: session.id, correlationId, logger });
+    const ports = realtimePorts({ admission, engine, ws, streamId: session.id, correlationId, logger, load });
     const connection = new RealtimeConnection(
       ports,
       vad,

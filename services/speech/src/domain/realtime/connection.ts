@@ -50,7 +50,7 @@ export interface ConnectionPorts {
   decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
   /** What the loaded model cannot do with these settings (language, translation), if anything. */
   checkSettings(settings: SessionSettings): RealtimeProblem | undefined;
-  /** One line per state change; never text or audio. */
+  /** One line per utterance or failure; never text or audio. */
   log(fields: Record<string, unknown>, message: string): void;
 }
 
