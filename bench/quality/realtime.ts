@@ -5,11 +5,8 @@
 // The completed transcripts, in spoken order, are the clip's text.
 import { GATEWAY_ENTRY, gatewayPort, killAll, startServiceProcess } from '@live-captions/test-services';
 import { WebSocket } from 'ws';
-import {
-  RealtimeSession,
-  type RealtimeSocket,
-  realtimeUrl,
-} from '../../packages/web/src/browser/lib/realtime-session.js';
+import { type RealtimeSocket, realtimeUrl } from '../../packages/web/src/browser/lib/realtime-protocol.js';
+import { RealtimeSession } from '../../packages/web/src/browser/lib/realtime-session.js';
 
 const FRAME = 800; // the capture worklet's 50 ms frames at 16 kHz
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,11 +4,11 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { SessionStatus } from '../src/browser/lib/capture-session.js';
 import {
   REALTIME_RATE,
-  RealtimeSession,
   type RealtimeSocket,
   realtimeUrl,
   sessionUpdate,
-} from '../src/browser/lib/realtime-session.js';
+} from '../src/browser/lib/realtime-protocol.js';
+import { RealtimeSession } from '../src/browser/lib/realtime-session.js';
 import type { RealtimeFinal } from '../src/browser/lib/realtime-transcripts.js';
 
 const INPUT_RATE = 16_000;

@@ -12,12 +12,17 @@
  */
 import type { SessionState, SessionStatus } from './capture-session.js';
 import { base64, pcm16 } from './pcm16.js';
+import {
+  REALTIME_RATE,
+  type RealtimeSocket,
+  realtimeProtocols,
+  sessionUpdate,
+  type TranscriptionSettings,
+} from './realtime-protocol.js';
 import { type RealtimeFinal, type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
 import { StreamResampler } from './resample.js';
 import { RETRY_DELAYS_MS } from './retry.js';
 
-/** The protocol's `audio/pcm` rate. */
-export const REALTIME_RATE = 24_000;
 /** Audio kept before an utterance's start when it is sent again (the server's prefix padding). */
 const REPLAY_LEAD_SAMPLES = REALTIME_RATE / 2;
 /** Audio kept while no utterance is open: the server's VAD reports a start only after a while. */
@@ -27,83 +32,19 @@ const MAX_APPEND_SAMPLES = REALTIME_RATE / 2;
 /** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
 const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
 
-/** The part of the browser's WebSocket the session uses (`ws` in node has the same). */
-export interface RealtimeSocket {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
-
-export interface RealtimeSessionOptions {
+export interface RealtimeSessionOptions extends TranscriptionSettings {
   /** `ws(s)://host/v1/realtime?intent=transcription` ({@link realtimeUrl}). */
   url: string;
   /** Service access token: sent as the `openai-insecure-api-key.<key>` subprotocol. */
   apiKey?: string;
   /** Rate of the frames given to `push`. */
   inputRate: number;
-  /** The gateway's model name (as `/health` reports it). */
-  model: string;
-  /** A language code, or `auto` to let the model detect it. */
-  language: string;
-  /**
-   * `translate`: English text whatever the language spoken (the gateway's extension of
-   * `audio.input.transcription`, whisper's translate task); sent only when asked for.
-   */
-  task?: 'transcribe' | 'translate';
-  prompt?: string;
-  /** `server_vad` settings (threshold, prefix_padding_ms, silence_duration_ms). */
-  turnDetection?: { threshold?: number; prefix_padding_ms?: number; silence_duration_ms?: number };
   sendEveryMs?: number;
   connect?: (url: string, protocols: string[]) => RealtimeSocket;
   retry?: { delaysMs?: readonly number[]; sleep?: (ms: number) => Promise<void> };
   onPartial?: (text: string) => void;
   onFinal?: (final: RealtimeFinal) => void;
   onStatus?: (status: SessionStatus) => void;
-}
-
-/** The realtime endpoint next to a gateway base URL (`http(s)` becomes `ws(s)`). */
-export function realtimeUrl(baseUrl: string): string {
-  const url = new URL('v1/realtime?intent=transcription', baseUrl);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return url.toString();
-}
-
-/** Subprotocols of a browser client: the key travels here since browsers cannot set headers. */
-export function realtimeProtocols(apiKey: string | undefined): string[] {
-  return apiKey ? ['realtime', `openai-insecure-api-key.${apiKey}`] : ['realtime'];
-}
-
-/**
- * The `session.update` event of a transcription session. Auto-detection is no language at the
- * start, and an explicit `null` when a session that had one changes to it (`reset`).
- */
-export function sessionUpdate(
-  options: Pick<RealtimeSessionOptions, 'model' | 'language' | 'task' | 'prompt' | 'turnDetection'>,
-  reset = false,
-) {
-  const auto = !options.language || options.language === 'auto';
-  return {
-    type: 'session.update',
-    session: {
-      type: 'transcription',
-      audio: {
-        input: {
-          format: { type: 'audio/pcm', rate: REALTIME_RATE },
-          transcription: {
-            model: options.model,
-            ...(auto ? (reset ? { language: null } : {}) : { language: options.language }),
-            ...(options.prompt ? { prompt: options.prompt } : {}),
-            ...(options.task ? { task: options.task } : {}),
-          },
-          turn_detection: { type: 'server_vad', ...options.turnDetection },
-        },
-      },
-    },
-  };
 }
 
 const OPEN = 1;

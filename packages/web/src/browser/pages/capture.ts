@@ -20,7 +20,8 @@ import {
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import type { RelayConfigResponse } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
-import { REALTIME_RATE, RealtimeSession, realtimeUrl } from '../lib/realtime-session.js';
+import { REALTIME_RATE, realtimeUrl } from '../lib/realtime-protocol.js';
+import { RealtimeSession } from '../lib/realtime-session.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
