@@ -5,9 +5,8 @@
  * re-decoded after every second of new audio for `delta` events. Side effects (sending, decoding,
  * the VAD network) come in as {@link ConnectionPorts}, so the protocol is testable on its own.
  */
-import type { ResultToken } from '@live-captions/protocol';
-import { logprobs as tokenLogprobs, usage } from '../transcript.js';
 import { bytesPerSample, decodeSamples, FORMAT_RATE, StreamResampler } from './audio-input.js';
+import { type DecodePorts, type OpenItem, TurnDecodes } from './decodes.js';
 import {
   type ClientEvent,
   errorEvent,
@@ -37,21 +36,11 @@ export interface StreamingVad {
   next(samples: Float32Array): Promise<Float32Array>;
 }
 
-export interface Decoded {
-  text: string;
-  tokens: ResultToken[];
-  audioSeconds: number;
-}
-
-export interface ConnectionPorts {
+export interface ConnectionPorts extends DecodePorts {
   /** Sends one server event (already carrying its `event_id`). */
   send(event: Record<string, unknown>): void;
-  /** Rejects with a {@link RealtimeProblem}. `partial`: a re-decode of an open utterance. */
-  decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
   /** What the loaded model cannot do with these settings (language, translation), if anything. */
   checkSettings(settings: SessionSettings): RealtimeProblem | undefined;
-  /** One line per utterance or failure; never text or audio. */
-  log(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface ConnectionLimits {
@@ -61,12 +50,6 @@ export interface ConnectionLimits {
   maxUtteranceSamples: number;
   /** New audio between two re-decodes of an open utterance. */
   partialIntervalSamples: number;
-}
-
-interface OpenItem {
-  id: string;
-  partial: PartialText;
-  lastPartialAt: number;
 }
 
 const ms = (samples: number) => Math.round((samples * 1000) / RATE);
@@ -86,10 +69,8 @@ export class RealtimeConnection {
   private vadQueued = 0;
   private vadPosition = 0;
   private vadRunning: Promise<void> | undefined;
-  private finals: Promise<void> = Promise.resolve();
-  private pendingFinals = 0;
-  private partialRunning = false;
   private closed = false;
+  private readonly decodes: TurnDecodes;
 
   constructor(
     private readonly ports: ConnectionPorts,
@@ -99,6 +80,11 @@ export class RealtimeConnection {
     private readonly beta: boolean,
   ) {
     this.detector = this.newDetector();
+    this.decodes = new TurnDecodes(
+      ports,
+      (type, fields) => this.emit(type, fields),
+      () => this.closed,
+    );
   }
 
   start(): void {
@@ -161,8 +147,12 @@ export class RealtimeConnection {
     this.settings = next;
     if (next.format !== previous.format) this.resampler = new StreamResampler(FORMAT_RATE[next.format]);
     if (JSON.stringify(next.turnDetection) !== JSON.stringify(previous.turnDetection)) {
-      // A new turn detector starts from the audio to come; an open utterance is dropped.
+      // A new turn detector starts from the audio to come; an open utterance is dropped, and
+      // the VAD's position restarts there (manual mode does not feed it).
       this.item = undefined;
+      this.vadQueue = [];
+      this.vadQueued = 0;
+      this.vadPosition = this.buffer.end;
       this.detector = this.newDetector();
     }
     const beta = event.type === 'transcription_session.update';
@@ -292,88 +282,23 @@ export class RealtimeConnection {
     this.buffer.dropBefore(end);
     this.emit('input_audio_buffer.committed', { item_id: item.id, previous_item_id: this.previousItem });
     this.previousItem = item.id;
-    const settings = this.settings;
-    this.pendingFinals += 1;
-    this.finals = this.finals
-      .then(async () => {
-        if (this.closed) return;
-        const started = performance.now();
-        try {
-          const result = await this.ports.decode(audio, settings, false);
-          this.completed(item, result, settings);
-          this.ports.log(
-            { item: item.id, audioMs: ms(audio.length), decodeMs: Math.round(performance.now() - started) },
-            'realtime utterance transcribed',
-          );
-        } catch (error) {
-          const failure = isProblem(error as RealtimeProblem)
-            ? (error as RealtimeProblem)
-            : problem('transcription_failed', 'Transcription failed', { type: 'server_error' });
-          this.emit('conversation.item.input_audio_transcription.failed', {
-            item_id: item.id,
-            content_index: 0,
-            error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param },
-          });
-          this.ports.log(
-            { item: item.id, audioMs: ms(audio.length), code: failure.code },
-            'realtime utterance failed',
-          );
-        }
-      })
-      .finally(() => {
-        this.pendingFinals -= 1;
-      });
+    this.decodes.final(item, audio, this.settings);
   }
 
-  private completed(item: OpenItem, result: Decoded, settings: SessionSettings): void {
-    const transcript = result.text.trim();
-    const rest = item.partial.finish(transcript);
-    const withLogprobs = settings.logprobs ? { logprobs: tokenLogprobs(result.tokens) } : {};
-    if (rest !== '') {
-      this.emit('conversation.item.input_audio_transcription.delta', {
-        item_id: item.id,
-        content_index: 0,
-        delta: rest,
-      });
-    }
-    this.emit('conversation.item.input_audio_transcription.completed', {
-      item_id: item.id,
-      content_index: 0,
-      transcript,
-      ...withLogprobs,
-      usage: usage(result),
-    });
-  }
-
-  /** Re-decodes the open utterance after each interval of new audio, one decode at a time. */
+  /** Re-decodes the open utterance after each interval of new audio. */
   private maybePartial(): void {
     const item = this.item;
     const start = this.detector?.utteranceStart;
-    if (!item || start === undefined || this.partialRunning || this.pendingFinals > 0) return;
+    if (!item || start === undefined || this.decodes.busy) return;
     const interval = this.limits.partialIntervalSamples;
     if (this.vadPosition - item.lastPartialAt < interval || this.vadPosition - start < interval) return;
     item.lastPartialAt = this.vadPosition;
-    this.partialRunning = true;
-    const audio = this.buffer.slice(start, this.vadPosition);
-    this.ports
-      .decode(audio, this.settings, true)
-      .then(
-        (result) => {
-          // The utterance may have been committed meanwhile: its final text takes over.
-          if (this.item !== item) return;
-          const delta = item.partial.update(result.text);
-          if (delta !== '') {
-            this.emit('conversation.item.input_audio_transcription.delta', {
-              item_id: item.id,
-              content_index: 0,
-              delta,
-            });
-          }
-        },
-        () => undefined,
-      )
-      .finally(() => {
-        this.partialRunning = false;
-      });
+    // The utterance may be committed before the re-decode is back: its final text takes over.
+    this.decodes.partial(
+      item,
+      this.buffer.slice(start, this.vadPosition),
+      this.settings,
+      () => this.item === item,
+    );
   }
 }

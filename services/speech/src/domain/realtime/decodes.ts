@@ -1,0 +1,118 @@
+/**
+ * The decodes of a realtime session's turns: one final decode per committed turn, in commit
+ * order, for its `completed` (or `failed`) event; and re-decodes of the open turn for `delta`
+ * events, never while another decode of the session is queued or running.
+ */
+import type { ResultToken } from '@live-captions/protocol';
+import { logprobs as tokenLogprobs, usage } from '../transcript.js';
+import { isProblem, problem, type RealtimeProblem } from './events.js';
+import type { PartialText } from './partial.js';
+import type { SessionSettings } from './session.js';
+
+export interface Decoded {
+  text: string;
+  tokens: ResultToken[];
+  audioSeconds: number;
+}
+
+/** A turn (conversation item) being spoken or decoded. */
+export interface OpenItem {
+  id: string;
+  partial: PartialText;
+  /** Where the last re-decode ended (16 kHz sample position). */
+  lastPartialAt: number;
+}
+
+export interface DecodePorts {
+  /** Rejects with a {@link RealtimeProblem}. `partial`: a re-decode of an open turn. */
+  decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
+  /** One line per turn or failure; never text or audio. */
+  log(fields: Record<string, unknown>, message: string): void;
+}
+
+const DELTA = 'conversation.item.input_audio_transcription.delta';
+const ms = (samples: number) => Math.round(samples / 16);
+
+export class TurnDecodes {
+  private finals: Promise<void> = Promise.resolve();
+  private pendingFinals = 0;
+  private partialRunning = false;
+
+  constructor(
+    private readonly ports: DecodePorts,
+    private readonly emit: (type: string, fields: Record<string, unknown>) => void,
+    private readonly closed: () => boolean,
+  ) {}
+
+  /** A decode of this session is queued or running. */
+  get busy(): boolean {
+    return this.partialRunning || this.pendingFinals > 0;
+  }
+
+  /** Queues the committed turn's decode behind the session's earlier ones. */
+  final(item: OpenItem, audio: Float32Array, settings: SessionSettings): void {
+    this.pendingFinals += 1;
+    this.finals = this.finals
+      .then(async () => {
+        if (this.closed()) return;
+        const started = performance.now();
+        try {
+          const result = await this.ports.decode(audio, settings, false);
+          this.completed(item, result, settings);
+          const decodeMs = Math.round(performance.now() - started);
+          this.ports.log(
+            { item: item.id, audioMs: ms(audio.length), decodeMs },
+            'realtime utterance transcribed',
+          );
+        } catch (error) {
+          const failure = isProblem(error as RealtimeProblem)
+            ? (error as RealtimeProblem)
+            : problem('transcription_failed', 'Transcription failed', { type: 'server_error' });
+          this.emit('conversation.item.input_audio_transcription.failed', {
+            item_id: item.id,
+            content_index: 0,
+            error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param },
+          });
+          this.ports.log(
+            { item: item.id, audioMs: ms(audio.length), code: failure.code },
+            'realtime utterance failed',
+          );
+        }
+      })
+      .finally(() => {
+        this.pendingFinals -= 1;
+      });
+  }
+
+  /** Re-decodes the open turn; `current()` says whether it is still open when the text is back. */
+  partial(item: OpenItem, audio: Float32Array, settings: SessionSettings, current: () => boolean): void {
+    this.partialRunning = true;
+    this.ports
+      .decode(audio, settings, true)
+      .then(
+        (result) => {
+          if (!current()) return;
+          const delta = item.partial.update(result.text);
+          if (delta !== '') this.emit(DELTA, { item_id: item.id, content_index: 0, delta });
+        },
+        // A skipped or failed re-decode only means fewer deltas; the final decode decides.
+        () => undefined,
+      )
+      .finally(() => {
+        this.partialRunning = false;
+      });
+  }
+
+  private completed(item: OpenItem, result: Decoded, settings: SessionSettings): void {
+    const transcript = result.text.trim();
+    const rest = item.partial.finish(transcript);
+    if (rest !== '') this.emit(DELTA, { item_id: item.id, content_index: 0, delta: rest });
+    this.emit('conversation.item.input_audio_transcription.completed', {
+      item_id: item.id,
+      content_index: 0,
+      transcript,
+      ...(settings.logprobs ? { logprobs: tokenLogprobs(result.tokens) } : {}),
+      usage: usage(result),
+    });
+  }
+}
