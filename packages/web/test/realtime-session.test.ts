@@ -233,6 +233,61 @@ describe('RealtimeSession', () => {
     expect(finals.map((final) => final.text)).toEqual(['end']);
   });
 
+  test('an utterance the VAD opens after the Stop commit was answered is committed too', async () => {
+    server = await realtimeServer();
+    const { current, finals } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    const connection = server.connections[0]!;
+    for (let i = 0; i < 10; i++) current.push(frame(i));
+    const stopped = current.stop();
+    const commits = () => connection.events.filter((event) => event.type === 'input_audio_buffer.commit');
+    await server.until(() => commits().length === 1);
+    // The VAD had not reached the speech yet: nothing to commit.
+    send(connection, {
+      type: 'error',
+      error: { code: 'input_audio_buffer_commit_empty', message: 'empty', event_id: commits()[0]!.event_id },
+    });
+    // Then it does, on the last frames: the session commits again instead of waiting for ever.
+    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'late', audio_start_ms: 300 });
+    await server.until(() => commits().length === 2);
+    expect(current.status.state).toBe('draining');
+    send(connection, { type: 'input_audio_buffer.committed', item_id: 'late', previous_item_id: null });
+    send(connection, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'late',
+      transcript: 'tail',
+    });
+    await stopped;
+    expect(finals.map((final) => final.text)).toEqual(['tail']);
+
+    // The same on a second session, with an utterance too short to commit: it is dropped.
+    const second = session(server.url);
+    await server.until(() => server!.connections[1]?.events.length === 1);
+    const other = server.connections[1]!;
+    second.current.push(frame(0));
+    const done = second.current.stop();
+    const otherCommits = () => other.events.filter((event) => event.type === 'input_audio_buffer.commit');
+    await server.until(() => otherCommits().length === 1);
+    send(other, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
+    send(other, { type: 'input_audio_buffer.speech_started', item_id: 'b', audio_start_ms: 50 });
+    await server.until(() => otherCommits().length === 2);
+    send(other, {
+      type: 'error',
+      error: {
+        code: 'input_audio_buffer_commit_empty',
+        message: 'empty',
+        event_id: otherCommits()[1]!.event_id,
+      },
+    });
+    send(other, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'a',
+      transcript: 'x',
+    });
+    await done;
+    expect(second.finals.map((final) => final.text)).toEqual(['x']);
+  });
+
   test('a lost connection: reconnects and sends the open utterance again from before its start', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);

@@ -40,6 +40,11 @@ export interface RealtimeSessionOptions extends TranscriptionSettings {
   /** Rate of the frames given to `push`. */
   inputRate: number;
   sendEveryMs?: number;
+  /**
+   * How long Stop waits, once everything seems done, for the server's VAD to catch up with the
+   * last audio (it runs behind it); default 500 ms.
+   */
+  settleMs?: number;
   connect?: (url: string, protocols: string[]) => RealtimeSocket;
   retry?: { delaysMs?: readonly number[]; sleep?: (ms: number) => Promise<void> };
   onPartial?: (text: string) => void;
@@ -66,8 +71,12 @@ export class RealtimeSession {
   private doneUpTo = 0;
   private attempt = 0;
   private serverError?: string;
+  /** The commit awaiting its answer (`committed`, or an `error` naming it). */
   private commitEventId?: string;
-  private commitAcknowledged = false;
+  /** Since Stop, a commit was answered: the server has read all the audio sent before it. */
+  private commitAnswered = false;
+  private recommits = 0;
+  private settling = false;
   private eventCount = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -215,7 +224,7 @@ export class RealtimeSession {
     }
     this.message = `Retrying (${this.attempt}/${delays.length}): ${why}`;
     this.emit();
-    await (this.options.retry?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(delay);
+    await this.sleep(delay);
     if (this.state === 'capturing' || this.state === 'draining') this.open();
   }
 
@@ -227,16 +236,26 @@ export class RealtimeSession {
       return;
     }
     if (event.type === 'error') {
-      const error = (event as { error?: { message?: string; event_id?: string | null } }).error;
-      if (this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id)) {
-        // Nothing left to commit: the server has read all the audio.
-        this.commitAcknowledged = true;
+      const error = (event as { error?: { message?: string; code?: string; event_id?: string | null } })
+        .error;
+      const ours = this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id);
+      if (error?.code === 'input_audio_buffer_commit_empty' && this.state === 'draining') {
+        // Nothing (or under 100 ms) to commit: an utterance the VAD opened on the last frames is empty.
+        this.transcripts.dropOpen();
+        this.commitAnswered = true;
+        if (ours) this.commitEventId = undefined;
+      } else if (ours) {
+        this.commitAnswered = true;
+        this.commitEventId = undefined;
       } else {
         this.serverError = error?.message ?? 'unknown error';
         this.message = `Server: ${this.serverError}`;
       }
     }
-    if (event.type === 'input_audio_buffer.committed' && this.commitEventId) this.commitAcknowledged = true;
+    if (event.type === 'input_audio_buffer.committed' && this.commitEventId) {
+      this.commitAnswered = true;
+      this.commitEventId = undefined;
+    }
     if (this.transcripts.apply(event)) {
       for (const final of this.transcripts.takeFinals()) {
         if (final.audioEndMs !== undefined)
@@ -251,12 +270,45 @@ export class RealtimeSession {
       this.options.onPartial?.(this.transcripts.partial);
     }
     this.trim();
+    if (this.state === 'draining') this.recommitLateUtterance();
+    if (this.state === 'draining' && this.drained) void this.settle();
+    this.emit();
+  }
+
+  /** Closes once nothing has changed for `settleMs` (a late utterance restarts the wait). */
+  private async settle(): Promise<void> {
+    if (this.settling) return;
+    this.settling = true;
+    await this.sleep(this.options.settleMs ?? 500);
+    this.settling = false;
     if (this.state === 'draining' && this.drained) this.finish();
-    else this.emit();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return (this.options.retry?.sleep ?? ((wait) => new Promise((resolve) => setTimeout(resolve, wait))))(ms);
+  }
+
+  /**
+   * The server's VAD runs behind the audio: it may open an utterance on the last frames after
+   * the Stop commit was answered. Nothing more will come to close it, so it is committed too.
+   */
+  private recommitLateUtterance(): void {
+    if (!this.commitAnswered || this.commitEventId || !this.transcripts.speaking) return;
+    if (this.recommits >= 5) {
+      this.transcripts.dropOpen();
+      return;
+    }
+    this.recommits += 1;
+    this.commit();
   }
 
   private get drained(): boolean {
-    return this.commitAcknowledged && this.transcripts.pending === 0 && !this.transcripts.speaking;
+    return (
+      this.commitAnswered &&
+      this.commitEventId === undefined &&
+      this.transcripts.pending === 0 &&
+      !this.transcripts.speaking
+    );
   }
 
   private finish(): void {
@@ -273,7 +325,12 @@ export class RealtimeSession {
   /** Sends what is left and commits it (stop, or a reconnect while stopping). */
   private finishAudio(): void {
     this.sendAudio(true);
-    this.commitAcknowledged = false;
+    this.commitAnswered = false;
+    this.recommits = 0;
+    this.commit();
+  }
+
+  private commit(): void {
     this.commitEventId = this.nextEventId();
     this.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
   }

@@ -65,11 +65,7 @@ export class RealtimeTranscripts {
   apply(event: RealtimeServerEvent): boolean {
     const e = event as Record<string, unknown> & { type: string };
     const id = typeof e.item_id === 'string' ? e.item_id : undefined;
-    if (e.type === 'input_audio_buffer.cleared') {
-      const before = this.items.length;
-      this.items = this.items.filter((item) => item.committed);
-      return this.items.length !== before;
-    }
+    if (e.type === 'input_audio_buffer.cleared') return this.dropOpen();
     if (id === undefined || this.released.has(id)) return false;
     switch (e.type) {
       case 'input_audio_buffer.speech_started':
@@ -154,6 +150,13 @@ export class RealtimeTranscripts {
   /** Messages of `failed` items since the last call. */
   takeFailures(): string[] {
     return this.failures.splice(0);
+  }
+
+  /** Forgets the utterance being spoken (not committed); returns whether there was one. */
+  dropOpen(): boolean {
+    const before = this.items.length;
+    this.items = this.items.filter((item) => item.committed);
+    return this.items.length !== before;
   }
 
   /** Forgets every unfinished utterance (the connection that would have finished them is gone). */
