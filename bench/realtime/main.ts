@@ -7,9 +7,9 @@
 // transport: one 3 s window (`POST /transcribe?window=1&final=0`) every 3 s per stream; its
 // text latency is the measured request time plus the wait for the window that carries the word
 // (a word is final once it is out of the window's last, unfinished second). Levels double until
-// neither transport keeps up: realtime keeps up while p95 speech end -> completed stays under
-// 3 s, rolling windows while p95 request time stays under their 3 s period; any error fails a
-// level. Figures only, never a failure.
+// a transport stops keeping up, then bisect (to within an eighth): realtime keeps up while p95
+// speech end -> completed stays under 3 s, rolling windows while p95 request time stays under
+// their 3 s period; any error fails a level. Figures only, never a failure.
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -224,34 +224,43 @@ async function main() {
   );
   const rows: (string | number)[][] = [];
   const best = { realtime: 0, rolling: 0 };
+  const failed = { realtime: 0, rolling: 0 };
   const s = (ms: number[], p: number) => (ms.length ? (percentile(ms, p) / 1000).toFixed(2) : '-');
+  const attempt = async (sessions: number, transport: 'realtime' | 'rolling') => {
+    const level = await runLevel(port, sessions, transport);
+    // Keeping up: realtime turns are final within 3 s of the speech end; rolling windows are
+    // answered within their 3 s period (their text waits for the window by design).
+    const measure = transport === 'realtime' ? level.end : level.requests;
+    const kept = level.errors === 0 && measure.length > 0 && percentile(measure, 95) < TARGET_S * 1000;
+    if (kept) best[transport] = Math.max(best[transport], sessions);
+    else failed[transport] = failed[transport] === 0 ? sessions : Math.min(failed[transport], sessions);
+    rows.push([
+      sessions,
+      transport,
+      transport === 'rolling' ? s(level.requests, 95) : '-',
+      s(level.firstDelta, 50),
+      s(level.firstDelta, 95),
+      s(level.end, 50),
+      s(level.end, 95),
+      level.errors,
+      kept ? 'yes' : 'no',
+    ]);
+  };
+  // Double while a transport keeps up, then bisect between its last pass and first failure.
   for (let sessions = 1; sessions <= MAX_SESSIONS; sessions *= 2) {
-    let anyKept = false;
-    for (const transport of ['realtime', 'rolling'] as const) {
-      if (best[transport] < sessions / 2 && sessions > 1) continue;
-      const level = await runLevel(port, sessions, transport);
-      // Keeping up: realtime turns are final within 3 s of the speech end; rolling windows are
-      // answered within their 3 s period (their text waits for the window by design).
-      const measure = transport === 'realtime' ? level.end : level.requests;
-      const kept = level.errors === 0 && measure.length > 0 && percentile(measure, 95) < TARGET_S * 1000;
-      if (kept) {
-        best[transport] = sessions;
-        anyKept = true;
-      }
-      rows.push([
-        sessions,
-        transport,
-        transport === 'rolling' ? s(level.requests, 95) : '-',
-        s(level.firstDelta, 50),
-        s(level.firstDelta, 95),
-        s(level.end, 50),
-        s(level.end, 95),
-        level.errors,
-        kept ? 'yes' : 'no',
-      ]);
-    }
-    if (!anyKept) break;
+    const open = (['realtime', 'rolling'] as const).filter((transport) => failed[transport] === 0);
+    if (open.length === 0) break;
+    for (const transport of open) await attempt(sessions, transport);
   }
+  for (const transport of ['realtime', 'rolling'] as const) {
+    while (
+      failed[transport] - best[transport] > 1 &&
+      failed[transport] - best[transport] > best[transport] / 8
+    ) {
+      await attempt(Math.floor((best[transport] + failed[transport]) / 2), transport);
+    }
+  }
+  rows.sort((a, b) => Number(a[0]) - Number(b[0]) || String(a[1]).localeCompare(String(b[1])));
   console.log(
     'Seconds; first text = speech start -> first delta (realtime) / first window answer (rolling)\n',
   );

@@ -12,7 +12,9 @@ import {
   startServiceProcess,
   WORKER_ENTRY,
 } from '@live-captions/test-services';
+import { sileroModel } from '@live-captions/test-services/fixtures';
 import request from 'supertest';
+import { WebSocket } from 'ws';
 import { deleteKeys, REDIS_URL, until } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
@@ -56,6 +58,27 @@ describe('speech gateway process', () => {
       expect(res.body.text).toBe('test');
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('serves /v1/realtime with its VAD file, and ends realtime sessions on SIGTERM with 1012', async () => {
+    const started = startProcess({ CAPTION_REALTIME_VAD_MODEL: sileroModel() });
+    try {
+      const port = await listeningPort(started);
+      await healthy(`http://127.0.0.1:${port}`);
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/realtime?intent=transcription`);
+      const events: { type: string; error?: { code: string } }[] = [];
+      ws.on('message', (data) => events.push(JSON.parse(String(data))));
+      await until(async () => events.length > 0, 'session.created', 20_000);
+      expect(events[0]!.type).toBe('session.created');
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      started.child.kill('SIGTERM');
+      expect(await closed).toBe(1012);
+      expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'server_shutdown' } });
+      expect(await started.exited).toBe(0);
+      expect(started.output()).toContain('realtime session opened');
     } finally {
       started.child.kill('SIGKILL');
     }

@@ -107,6 +107,16 @@ describe('upgrade refusals', () => {
     outcome.ws!.close();
   });
 
+  it('greets beta clients (OpenAI-Beta: realtime=v1) with transcription_session.created', async () => {
+    const outcome = await dial(gateway.port, { headers: { ...bearer, 'OpenAI-Beta': 'realtime=v1' } });
+    const [created] = await outcome.log!.waitFor('transcription_session.created');
+    expect(created!.session).toMatchObject({
+      input_audio_format: 'pcm16',
+      turn_detection: { type: 'server_vad' },
+    });
+    outcome.ws!.close();
+  });
+
   it('applies the origin rules: foreign 403, allowed and own origin accepted', async () => {
     const foreign = await dial(gateway.port, { headers: { ...bearer, Origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);

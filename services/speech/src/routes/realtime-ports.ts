@@ -86,8 +86,7 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
       }
     },
     log(fields, message) {
-      // Per utterance: debug, like the access log of each HTTP request.
-      logger.debug({ correlationId, ...fields }, message);
+      logger.info({ correlationId, ...fields }, message);
     },
   };
 }
