@@ -1,11 +1,15 @@
-// `pnpm bench quality [--model=FILE] [--vad=FILE|none] [--interval=3] [--threads=N]`
+// `pnpm bench quality [--model=FILE] [--vad=FILE|none] [--interval=3] [--threads=N]
+//                     [--realtime=on|off] [--realtime-speed=1]`
 // Transcription quality per clip of fixtures/audio against the manifest's reference text:
 //   (a) the offline /v1 path (speech regions by Silero VAD, each decoded with the previous text
 //       as prompt), (b) the rolling windows exactly as the capture page cuts them (its
 //       RollingBuffer, 50 ms frames, "normal" sensitivity, the interval given), answered at once,
-//   (c) translations (offline) against the manifest's English for the clips that have it.
-// WER (CER for ja/zh/ko) after normalization (score.ts). The (b) - (a) gap is what live captioning
-// costs. On the synthetic models (the default here) the text is always "test": the table shows
+//   (c) translations (offline) against the manifest's English for the clips that have it,
+//   (d) the realtime transport (realtime.ts): a gateway process, the capture page's
+//       RealtimeSession streaming the clip at --realtime-speed times real time over the
+//       WebSocket, utterances cut by the server's Silero VAD; needs the VAD (skipped with none).
+// WER (CER for ja/zh/ko) after normalization (score.ts). The (b) - (a) and (d) - (a) gaps are
+// what live captioning costs on each transport. On the synthetic models (the default here) the text is always "test": the table shows
 // the harness works; run it with a real model (`pnpm model base`, then --model=models/ggml-base.bin).
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +19,7 @@ import { audioFixture, audioManifest, sileroModel } from '@live-captions/test-se
 import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
 import { table } from '../lib/stats.js';
 import { readWav16 } from '../lib/wav.js';
+import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';
 import { CHARACTER_LANGUAGES, errorRate } from './score.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -25,6 +30,8 @@ const vadArg = arg('vad', sileroModel());
 const interval = Number(arg('interval', '3'));
 const threads = Number(arg('threads', '2'));
 const FRAME = 800; // the capture worklet's 50 ms frames at 16 kHz
+const realtimeSpeed = Number(arg('realtime-speed', '1'));
+const withRealtime = arg('realtime', 'on') === 'on' && vadArg !== 'none';
 
 const pool = await EnginePool.start({
   modelPath,
@@ -34,6 +41,11 @@ const pool = await EnginePool.start({
   ...(vadArg === 'none' ? {} : { vadModelPath: resolve(repoRoot, vadArg) }),
 });
 const multilingual = pool.info.multilingual;
+const gateway: RealtimeGateway | undefined = withRealtime
+  ? await startRealtimeGateway({ modelPath, vadPath: resolve(repoRoot, vadArg), threads })
+  : undefined;
+// The gateway is a child process: it must not outlive the run, failed or not (the kill is synchronous).
+process.once('exit', () => void gateway?.close());
 let jobs = 0;
 
 async function run(request: Partial<InferenceRequest>, audio: Float32Array) {
@@ -80,26 +92,33 @@ const pct = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixe
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 const rows: (string | number)[][] = [];
-const byLanguage = new Map<string, { a: number[]; b: number[]; c: number[] }>();
+type Rates = { a: number[]; b: number[]; c: number[]; d: number[] };
+const byLanguage = new Map<string, Rates>();
 const started = performance.now();
 for (const clip of audioManifest()) {
   if (!multilingual && clip.language !== 'en') continue;
   const audio = readWav16(audioFixture(clip.file));
   const offlineText = (await offline(clip.language, audio)).text;
   const rollingText = await rolling(clip.language, audio);
+  const realtimeText = gateway
+    ? await transcribeRealtime(gateway, audio, clip.language, realtimeSpeed)
+    : undefined;
   const a = errorRate(clip.text, offlineText, clip.language);
   const b = errorRate(clip.text, rollingText, clip.language);
+  const d = realtimeText === undefined ? Number.NaN : errorRate(clip.text, realtimeText, clip.language);
   let c = Number.NaN;
   if (multilingual && clip.translation_en && clip.language !== 'en') {
     c = errorRate(clip.translation_en, (await offline(clip.language, audio, 'translate')).text, 'en');
   }
-  const entry = byLanguage.get(clip.language) ?? { a: [], b: [], c: [] };
+  const entry = byLanguage.get(clip.language) ?? { a: [], b: [], c: [], d: [] };
   entry.a.push(a);
   entry.b.push(b);
   if (Number.isFinite(c)) entry.c.push(c);
+  if (Number.isFinite(d)) entry.d.push(d);
   byLanguage.set(clip.language, entry);
   const metric = CHARACTER_LANGUAGES.has(clip.language) ? 'CER' : 'WER';
-  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const words = (text: string | undefined) =>
+    text === undefined ? '-' : text.split(/\s+/).filter(Boolean).length;
   rows.push([
     clip.file,
     clip.language,
@@ -107,8 +126,10 @@ for (const clip of audioManifest()) {
     pct(a),
     pct(b),
     pct(b - a),
+    pct(d),
+    pct(d - a),
     pct(c),
-    `${words(offlineText)}/${words(rollingText)}/${words(clip.text)}`,
+    `${words(offlineText)}/${words(rollingText)}/${words(realtimeText)}/${words(clip.text)}`,
   ]);
 }
 
@@ -119,37 +140,59 @@ const HEADER = [
   '(a) offline %',
   '(b) rolling %',
   'gap b-a',
+  '(d) realtime %',
+  'gap d-a',
   '(c) translation WER %',
-  'words a/b/ref',
+  'words a/b/d/ref',
 ];
 console.log(
-  `model ${modelPath}${vadArg === 'none' ? ', no VAD' : ', Silero VAD'}; rolling interval ${interval} s`,
+  `model ${modelPath}${vadArg === 'none' ? ', no VAD' : ', Silero VAD'}; rolling interval ${interval} s; ` +
+    (gateway ? `realtime at ${realtimeSpeed}x real time` : 'realtime skipped'),
 );
 console.log(table(HEADER, rows));
+const avg = (values: number[]) => (values.length > 0 ? mean(values) : Number.NaN);
 const summary = [...byLanguage.entries()].map(([language, e]) => [
   language,
   e.a.length,
   pct(mean(e.a)),
   pct(mean(e.b)),
   pct(mean(e.b) - mean(e.a)),
+  pct(avg(e.d)),
+  pct(avg(e.d) - mean(e.a)),
   e.c.length > 0 ? pct(mean(e.c)) : '-',
 ]);
 const all = [...byLanguage.values()];
-const overall = (pick: (e: { a: number[]; b: number[]; c: number[] }) => number[]) => mean(all.flatMap(pick));
+const overall = (pick: (e: Rates) => number[]) => avg(all.flatMap(pick));
 summary.push([
   'overall',
   all.reduce((n, e) => n + e.a.length, 0),
   pct(overall((e) => e.a)),
   pct(overall((e) => e.b)),
   pct(overall((e) => e.b) - overall((e) => e.a)),
+  pct(overall((e) => e.d)),
+  pct(overall((e) => e.d) - overall((e) => e.a)),
   all.some((e) => e.c.length > 0) ? pct(overall((e) => e.c)) : '-',
 ]);
 console.log();
 console.log(
-  table(['language', 'clips', '(a) offline %', '(b) rolling %', 'gap b-a', '(c) translation %'], summary),
+  table(
+    [
+      'language',
+      'clips',
+      '(a) offline %',
+      '(b) rolling %',
+      'gap b-a',
+      '(d) realtime %',
+      'gap d-a',
+      '(c) translation %',
+    ],
+    summary,
+  ),
 );
 console.log(
-  `\nThe price of live captioning (rolling - offline, overall): ${pct(overall((e) => e.b) - overall((e) => e.a))} points` +
+  `\nThe price of live captioning (overall, points over offline): rolling ${pct(overall((e) => e.b) - overall((e) => e.a))}` +
+    `, realtime ${pct(overall((e) => e.d) - overall((e) => e.a))}` +
     ` (${((performance.now() - started) / 1000).toFixed(0)} s)`,
 );
+await gateway?.close();
 await pool.close();

@@ -3,15 +3,17 @@
  * gateway (synthetic model), the relay (generated config) and the UI service, plus a small proxy
  * that is the capture host the browser sees. The proxy forwards everything to the gateway,
  * records every `POST /transcribe` (ids, query, bytes, answer) and can answer 503 on demand.
+ * WebSocket upgrades (the realtime transport) are passed through byte for byte and recorded.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newToken, type RelaySecrets, relayConfigText, relayTokensText } from '@live-captions/secret-files';
-import { audioFixture } from '@live-captions/test-services/fixtures';
+import { audioFixture, sileroModel } from '@live-captions/test-services/fixtures';
 import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,7 +45,10 @@ const TYPES: Record<string, string> = {
 export class CaptureProxy {
   readonly windows: RecordedWindow[] = [];
   readonly deletes: string[] = [];
+  /** WebSocket upgrades passed to the gateway: path and offered subprotocols. */
+  readonly upgrades: { path: string; protocols: string[]; refused: boolean }[] = [];
   private failures = 0;
+  private readonly tunnels = new Set<Socket>();
   private server?: Server;
   /** Set when the gateway does not serve the capture page yet: the proxy serves it with the gateway's headers. */
   private staticFallback?: { dir: string; headers: Record<string, string> };
@@ -52,6 +57,14 @@ export class CaptureProxy {
     readonly port: number,
     private readonly gatewayPort: number,
   ) {}
+
+  /** Upgrades answered 503 instead of forwarded while set. */
+  refuseUpgrades = false;
+
+  /** Cuts every WebSocket passed through so far (a network failure as the browser sees it). */
+  dropTunnels(): void {
+    for (const socket of this.tunnels) socket.destroy();
+  }
 
   /** The next `count` windows get a 503 (not forwarded). */
   failNext(count: number): void {
@@ -74,6 +87,9 @@ export class CaptureProxy {
       this.staticFallback = { dir: captureDir, headers };
     }
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) =>
+      this.tunnel(req, socket, head),
+    );
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
 
@@ -84,6 +100,7 @@ export class CaptureProxy {
 
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
+    for (const socket of this.tunnels) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
@@ -134,6 +151,40 @@ export class CaptureProxy {
     });
     upstream.on('error', () => res.writeHead(502).end());
     upstream.end(body);
+  }
+
+  /** Passes an upgrade request and then the connection's bytes both ways, unchanged. */
+  private tunnel(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    this.upgrades.push({
+      path: req.url ?? '',
+      protocols: String(req.headers['sec-websocket-protocol'] ?? '')
+        .split(/,\s*/)
+        .filter(Boolean),
+      refused: this.refuseUpgrades,
+    });
+    if (this.refuseUpgrades) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const upstream = connect(this.gatewayPort, '127.0.0.1', () => {
+      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    this.tunnels.add(socket).add(upstream);
+    const end = () => {
+      this.tunnels.delete(socket);
+      this.tunnels.delete(upstream);
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', end);
+    socket.on('error', end);
+    upstream.on('close', end);
+    socket.on('close', end);
   }
 
   private serveStatic(pathname: string, res: ServerResponse): boolean {
@@ -203,6 +254,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     CAPTION_ALLOWED_ORIGINS: uiOrigin,
     CAPTION_LOCAL_ENV_FILE: join(dir, 'caption-local.env'),
     CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
+    // The realtime transport's server VAD: the Silero test model (offline, never downloaded).
+    CAPTION_REALTIME_VAD_MODEL: sileroModel(),
   });
   const relayEnv = {
     LOG_LEVEL: 'warn',

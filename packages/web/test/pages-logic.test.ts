@@ -6,6 +6,7 @@ import { OverlayModel, overlayOptions } from '../src/browser/lib/overlay-model.j
 import { fragment, isRelayUrl, readParams } from '../src/browser/lib/params.js';
 import { ReviewQueue } from '../src/browser/lib/review-queue.js';
 import { Transcript } from '../src/browser/lib/transcript.js';
+import { parseTransport, VAD_THRESHOLD } from '../src/browser/lib/transport.js';
 
 const relay = {
   relayUrl: 'wss://relay.example.org/ws',
@@ -156,5 +157,20 @@ describe('review queue, transcript, level', () => {
     expect(levelFromRms(0.0316)).toBeCloseTo(0.5, 2);
     expect(smoothLevel(0.2, 0.8)).toBe(0.8);
     expect(smoothLevel(0.8, 0.2)).toBeCloseTo(0.71, 6);
+  });
+});
+
+describe('capture transport', () => {
+  test('the URL parameter or saved choice picks the transport; anything else is rolling', () => {
+    expect(parseTransport('realtime')).toBe('realtime');
+    expect(parseTransport('rolling')).toBe('rolling');
+    for (const other of [undefined, null, '', 'Realtime', 'websocket'])
+      expect(parseTransport(other)).toBe('rolling');
+  });
+
+  test('sensitivity maps to a stricter VAD threshold in a noisier room', () => {
+    expect(VAD_THRESHOLD.quiet).toBeLessThan(VAD_THRESHOLD.normal);
+    expect(VAD_THRESHOLD.normal).toBe(0.5);
+    expect(VAD_THRESHOLD.noisy).toBeGreaterThan(VAD_THRESHOLD.normal);
   });
 });

@@ -1,15 +1,11 @@
 /// <reference lib="dom" />
 /**
  * Capture page (served by the speech service at `/`, same origin as its API): microphone ->
- * AudioWorklet at 16 kHz -> rolling windows -> `POST /transcribe`; committed text is shown,
- * kept for the transcript download and published to the relay's source room.
+ * AudioWorklet -> one of two transports: rolling windows at 16 kHz -> `POST /transcribe`, or
+ * the realtime WebSocket (24 kHz, server VAD, partial text live). Final text is shown, kept for
+ * the transcript download and published to the relay's source room.
  */
-import type {
-  RelayConfigResponse,
-  SpeechHealth,
-  TaskMode,
-  TranscribeResponse,
-} from '@live-captions/protocol';
+import type { RelayConfigResponse, SpeechHealth, TaskMode } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
 import {
@@ -23,11 +19,15 @@ import {
 } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
+import { REALTIME_RATE, realtimeUrl } from '../lib/realtime-protocol.js';
+import { RealtimeSession } from '../lib/realtime-session.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
 import { rms, SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
+import { type CaptionSession, parseTransport, type Transport, VAD_THRESHOLD } from '../lib/transport.js';
 
-const SHOWN_LINES = 8;
+import { CaptionBoard } from './capture-captions.js';
+
 const SETTINGS_KEY = 'capture-settings';
 const TOKENS_KEY = 'capture-tokens';
 
@@ -45,6 +45,8 @@ const ui = {
   discard: byId<HTMLButtonElement>('discard'),
   captions: byId<HTMLOListElement>('captions'),
   captionsEmpty: byId('captions-empty'),
+  partial: byId('partial'),
+  transport: byId<HTMLSelectElement>('transport'),
   microphone: byId<HTMLSelectElement>('microphone'),
   language: byId<HTMLSelectElement>('language'),
   sensitivity: byId<HTMLSelectElement>('sensitivity'),
@@ -61,10 +63,20 @@ const modeInputs = Array.from(document.querySelectorAll<HTMLInputElement>('input
 
 const baseUrl = new URL('./', location.href).href;
 const transcript = new Transcript();
-const captionPrefix = randomId('cap').slice(4, 12);
-let captionCount = 0;
+const board = new CaptionBoard(
+  {
+    captions: ui.captions,
+    empty: ui.captionsEmpty,
+    partial: ui.partial,
+    download: ui.download,
+    stats: ui.stats,
+  },
+  transcript,
+  randomId('cap').slice(4, 12),
+  () => publisher,
+);
 let health: SpeechHealth | undefined;
-let session: CaptureSession | undefined;
+let session: CaptionSession | undefined;
 let publisher: RelayPublisher | undefined;
 let audio: { stream: MediaStream; context: AudioContext; node: AudioWorkletNode } | undefined;
 let wakeLock: { release(): Promise<void> } | undefined;
@@ -78,6 +90,7 @@ interface Saved {
   mode?: TaskMode;
   sensitivity?: Sensitivity;
   interval?: string;
+  transport?: Transport;
   relayUrl?: string;
   room?: string;
 }
@@ -91,6 +104,7 @@ function saveSettings(): void {
     mode: selectedMode(),
     sensitivity: ui.sensitivity.value as Sensitivity,
     interval: ui.interval.value,
+    transport: selectedTransport(),
     relayUrl: ui.relayUrl.value.trim(),
     room: ui.relayRoom.value.trim(),
   };
@@ -105,10 +119,31 @@ function selectedMode(): TaskMode {
   return (modeInputs.find((input) => input.checked)?.value as TaskMode | undefined) ?? 'transcribe';
 }
 
+function sensitivity(): Sensitivity {
+  return (ui.sensitivity.value as Sensitivity) in SENSITIVITY
+    ? (ui.sensitivity.value as Sensitivity)
+    : 'normal';
+}
+
 function threshold(): number {
-  return SENSITIVITY[
-    (ui.sensitivity.value as Sensitivity) in SENSITIVITY ? (ui.sensitivity.value as Sensitivity) : 'normal'
-  ];
+  return SENSITIVITY[sensitivity()];
+}
+
+function selectedTransport(): Transport {
+  return parseTransport(ui.transport.value);
+}
+
+/** Settings the realtime transport has no use for are disabled while it is selected. */
+function showTransport(): void {
+  const realtime = selectedTransport() === 'realtime';
+  ui.interval.disabled = realtime;
+  for (const input of modeInputs) {
+    const supported = health?.modes.includes(input.value as TaskMode) ?? true;
+    // One realtime session gives one text per utterance: transcript or translation, not both.
+    input.disabled = !supported || (realtime && input.value === 'both');
+    if (input.disabled && input.checked) modeInputs[0]!.checked = true;
+  }
+  ui.transport.disabled = session !== undefined;
 }
 
 function authHeaders(): Record<string, string> {
@@ -140,11 +175,7 @@ async function loadHealth(): Promise<void> {
   ui.apiKey.removeAttribute('aria-invalid');
   health = (await response.json()) as SpeechHealth;
   fillLanguages(health);
-  for (const input of modeInputs) {
-    const supported = health.modes.includes(input.value as TaskMode);
-    input.disabled = !supported;
-    if (!supported && input.checked) modeInputs[0]!.checked = true;
-  }
+  showTransport();
   setStatus(ui.serviceStatus, `Ready · model ${health.model} on ${health.device}`, 'ok');
   ui.start.disabled = audio !== undefined;
   if (ui.apiKey.value.trim() && !ui.relayToken.value.trim()) void loadRelayConfig(false);
@@ -222,56 +253,6 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
   connectRelay();
 }
 
-function publish(result: TranscribeResponse, mode: TaskMode): void {
-  captionCount += 1;
-  const id = `${captionPrefix}-${captionCount}`;
-  const language = result.language ?? undefined;
-  if (mode === 'both') {
-    if (result.transcript)
-      publisher?.publish({ final: result.transcript, id, ...(language ? { ln: language } : {}) });
-    if (result.translation)
-      publisher?.publish({ final: result.translation, id, ln: 'en', label: 'translation' });
-  } else {
-    const ln = result.output_language ?? language;
-    publisher?.publish({ final: result.text, id, ...(ln ? { ln } : {}) });
-  }
-}
-
-// --- captions on the page ---
-
-function showCaption(text: string, translation?: string): void {
-  const item = document.createElement('li');
-  const line = document.createElement('span');
-  line.className = 'caption-text';
-  line.textContent = text;
-  item.append(line);
-  if (translation) {
-    const second = document.createElement('span');
-    second.className = 'caption-translation';
-    second.lang = 'en';
-    second.textContent = translation;
-    item.append(second);
-  }
-  ui.captions.append(item);
-  while (ui.captions.children.length > SHOWN_LINES) ui.captions.firstElementChild?.remove();
-  ui.captionsEmpty.hidden = true;
-  ui.download.disabled = false;
-}
-
-function onResult(result: TranscribeResponse, mode: TaskMode): void {
-  ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
-  const text = (mode === 'both' ? result.transcript : result.text).trim();
-  const translation = mode === 'both' ? result.translation.trim() : '';
-  if (!text && !translation) return;
-  transcript.add({
-    at: new Date(),
-    text: text || translation,
-    ...(translation && text ? { translation } : {}),
-  });
-  showCaption(text || translation, text ? translation : undefined);
-  publish(result, mode);
-}
-
 // --- capture ---
 
 function showSession(status: SessionStatus): void {
@@ -299,6 +280,8 @@ function showSession(status: SessionStatus): void {
     case 'closed':
       setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
       session = undefined;
+      board.showPartial('');
+      showTransport();
       ui.start.disabled = !health;
       ui.stop.disabled = true;
       ui.microphone.disabled = false;
@@ -329,7 +312,11 @@ async function startCapture(): Promise<void> {
     return;
   }
   void refreshMicrophones();
-  const context = new AudioContext({ sampleRate: health.sample_rate });
+  const transport = selectedTransport();
+  // Realtime audio is 24 kHz: the browser's own resampler gets there when it can.
+  const context = new AudioContext({
+    sampleRate: transport === 'realtime' ? REALTIME_RATE : health.sample_rate,
+  });
   await context.audioWorklet.addModule(new URL('capture-worklet.js', baseUrl));
   const source = context.createMediaStreamSource(stream);
   const node = new AudioWorkletNode(context, 'capture-processor', { numberOfOutputs: 1, channelCount: 1 });
@@ -337,18 +324,37 @@ async function startCapture(): Promise<void> {
   node.connect(context.destination);
   audio = { stream, context, node };
 
-  const current = new CaptureSession({
-    baseUrl,
-    streamId: randomId('cap'),
-    language: ui.language.value,
-    mode: selectedMode(),
-    apiKey: ui.apiKey.value.trim() || undefined,
-    threshold: threshold(),
-    intervalSeconds: Number(ui.interval.value),
-    onResult: (result) => onResult(result, result.mode),
-    onStatus: showSession,
-  });
+  const apiKey = ui.apiKey.value.trim() || undefined;
+  const language = ui.language.value;
+  const current: CaptionSession =
+    transport === 'realtime'
+      ? new RealtimeSession({
+          url: realtimeUrl(baseUrl),
+          apiKey,
+          // The context may run at another rate than asked for: the session resamples.
+          inputRate: context.sampleRate,
+          model: health.model,
+          language,
+          ...(selectedMode() === 'translate' ? { task: 'translate' as const } : {}),
+          turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
+          onPartial: (text) => board.showPartial(text),
+          onFinal: (final) =>
+            board.addUtterance(final, selectedMode() === 'translate' ? 'en' : ui.language.value),
+          onStatus: showSession,
+        })
+      : new CaptureSession({
+          baseUrl,
+          streamId: randomId('cap'),
+          language,
+          mode: selectedMode(),
+          apiKey,
+          threshold: threshold(),
+          intervalSeconds: Number(ui.interval.value),
+          onResult: (result) => board.addWindow(result, result.mode as TaskMode),
+          onStatus: showSession,
+        });
   session = current;
+  showTransport();
   node.port.onmessage = (event: MessageEvent<Float32Array>) => {
     const frameRms = rms(event.data);
     level = smoothLevel(level, levelFromRms(frameRms));
@@ -393,6 +399,8 @@ function restore(): void {
   if (saved.mode) for (const input of modeInputs) input.checked = input.value === saved.mode;
   if (saved.sensitivity && saved.sensitivity in SENSITIVITY) ui.sensitivity.value = saved.sensitivity;
   if (saved.interval && ['3', '6', '9'].includes(saved.interval)) ui.interval.value = saved.interval;
+  ui.transport.value = parseTransport(params.get('transport') ?? saved.transport);
+  showTransport();
   ui.relayUrl.value = params.get('relayUrl') ?? saved.relayUrl ?? '';
   ui.relayRoom.value = params.get('room') ?? saved.room ?? '';
   ui.relayToken.value = params.get('relayWriteToken') ?? tokens.relayToken ?? '';
@@ -424,14 +432,24 @@ ui.relayForm.addEventListener('submit', (event) => {
 for (const element of [ui.language, ui.sensitivity, ui.interval, ...modeInputs]) {
   element.addEventListener('change', () => {
     saveSettings();
-    session?.configure({
-      language: ui.language.value,
-      mode: selectedMode(),
-      threshold: threshold(),
-      intervalSeconds: Number(ui.interval.value),
-    });
+    if (session instanceof CaptureSession)
+      session.configure({
+        language: ui.language.value,
+        mode: selectedMode(),
+        threshold: threshold(),
+        intervalSeconds: Number(ui.interval.value),
+      });
+    else if (session instanceof RealtimeSession)
+      session.configure({
+        language: ui.language.value,
+        task: selectedMode() === 'translate' ? 'translate' : 'transcribe',
+      });
   });
 }
+ui.transport.addEventListener('change', () => {
+  saveSettings();
+  showTransport();
+});
 window.addEventListener('beforeunload', (event) => {
   if (session?.hasPendingAudio || audio || (publisher?.queued ?? 0) > 0) event.preventDefault();
 });

@@ -1,0 +1,115 @@
+/// <reference lib="dom" />
+/**
+ * The capture page's captions, whichever the transport: each final is shown (last lines), kept
+ * for the transcript download and published to the relay's source room, one caption id per
+ * window or utterance; the realtime transport's partial text is shown under them until its
+ * final arrives.
+ */
+
+import type { TaskMode, TranscribeResponse } from '@live-captions/protocol';
+import type { RelayPublisher } from '@live-captions/relay-client';
+import { formatSeconds } from '../lib/dom.js';
+import type { RealtimeFinal } from '../lib/realtime-transcripts.js';
+import type { Transcript } from '../lib/transcript.js';
+
+const SHOWN_LINES = 8;
+
+/** A final caption. */
+interface FinalCaption {
+  /** The transcript (or the translation in mode `translate`). */
+  text: string;
+  ln?: string;
+  /** Mode `both`: the English translation, published with the same id. */
+  translation?: string;
+}
+
+export interface CaptionElements {
+  captions: HTMLOListElement;
+  empty: HTMLElement;
+  partial: HTMLElement;
+  download: HTMLButtonElement;
+  stats: HTMLElement;
+}
+
+export class CaptionBoard {
+  private count = 0;
+
+  constructor(
+    private readonly ui: CaptionElements,
+    private readonly transcript: Transcript,
+    /** Caption ids are `<prefix>-<n>`. */
+    private readonly prefix: string,
+    private readonly publisher: () => RelayPublisher | undefined,
+  ) {}
+
+  /** A rolling window's answer. */
+  addWindow(result: TranscribeResponse, mode: TaskMode): void {
+    this.ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
+    const language = result.language ?? undefined;
+    if (mode === 'both') {
+      const translation = result.translation.trim();
+      this.add({
+        text: result.transcript.trim(),
+        ...(language ? { ln: language } : {}),
+        ...(translation ? { translation } : {}),
+      });
+    } else {
+      const ln = result.output_language ?? language;
+      this.add({ text: result.text.trim(), ...(ln ? { ln } : {}) });
+    }
+  }
+
+  /** A realtime utterance's final text; `language` is the text's (`en` when translating) or `auto`. */
+  addUtterance(final: RealtimeFinal, language: string): void {
+    if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
+      this.ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;
+    this.add({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
+  }
+
+  showPartial(text: string): void {
+    this.ui.partial.textContent = text;
+    this.ui.partial.hidden = text === '';
+    if (text) this.ui.empty.hidden = true;
+  }
+
+  private add(caption: FinalCaption): void {
+    const { text, translation } = caption;
+    if (!text && !translation) return;
+    this.transcript.add({
+      at: new Date(),
+      text: text || translation!,
+      ...(translation && text ? { translation } : {}),
+    });
+    this.show(text || translation!, text ? translation : undefined);
+    this.publish(caption);
+  }
+
+  private publish(caption: FinalCaption): void {
+    this.count += 1;
+    const id = `${this.prefix}-${this.count}`;
+    const publisher = this.publisher();
+    if (caption.text)
+      publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}) });
+    if (caption.translation)
+      publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation' });
+  }
+
+  private show(text: string, translation?: string): void {
+    const item = document.createElement('li');
+    const line = document.createElement('span');
+    line.className = 'caption-text';
+    line.textContent = text;
+    item.append(line);
+    if (translation) {
+      const second = document.createElement('span');
+      second.className = 'caption-translation';
+      second.lang = 'en';
+      second.textContent = translation;
+      item.append(second);
+    }
+    this.ui.captions.append(item);
+    while (this.ui.captions.children.length > SHOWN_LINES) this.ui.captions.firstElementChild?.remove();
+    this.ui.empty.hidden = true;
+    this.ui.download.disabled = false;
+  }
+}
