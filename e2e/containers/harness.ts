@@ -17,9 +17,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { expect } from '@jest/globals';
 import { parseEnvFile } from '@live-captions/runtime';
+import { modelsDir, sileroModel } from '@live-captions/test-services/fixtures';
 import { repoRoot } from '../deploy/helpers/compose.js';
 
 export { repoRoot };
@@ -149,7 +150,10 @@ export async function waitHealthy(project: string, count: number, timeoutMs = 6 
   throw new Error(`${project} not healthy after ${timeoutMs / 1000} s:\n${states}`);
 }
 
-/** Puts the synthetic model into the project's models volume (created by `up --no-start`). */
+/**
+ * Puts the synthetic model and the Silero VAD (the gateway's, for /v1/realtime; the official file,
+ * SHA-1 checked by the gateway) into the project's models volume (created by `up --no-start`).
+ */
 export function placeModel(project: string): void {
   must('docker', [
     'run',
@@ -158,10 +162,12 @@ export function placeModel(project: string): void {
     `${project}_models:/models`,
     '-v',
     `${join(repoRoot, 'models')}:/src:ro`,
+    '-v',
+    `${modelsDir}:/fixtures:ro`,
     'debian:bookworm-slim',
     'sh',
     '-c',
-    `cp /src/${MODEL_FILE} /models/ && chown -R 1000:1000 /models`,
+    `cp /src/${MODEL_FILE} /models/ && cp /fixtures/${basename(sileroModel())} /models/ggml-silero-v6.2.0.bin && chown -R 1000:1000 /models`,
   ]);
 }
 

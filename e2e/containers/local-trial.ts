@@ -23,7 +23,7 @@ import {
   waitHealthy,
   work,
 } from './harness.js';
-import { EVENT, LOCAL, transcriptionBody, upgradeStatus } from './requests.js';
+import { EVENT, LOCAL, realtimeTurn, transcriptionBody, upgradeStatus } from './requests.js';
 
 const { WebSocket } = createRequire(join(repoRoot, 'packages/relay-client/package.json'))('ws') as {
   WebSocket: SocketConstructor;
@@ -88,6 +88,20 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       expect(response.status).toBe(200);
       // Decoded by the worker container: the speech image has no whisper.cpp addon at all.
       expect(((await response.json()) as { text: string }).text.trim().toLowerCase()).toContain('test');
+    });
+
+    it('speech: a realtime session, its VAD in the gateway container, decoded by the worker', async () => {
+      const { types, transcript } = await realtimeTurn(
+        WebSocket as never,
+        'ws://127.0.0.1:8765/v1/realtime?intent=transcription',
+        apiKey,
+      );
+      expect(types.slice(0, 2)).toEqual(['session.created', 'session.updated']);
+      const order = ['speech_started', 'speech_stopped', 'committed'].map((type) =>
+        types.indexOf(`input_audio_buffer.${type}`),
+      );
+      expect(order.every((at, i) => at > (order[i - 1] ?? 1))).toBe(true);
+      expect(transcript.trim().toLowerCase()).toContain('test');
     });
 
     it('speech: serves the capture page', async () => {

