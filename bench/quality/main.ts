@@ -36,8 +36,8 @@ const withRealtime = arg('realtime', 'on') === 'on' && vadArg !== 'none';
 const pool = await EnginePool.start({
   modelPath,
   modelName: modelPath,
-  workers: 1,
-  threadsPerWorker: threads,
+  decodeSlots: 1,
+  threadsPerSlot: threads,
   ...(vadArg === 'none' ? {} : { vadModelPath: resolve(repoRoot, vadArg) }),
 });
 const multilingual = pool.info.multilingual;

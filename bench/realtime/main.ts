@@ -194,8 +194,8 @@ async function main() {
     engine: {
       model: join(root, 'models/ggml-synthetic-tiny.bin'),
       modelDir: join(root, 'models'),
-      workers: WORKERS,
-      threadsPerWorker: THREADS,
+      decodeSlots: WORKERS,
+      threadsPerSlot: THREADS,
       beamSize: undefined,
       offline: true,
       queueName: 'bench-realtime',

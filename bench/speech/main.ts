@@ -49,8 +49,8 @@ function engineConfig(queueName: string): EngineConfig {
   return {
     model: join(root, 'models/ggml-synthetic-tiny.bin'),
     modelDir: join(root, 'models'),
-    workers: WORKERS,
-    threadsPerWorker: THREADS,
+    decodeSlots: WORKERS,
+    threadsPerSlot: THREADS,
     beamSize: undefined,
     offline: true,
     queueName,

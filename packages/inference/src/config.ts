@@ -12,8 +12,8 @@ export interface EngineConfig {
   modelDir: string;
   /** CAPTION_MODEL_BASE_URL: a mirror of the official models; undefined: the official repository. */
   modelBaseUrl?: string | undefined;
-  workers: number;
-  threadsPerWorker: number;
+  decodeSlots: number;
+  threadsPerSlot: number;
   /** Undefined: 1 on CPU, 5 on GPU. */
   beamSize: number | undefined;
   /** Never download: the model file must already be there. */
@@ -47,9 +47,9 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     model: models.model,
     modelDir: models.modelDir,
     modelBaseUrl: models.baseUrl,
-    workers: values.CAPTION_WORKERS,
+    decodeSlots: values.CAPTION_WORKERS,
     // Decodes are CPU-bound: split the cores between the concurrent decodes.
-    threadsPerWorker:
+    threadsPerSlot:
       values.CAPTION_THREADS ?? Math.max(1, Math.floor(availableParallelism() / values.CAPTION_WORKERS)),
     beamSize: values.CAPTION_BEAM_SIZE,
     offline: values.CAPTION_OFFLINE,

@@ -14,8 +14,8 @@ export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfi
   return {
     model: syntheticModel('tiny'),
     modelDir: dirname(syntheticModel('tiny')),
-    workers: 1,
-    threadsPerWorker: 2,
+    decodeSlots: 1,
+    threadsPerSlot: 2,
     beamSize: undefined,
     offline: true,
     queueName: `test-${Math.random().toString(36).slice(2)}`,

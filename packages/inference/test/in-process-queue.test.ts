@@ -11,7 +11,7 @@ describe('in-process queue (synthetic tiny model)', () => {
   let queue: InferenceQueue;
 
   beforeAll(async () => {
-    queue = createInProcessQueue({ engine: engineConfig({ workers: 2, threadsPerWorker: 1 }) });
+    queue = createInProcessQueue({ engine: engineConfig({ decodeSlots: 2, threadsPerSlot: 1 }) });
     await queue.start();
   });
   afterAll(() => queue.close());
@@ -24,8 +24,8 @@ describe('in-process queue (synthetic tiny model)', () => {
       multilingual: true,
       modes: ['transcribe', 'translate', 'both'],
       translationTarget: 'en',
-      workers: 2,
-      threadsPerWorker: 1,
+      decodeSlots: 2,
+      threadsPerSlot: 1,
       beamSize: 1,
     });
     const status = await queue.status();
@@ -117,8 +117,8 @@ describe('engine pool scheduling', () => {
     const pool = await EnginePool.start({
       modelPath: syntheticModel('tiny'),
       modelName: 'tiny',
-      workers: 1,
-      threadsPerWorker: 1,
+      decodeSlots: 1,
+      threadsPerSlot: 1,
     });
     let decodedByLate = 0;
     const busy = pool.withSlot(later(10_000), (slot) => runInferenceJob(slot, request(), jfk, 0));
@@ -138,8 +138,8 @@ describe('engine pool scheduling', () => {
     const options = {
       modelPath: syntheticModel('base'),
       modelName: 'base',
-      workers: 1,
-      threadsPerWorker: 1,
+      decodeSlots: 1,
+      threadsPerSlot: 1,
       watchdogMs: 90_000,
     };
     const pool = await EnginePool.start(options);
@@ -161,7 +161,7 @@ describe('engine pool scheduling', () => {
     // The gateway closes its embedded queue only after its shutdown grace: the decodes still
     // running then belong to requests already answered with 503.
     const embedded = createInProcessQueue({
-      engine: engineConfig({ model: syntheticModel('base'), workers: 1, threadsPerWorker: 1 }),
+      engine: engineConfig({ model: syntheticModel('base'), decodeSlots: 1, threadsPerSlot: 1 }),
     });
     await embedded.start();
     const job = embedded.submit(request(), jfk, { startDeadline: later(20_000) });
@@ -180,8 +180,8 @@ describe('engine pool scheduling', () => {
     const pool = await EnginePool.start({
       modelPath: syntheticModel('tiny.en'),
       modelName: 'tiny.en',
-      workers: 1,
-      threadsPerWorker: 1,
+      decodeSlots: 1,
+      threadsPerSlot: 1,
     });
     expect(pool.info).toMatchObject({
       multilingual: false,

@@ -14,7 +14,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 describe('BullMQ backend on the real Redis', () => {
-  const config = engineConfig({ workers: 2, threadsPerWorker: 1 });
+  const config = engineConfig({ decodeSlots: 2, threadsPerSlot: 1 });
   let queue: InferenceQueue;
   let worker: RunningWorker;
   const redis = new Redis(REDIS_URL);
@@ -41,7 +41,7 @@ describe('BullMQ backend on the real Redis', () => {
     expect(status.workers[0]).toMatchObject({
       id: 'worker-a',
       ready: true,
-      engine: { model: 'synthetic-tiny', workers: 2 },
+      engine: { model: 'synthetic-tiny', decodeSlots: 2 },
     });
     expect(await queue.engine()).toMatchObject({
       multilingual: true,
@@ -95,7 +95,7 @@ describe('BullMQ backend on the real Redis', () => {
   it('finishes a running job on shutdown and withdraws its announcement', async () => {
     const second = await startRedisWorker({
       redisUrl: REDIS_URL,
-      engine: { ...config, workers: 1 },
+      engine: { ...config, decodeSlots: 1 },
       id: 'worker-b',
     });
     await until(async () => (await queue.status()).workers.length === 2, 'two workers');

@@ -11,8 +11,8 @@ export interface EngineInfo {
   languages: string[];
   modes: TaskMode[];
   translationTarget: 'en' | null;
-  workers: number;
-  threadsPerWorker: number;
+  decodeSlots: number;
+  threadsPerSlot: number;
   beamSize: number;
 }
 

@@ -175,7 +175,7 @@ describe('redis backend: workers on any host', () => {
       workers.push(
         await startRedisWorker({
           redisUrl: REDIS_URL,
-          engine: engineConfig('tiny', { queueName, workers: 1 }),
+          engine: engineConfig('tiny', { queueName, decodeSlots: 1 }),
         }),
       );
       const one = await request(gw.base).get('/health').expect(200);
@@ -183,7 +183,7 @@ describe('redis backend: workers on any host', () => {
       workers.push(
         await startRedisWorker({
           redisUrl: REDIS_URL,
-          engine: engineConfig('tiny', { queueName, workers: 2 }),
+          engine: engineConfig('tiny', { queueName, decodeSlots: 2 }),
         }),
       );
       const three = await request(gw.base).get('/health').expect(200);

@@ -12,8 +12,8 @@ const multilingual: EngineInfo = {
   languages: [...WHISPER_LANGUAGES],
   modes: ['transcribe', 'translate', 'both'],
   translationTarget: 'en',
-  workers: 1,
-  threadsPerWorker: 1,
+  decodeSlots: 1,
+  threadsPerSlot: 1,
   beamSize: 1,
 };
 const englishOnly: EngineInfo = {

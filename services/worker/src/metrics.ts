@@ -38,7 +38,7 @@ export function workerMetrics(pool: EnginePool, workerId: string): Registry {
     help: 'Concurrent decode slots (CAPTION_WORKERS)',
     registers: [register],
     collect() {
-      this.set(pool.info.workers);
+      this.set(pool.info.decodeSlots);
     },
   });
   return register;

@@ -27,8 +27,8 @@ export interface EnginePoolOptions {
   /** Name clients see (health `model`, `/v1/models` id). */
   modelName: string;
   /** Concurrent decodes, each with its own decode state. */
-  workers: number;
-  threadsPerWorker: number;
+  decodeSlots: number;
+  threadsPerSlot: number;
   /** Default: 1 on CPU, 5 on GPU. */
   beamSize?: number;
   /** A decode running longer than this fails and its decode state is replaced. Default 90 s. */
@@ -72,7 +72,7 @@ export class EnginePool {
   private constructor(model: WhisperModel, options: EnginePoolOptions) {
     this.#model = model;
     this.#options = options;
-    this.#slots = Array.from({ length: options.workers }, () => ({
+    this.#slots = Array.from({ length: options.decodeSlots }, () => ({
       state: model.createState(),
       vad: undefined,
       replacing: false,
@@ -92,8 +92,8 @@ export class EnginePool {
       languages: model.info.languages,
       modes,
       translationTarget: multilingual ? 'en' : null,
-      workers: options.workers,
-      threadsPerWorker: options.threadsPerWorker,
+      decodeSlots: options.decodeSlots,
+      threadsPerSlot: options.threadsPerSlot,
       beamSize: options.beamSize ?? (model.info.device === 'cuda' ? 5 : 1),
     };
   }
@@ -110,14 +110,14 @@ export class EnginePool {
     const silence = new Float32Array(SAMPLE_RATE);
     await Promise.all(
       pool.#slots.map((slot) =>
-        slot.state.decode(silence, { language: 'en', maxTokens: 1, threads: options.threadsPerWorker }),
+        slot.state.decode(silence, { language: 'en', maxTokens: 1, threads: options.threadsPerSlot }),
       ),
     );
     options.logger?.info(
       {
         model: options.modelName,
         device: pool.info.device,
-        workers: options.workers,
+        decodeSlots: options.decodeSlots,
         ms: Math.round(performance.now() - loadStarted),
       },
       'engine ready',
@@ -132,8 +132,8 @@ export class EnginePool {
     return EnginePool.start({
       modelPath: model.path,
       modelName: model.name,
-      workers: config.workers,
-      threadsPerWorker: config.threadsPerWorker,
+      decodeSlots: config.decodeSlots,
+      threadsPerSlot: config.threadsPerSlot,
       beamSize: config.beamSize,
       watchdogMs: config.watchdogMs,
       ...(vadModelPath ? { vadModelPath } : {}),
@@ -258,7 +258,7 @@ export class EnginePool {
   async #decode(slot: Slot, audio: Float32Array, options: DecodeOptions): Promise<Transcription> {
     const state = slot.state;
     const decoding = state.decode(audio, {
-      threads: this.#options.threadsPerWorker,
+      threads: this.#options.threadsPerSlot,
       beamSize: this.info.beamSize,
       ...options,
     });

@@ -96,7 +96,7 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
   const worker = new Worker<InferenceJob, InferenceResult>(options.engine.queueName, process, {
     connection: bullConnection(options.redisUrl, BLOCKING),
     name: id,
-    concurrency: options.engine.workers,
+    concurrency: options.engine.decodeSlots,
     // Decodes run on native threads, so the event loop renews the lock every JOB_LOCK_MS / 2
     // while one runs; a worker that dies stops renewing, and within JOB_LOCK_MS +
     // STALLED_CHECK_MS another worker's check puts its job back in the queue. A job that stalls

@@ -48,7 +48,7 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
     async decode(audio, settings, partial) {
       // Re-decodes for deltas only use idle decode slots: under load turns still complete on
       // time, with fewer deltas, instead of every session falling behind.
-      if (partial && load.inflight >= engine.workers) {
+      if (partial && load.inflight >= engine.decodeSlots) {
         throw problem('partial_skipped', 'No idle decode slot for a re-decode', { type: 'server_error' });
       }
       load.inflight += 1;

@@ -39,8 +39,8 @@ export function engineConfig(model: ModelName, overrides: Partial<EngineConfig> 
   return {
     model: join(repoRoot, 'models', `ggml-synthetic-${model}.bin`),
     modelDir: join(repoRoot, 'models'),
-    workers: 1,
-    threadsPerWorker: 1,
+    decodeSlots: 1,
+    threadsPerSlot: 1,
     beamSize: undefined,
     offline: true,
     queueName: `speech-test-${randomUUID()}`,
@@ -60,7 +60,7 @@ export async function inProcessBackend(
   workers = 1,
   overrides: Partial<EngineConfig> = {},
 ): Promise<Backend> {
-  const queue = createInProcessQueue({ engine: engineConfig(model, { workers, ...overrides }) });
+  const queue = createInProcessQueue({ engine: engineConfig(model, { decodeSlots: workers, ...overrides }) });
   await queue.start();
   return { name: 'in-process', queue, close: () => queue.close() };
 }
@@ -71,7 +71,7 @@ export async function redisBackend(
   workers = 1,
   overrides: Partial<EngineConfig> = {},
 ): Promise<Backend & { queue: RedisInferenceQueue }> {
-  const engine = engineConfig(model, { workers, ...overrides });
+  const engine = engineConfig(model, { decodeSlots: workers, ...overrides });
   const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine });
   const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName: engine.queueName });
   await queue.start();
