@@ -14,6 +14,8 @@ export interface AppContext {
   tokens: Tokens;
   /** The clock, replaceable in tests. */
   now: () => Date;
+  /** Bytes of rendered list events kept for reuse (0: none; the benchmark measures both). */
+  renderedEventsBytes?: number;
 }
 
 export function siteOf(req: Request, ctx: AppContext): Site {

@@ -64,7 +64,7 @@ function statusFilter(
 
 type EventKey = { id: number } | { slug: string };
 
-/** Bytes of rendered list events kept (their source texts included). */
+/** Bytes of rendered list events kept by default (their source texts included). */
 const RENDERED_EVENTS_BYTES = 32 * 1024 * 1024;
 
 /** An event of a list rendered from one exact JSON text (open, or locked by its password). */
@@ -83,7 +83,7 @@ export function eventService(ctx: ServiceContext) {
   // Rendering and serializing a page costs more than the statement that reads it: an event
   // already rendered from the same text (same row, relations, counts and caller's view) on the
   // same origin is reused, whatever the list, filter or page it appears in.
-  const rendered = fragmentStore<RenderedEvent>(RENDERED_EVENTS_BYTES);
+  const rendered = fragmentStore<RenderedEvent>(ctx.renderedEventsBytes ?? RENDERED_EVENTS_BYTES);
 
   /** One event of a list as serialized JSON, locked when protected and not unlocked by `password`. */
   function listedEvent(text: string, site: Site, password: string | undefined, memo: Map<string, unknown>) {
