@@ -1,10 +1,13 @@
 // `pnpm bench calendar`: the calendar API on the real PostgreSQL with 10,000 seeded events.
-// autocannon drives the default list (per_page 50), a category filter, a search and a single
-// event at 50 connections against the app running in a child process, GET cache off and on;
-// prints one table with both side by side (req/s, p50/p95/p99, SQL statements per request) and
-// the plan of each list statement (EXPLAIN ANALYZE). Never fails on timings.
+// autocannon drives the default list (per_page 50), its pages 1-40 in turn, a category filter,
+// a search and a single event at 50 connections against the app running in a child process:
+// GET cache off (uncached), GET cache off and no reuse of rendered list events (cold), GET
+// cache on (cached). Prints one table with them side by side (req/s, p50/p95/p99, SQL
+// statements and CPU ms of the app and of PostgreSQL per request) and the plan of each list
+// statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { FROM_SOURCE } from '@live-captions/test-services';
@@ -25,10 +28,12 @@ const autocannon = require('autocannon') as (options: {
   url: string;
   connections: number;
   duration: number;
+  requests?: { path: string }[];
 }) => Cannon;
 
 interface PgClient {
   query(text: string, values: unknown[]): Promise<{ rows: Record<string, string>[] }>;
+  escapeLiteral(text: string): string;
 }
 
 interface Measured {
@@ -37,6 +42,8 @@ interface Measured {
   p95: number;
   p99: number;
   statements: number;
+  appCpuMs: number;
+  pgCpuMs: number;
   non2xx: number;
 }
 
@@ -59,10 +66,15 @@ function ask<T>(child: ChildProcess, message: string, key: string): Promise<T> {
   });
 }
 
-/** One autocannon run; latencies are collected per response for exact percentiles. */
-async function load(url: string, seconds: number) {
+/** One autocannon run (cycling through `paths` when given); exact percentiles per response. */
+async function load(url: string, seconds: number, paths?: string[]) {
   const latencies: number[] = [];
-  const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds });
+  const instance = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(paths ? { requests: paths.map((path) => ({ path })) } : {}),
+  });
   instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
   latencies.sort((a, b) => a - b);
@@ -79,7 +91,27 @@ const url = new URL(ADMIN_URL);
 url.pathname = `/${name}`;
 let child: ChildProcess | undefined;
 
-/** EXPLAIN ANALYZE of the statement the list route builds for `filter`, as anonymous. */
+/**
+ * CPU time (ms) the PostgreSQL backends of the bench database used so far, from /proc (the
+ * server runs on this machine; 0 elsewhere). Clock ticks are 10 ms on Linux.
+ */
+async function backendCpuMs(): Promise<number> {
+  const { rows } = (await admin.raw('SELECT pid FROM pg_stat_activity WHERE datname = ?', [name])) as {
+    rows: { pid: number }[];
+  };
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone, or not on this machine
+    }
+  }
+  return ticks * 10;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statement the list route builds for `filter`, as anonymous. */
 async function explain(
   knex: typeof admin,
   filter: Parameters<typeof eventListSql>[0],
@@ -88,7 +120,22 @@ async function explain(
   const { text, values } = eventListSql(filter, viewerOf(undefined), limit, 0);
   const connection = (await knex.client.acquireConnection()) as PgClient;
   try {
-    const plan = await connection.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${text}`, values);
+    // Prepared, as the route runs it: the generic plan (plan_cache_mode of db.ts) is shown.
+    await connection.query(`PREPARE bench_plan AS ${text}`, []);
+    // EXECUTE takes its arguments as SQL text (PostgreSQL 15 has no EXPLAIN (GENERIC_PLAN)).
+    const literal = (value: unknown): string => {
+      if (value instanceof Date) return connection.escapeLiteral(value.toISOString());
+      if (Array.isArray(value)) {
+        return connection.escapeLiteral(`{${value.map((v) => JSON.stringify(String(v))).join(',')}}`);
+      }
+      return typeof value === 'string' ? connection.escapeLiteral(value) : String(value);
+    };
+    const args = values.map(literal).join(', ');
+    const plan = await connection.query(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE bench_plan(${args})`,
+      [],
+    );
+    await connection.query('DEALLOCATE bench_plan', []);
     return plan.rows.map((row) => row['QUERY PLAN']!);
   } finally {
     await knex.client.releaseConnection(connection);
@@ -96,7 +143,7 @@ async function explain(
 }
 
 try {
-  const db = await openDatabase({ url: url.toString(), dataDir: '', poolSize: 2 });
+  const db = await openDatabase({ url: url.toString(), dataDir: '', poolSize: 1 });
   await migrate(db.knex);
   const seedStart = Date.now();
   await seedEvents(db.knex, EVENTS, { timezone: 'UTC' });
@@ -125,45 +172,60 @@ try {
   }
   await db.close();
 
-  const cases: [string, string][] = [
+  const pages = Array.from({ length: 40 }, (_, i) => `${ROOT}/events?per_page=50&page=${i + 1}`);
+  const cases: [string, string, string[]?][] = [
     ['GET /events (default window, per_page=50)', `${ROOT}/events?per_page=50`],
+    ['GET /events?per_page=50&page=1..40 in turn', pages[0]!, pages],
     ['GET /events?categories=music', `${ROOT}/events?categories=music`],
     ['GET /events?search=jazz', `${ROOT}/events?search=jazz`],
     ['GET /events/{id}', `${ROOT}/events/${sample.id}`],
   ];
-  const results = new Map<string, Measured[]>();
-  for (const cacheTtl of [0, 1000]) {
+  // Uncached: GET cache off. Cold: also no reuse of rendered list events, so every event of
+  // every page is rendered and serialized again. Cached: the GET cache with its default TTL.
+  const modes = [
+    { mode: 'uncached', ttl: 0, reuse: true },
+    { mode: 'cold', ttl: 0, reuse: false },
+    { mode: 'cached', ttl: 1000, reuse: true },
+  ] as const;
+  const results = new Map<string, Partial<Record<(typeof modes)[number]['mode'], Measured>>>();
+  for (const { mode, ttl, reuse } of modes) {
     child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), {
       execArgv: FROM_SOURCE,
       env: {
         ...process.env,
         DATABASE_URL: url.toString(),
         LOG_LEVEL: 'silent',
-        CALENDAR_CACHE_TTL_MS: String(cacheTtl),
+        CALENDAR_CACHE_TTL_MS: String(ttl),
+        CALENDAR_BENCH_REUSE: reuse ? '1' : '0',
       },
     });
     const { port } = await ask<{ port: number }>(child, '', 'port');
     const origin = `http://127.0.0.1:${port}`;
-    for (const [label, path] of cases) {
+    for (const [label, path, paths] of cases) {
+      if (mode === 'cold' && !path.includes('/events?')) continue; // reuse is for lists only
       const check = await fetch(`${origin}${path}`);
       const body = (await check.json()) as { total?: number };
       if (check.status !== 200) throw new Error(`${label}: HTTP ${check.status}`);
-      if (cacheTtl === 0) console.log(`${label}: ${body.total ?? 1} matching`);
-      await load(`${origin}${path}`, 2); // warm-up
+      if (mode === 'uncached') console.log(`${label}: ${body.total ?? 1} matching`);
+      await load(`${origin}${path}`, 2, paths); // warm-up
       await ask(child, 'reset', 'reset');
-      const run = await load(`${origin}${path}`, SECONDS);
-      const { queries } = await ask<{ queries: number }>(child, 'read', 'queries');
-      results.set(label, [
-        ...(results.get(label) ?? []),
-        {
+      const pgBefore = await backendCpuMs();
+      const run = await load(`${origin}${path}`, SECONDS, paths);
+      const pgMs = (await backendCpuMs()) - pgBefore;
+      const { queries, cpuMs } = await ask<{ queries: number; cpuMs: number }>(child, 'read', 'queries');
+      results.set(label, {
+        ...results.get(label),
+        [mode]: {
           rps: run.result.requests.average,
           p50: run.p50,
           p95: run.p95,
           p99: run.p99,
           statements: queries / run.count,
+          appCpuMs: cpuMs / run.count,
+          pgCpuMs: pgMs / run.count,
           non2xx: run.result.non2xx,
         },
-      ]);
+      });
     }
     child.send('stop');
     await new Promise((resolve) => child!.once('exit', resolve));
@@ -172,18 +234,24 @@ try {
 
   console.log(
     `\n${EVENTS} events, ${CONNECTIONS} connections, ${SECONDS} s per case after a 2 s warm-up. ` +
-      'Uncached: GET cache off, every request queries PostgreSQL. Cached: TTL 1000 ms (the default).\n',
+      'Uncached: GET cache off, every request queries PostgreSQL. Cold: GET cache off and no reuse ' +
+      'of rendered list events. Cached: TTL 1000 ms (the default). CPU ms/req: the app process and ' +
+      'the PostgreSQL backends of the bench database, per request.\n',
   );
   console.log(
-    '| request | uncached req/s | p50 ms | p95 ms | p99 ms | SQL statements/req | cached req/s | p50 ms | p95 ms | p99 ms | non-2xx |',
+    '| request | uncached req/s | p50 ms | p95 ms | p99 ms | SQL statements/req | app CPU ms/req | PostgreSQL CPU ms/req ' +
+      '| cold req/s | p95 ms | app CPU ms/req | cached req/s | p50 ms | p95 ms | p99 ms | non-2xx |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  const ms = (n: number) => n.toFixed(1);
-  for (const [label, [off, on]] of results) {
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const ms = (n: number | undefined) => (n === undefined ? '' : n.toFixed(1));
+  const rate = (m: Measured | undefined) => (m ? m.rps.toFixed(0) : '=');
+  for (const [label, { uncached: off, cold, cached: on }] of results) {
     if (!off || !on) continue;
     console.log(
-      `| ${label} | ${off.rps.toFixed(0)} | ${ms(off.p50)} | ${ms(off.p95)} | ${ms(off.p99)} | ${off.statements.toFixed(2)} | ` +
-        `${on.rps.toFixed(0)} | ${ms(on.p50)} | ${ms(on.p95)} | ${ms(on.p99)} | ${off.non2xx + on.non2xx} |`,
+      `| ${label} | ${rate(off)} | ${ms(off.p50)} | ${ms(off.p95)} | ${ms(off.p99)} | ${off.statements.toFixed(2)} | ` +
+        `${off.appCpuMs.toFixed(2)} | ${off.pgCpuMs.toFixed(2)} | ${rate(cold)} | ${ms(cold?.p95)} | ` +
+        `${cold ? cold.appCpuMs.toFixed(2) : ''} | ${rate(on)} | ${ms(on.p50)} | ${ms(on.p95)} | ${ms(on.p99)} | ` +
+        `${off.non2xx + on.non2xx + (cold?.non2xx ?? 0)} |`,
     );
   }
 } finally {

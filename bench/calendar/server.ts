@@ -1,6 +1,7 @@
 // The calendar app for the benchmark, in its own process so that the load generator does not
 // share its event loop. Talks to main.ts over IPC: {port} once listening; 'reset' / 'read' the
-// time spent in PostgreSQL (knex query sent -> rows parsed).
+// statements run, the time spent in PostgreSQL (knex query sent -> rows parsed) and the CPU
+// time of this process. CALENDAR_BENCH_REUSE=0 turns off the reuse of rendered list events.
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../../services/calendar/src/adapters/db.js';
 import { buildApp } from '../../services/calendar/src/app.js';
@@ -9,6 +10,7 @@ const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: '', pool
 const started = new Map<string, bigint>();
 let dbNanos = 0n;
 let queries = 0;
+let cpuAt = process.cpuUsage();
 db.knex.on('query', (q: { __knexQueryUid: string }) =>
   started.set(q.__knexQueryUid, process.hrtime.bigint()),
 );
@@ -25,6 +27,7 @@ const app = buildApp({
   timezone: 'UTC',
   tokens: new Map(),
   cacheTtlMs: Number(process.env.CALENDAR_CACHE_TTL_MS ?? 1000),
+  ...(process.env.CALENDAR_BENCH_REUSE === '0' ? { renderedEventsBytes: 0 } : {}),
 });
 const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.address() as AddressInfo).port });
@@ -34,9 +37,11 @@ process.on('message', (message) => {
   if (message === 'reset') {
     dbNanos = 0n;
     queries = 0;
+    cpuAt = process.cpuUsage();
     process.send?.({ reset: true });
   } else if (message === 'read') {
-    process.send?.({ dbMs: Number(dbNanos / 1_000_000n), queries });
+    const cpu = process.cpuUsage(cpuAt);
+    process.send?.({ dbMs: Number(dbNanos / 1_000_000n), queries, cpuMs: (cpu.user + cpu.system) / 1000 });
   } else if (message === 'stop') {
     server.close();
     server.closeAllConnections();

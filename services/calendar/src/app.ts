@@ -23,6 +23,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Lifetime of cached GET answers in ms (0: no cache). */
   cacheTtlMs?: number;
+  /** Bytes of rendered list events kept for reuse. @defaultValue 32 MiB (0: none) */
+  renderedEventsBytes?: number;
   /** Express `trust proxy` list (CALENDAR_TRUSTED_PROXIES). @defaultValue 'loopback' */
   trustProxy?: string;
   /** Called once when PostgreSQL becomes unreachable (`down`) and once when it answers again. */
@@ -126,6 +128,7 @@ export function buildApp(options: AppOptions): Express {
     timezone: options.timezone,
     tokens: options.tokens,
     now: options.now ?? (() => new Date()),
+    renderedEventsBytes: options.renderedEventsBytes,
   };
   const app = express();
   app.disable('x-powered-by');

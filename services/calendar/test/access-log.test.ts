@@ -2,20 +2,14 @@
  * One access line per request with its correlation id (the client's X-Request-ID when it is a
  * plain id, else a fresh one), without the query string and never with the token.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@live-captions/runtime';
 import { logCapture } from '@live-captions/test-services';
-import { day, ROOT, startTestApi, type TestApi, tokens } from './helpers.js';
+import { day, ROOT, tokens, useTestApi } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const logs = logCapture();
-let api: TestApi;
-
-beforeAll(async () => {
-  api = await startTestApi({ logger: createLogger('calendar', { level: 'debug' }, logs.stream) });
-});
-
-afterAll(() => api.close());
+const api = useTestApi({ logger: createLogger('calendar', { level: 'debug' }, logs.stream) });
 
 const accessLines = () => logs.matching(/^request( failed)?$/);
 

@@ -1,18 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { ROOT, useTestApi } from './helpers.js';
 
 // Input PostgreSQL or the HTTP layer cannot take must come back as a 4xx naming the problem,
 // never as a 500 from a failed query.
-let api: TestApi;
-
-beforeAll(async () => {
-  api = await startTestApi();
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const event = { title: 'Edge', start_date: '2030-07-01 18:00:00', end_date: '2030-07-01 21:00:00' };
 const TOO_BIG = '99999999999';

@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type EventFilter, eventListSql } from '../src/adapters/event-query.js';
 import { viewerOf } from '../src/domain/auth.js';
 import { dateBounds } from '../src/domain/listing.js';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { createEvent, ROOT, useTestApi } from './helpers.js';
 
 // A fixed clock: the default window is 2030-06-14 00:00 .. 2032-06-15 12:00 (UTC).
 const now = new Date('2030-06-15T12:00:00Z');
-let api: TestApi;
+const api = useTestApi({ now: () => now });
 const ids: Record<string, number> = {};
 const titles = (res: { body: { events: { title: string }[] } }) => res.body.events.map((e) => e.title);
 
 async function create(body: Record<string, unknown>, who: 'admin' | 'author' | 'contributor' = 'admin') {
-  const res = await api.request.post(`${ROOT}/events`).set(api.as(who)).send(body);
-  expect(res.status).toBe(201);
-  ids[body.title as string] = res.body.id;
-  return res.body;
+  const event = await createEvent(api, body, who);
+  ids[body.title as string] = event.id;
+  return event;
 }
 
 beforeAll(async () => {
-  api = await startTestApi({ now: () => now });
   await create({ title: 'Old Fair', start_date: '2030-06-01 10:00', end_date: '2030-06-01 12:00' });
   await create({
     title: 'Jazz Night',
@@ -68,10 +66,6 @@ beforeAll(async () => {
   });
   await create({ title: 'Far Future Gala', start_date: '2033-01-01 19:00', end_date: '2033-01-01 23:00' });
   await create({ title: 'Morning Yoga', start_date: '2030-06-26 07:00', end_date: '2030-06-26 08:00' });
-});
-
-afterAll(async () => {
-  await api.close();
 });
 
 describe('GET /events envelope', () => {

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { formatWall, fromWall, parseWall, toWall } from '../src/domain/dates.js';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { ROOT, type TestApi, useTestApi } from './helpers.js';
 
 const now = new Date('2030-06-15T12:00:00Z');
-let api: TestApi;
-
-beforeAll(async () => {
-  // With the GET cache on: every read-after-write below also checks that writes invalidate it.
-  api = await startTestApi({ now: () => now, timezone: 'Europe/Paris', cacheTtlMs: 60_000 });
-});
-
-afterAll(async () => {
-  await api.close();
-});
+// With the GET cache on: every read-after-write below also checks that writes invalidate it.
+const api = useTestApi({ now: () => now, timezone: 'Europe/Paris', cacheTtlMs: 60_000 });
 
 const base = { title: 'Board Games', start_date: '2030-07-01 18:00:00', end_date: '2030-07-01 21:00:00' };
 const post = (body: Record<string, unknown>, who: Parameters<TestApi['as']>[0] = 'admin') =>

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import type { Logger } from '@live-captions/runtime';
 import { runPostgresUrl } from '@live-captions/test-services';
 import knexFactory, { type Knex } from 'knex';
@@ -88,6 +89,50 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
       await admin.destroy();
     },
   };
+}
+
+/**
+ * The app of a test file: started on a fresh database before the file's tests (ahead of the
+ * file's own `beforeAll`, when called first) and closed after them. Its members reach the
+ * running app, so the tests keep writing `api.request`, `api.knex`.
+ */
+export function useTestApi(options: TestOptions = {}): TestApi {
+  let started: TestApi | undefined;
+  beforeAll(async () => {
+    started = await startTestApi(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const running = () => {
+    if (!started) throw new Error('the test API starts in beforeAll');
+    return started;
+  };
+  return {
+    get request() {
+      return running().request;
+    },
+    get knex() {
+      return running().knex;
+    },
+    as: (who) => running().as(who),
+    close: () => running().close(),
+  };
+}
+
+/** Creates an event as `who` from `defaults` overridden by `body`; expects 201, returns the event. */
+export async function createEvent(
+  api: TestApi,
+  body: Record<string, unknown>,
+  who: keyof typeof tokens = 'admin',
+  defaults: Record<string, unknown> = {},
+) {
+  const res = await api.request
+    .post(`${ROOT}/events`)
+    .set(api.as(who))
+    .send({ ...defaults, ...body });
+  expect(res.status).toBe(201);
+  return res.body;
 }
 
 /** Wall-clock `YYYY-MM-DD HH:mm:ss` (UTC) of now + `days`, at `time`. */

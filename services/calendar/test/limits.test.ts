@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { ROOT, useTestApi } from './helpers.js';
 
 // Issue 17, security and resources: bounded work per request.
-let api: TestApi;
-
-beforeAll(async () => {
-  api = await startTestApi({ statementTimeoutMs: 500, cacheTtlMs: 60_000 });
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi({ statementTimeoutMs: 500, cacheTtlMs: 60_000 });
 
 describe('resource limits', () => {
   it('answers 503 + Retry-After when a statement runs past statement_timeout', async () => {

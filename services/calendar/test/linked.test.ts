@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { ROOT, type TestApi, useTestApi } from './helpers.js';
 
-let api: TestApi;
-
-beforeAll(async () => {
-  api = await startTestApi({ now: () => new Date('2030-06-15T12:00:00Z') });
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi({ now: () => new Date('2030-06-15T12:00:00Z') });
 
 const cases: ['venue' | 'organizer', string, Record<string, string>][] = [
   ['venue', 'venues', { venue: 'Grand Hall', city: 'Lyon', address: '1 Rue X' }],

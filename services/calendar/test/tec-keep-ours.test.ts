@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { createEvent, ROOT, useTestApi } from './helpers.js';
 
 // Issue 17, "Keep ours": where The Events Calendar is plainly buggy, our behaviour, pinned.
-let api: TestApi;
 const now = new Date('2030-06-15T12:00:00Z');
+const api = useTestApi({ now: () => now });
 const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };
 type Who = 'admin' | 'author' | 'author2' | 'contributor';
 
-async function create(body: Record<string, unknown>, who: Who = 'admin') {
-  const res = await api.request
-    .post(`${ROOT}/events`)
-    .set(api.as(who))
-    .send({ ...base, ...body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const create = (body: Record<string, unknown>, who: Who = 'admin') => createEvent(api, body, who, base);
 const titles = (res: { body: { events: { title: string }[] } }) => res.body.events.map((e) => e.title).sort();
-
-beforeAll(async () => {
-  api = await startTestApi({ now: () => now });
-});
-
-afterAll(async () => {
-  await api.close();
-});
 
 describe('our behaviour where The Events Calendar is buggy', () => {
   it('updates partially: cost, website, flags and organizers survive an update of the title', async () => {

@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { createEvent, ROOT, useTestApi } from './helpers.js';
 
 // Issue 17, "Follow TEC": the shapes The Events Calendar's clients read.
-let api: TestApi;
 const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };
 const now = new Date('2030-06-15T12:00:00Z');
+const api = useTestApi({ now: () => now });
 
-async function create(body: Record<string, unknown>) {
-  const res = await api.request
-    .post(`${ROOT}/events`)
-    .set(api.as('admin'))
-    .send({ ...base, ...body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-beforeAll(async () => {
-  api = await startTestApi({ now: () => now });
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const create = (body: Record<string, unknown>) => createEvent(api, body, 'admin', base);
 
 describe('password-protected events in lists', () => {
   it('blank every protected field and null the booleans without the password', async () => {

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { seedEvents } from '../src/adapters/seed.js';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { createEvent, ROOT, useTestApi } from './helpers.js';
 
 // Issue 17: validation, orders and read rules as The Events Calendar (and ours where it leaks).
-let api: TestApi;
 const now = new Date('2030-06-15T12:00:00Z');
+const api = useTestApi({ now: () => now });
 const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };
 
-async function create(body: Record<string, unknown>, who: 'admin' | 'author' | 'author2' = 'admin') {
-  const res = await api.request
-    .post(`${ROOT}/events`)
-    .set(api.as(who))
-    .send({ ...base, ...body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-beforeAll(async () => {
-  api = await startTestApi({ now: () => now });
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const create = (body: Record<string, unknown>, who: 'admin' | 'author' | 'author2' = 'admin') =>
+  createEvent(api, body, who, base);
 
 describe('item and slug routes', () => {
   it('answers 400 rest_invalid_param for an unknown slug, 404 for event id 0', async () => {

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ROOT, startTestApi, type TestApi } from './helpers.js';
+import { describe, expect, it } from '@jest/globals';
+import { ROOT, useTestApi } from './helpers.js';
 
-let api: TestApi;
-
-beforeAll(async () => {
-  api = await startTestApi();
-});
-
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const cases: [string, string][] = [
   ['categories', 'cal_events_cat'],

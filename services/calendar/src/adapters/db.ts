@@ -105,6 +105,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         // A startup parameter: every pooled connection runs under it, no extra round trip.
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+        // Only the named statements of sql.ts are affected: their text is fixed per filter shape
+        // and their plans do not depend on the values, but PostgreSQL kept re-planning the
+        // category lists at every execution (a third of their time).
+        options: '-c plan_cache_mode=force_generic_plan',
       },
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
       pool: { min: 0, max: options.poolSize },

@@ -40,7 +40,8 @@ export interface EventWithRelations {
 
 export interface EventPage {
   total: number;
-  events: EventWithRelations[];
+  /** Each event of the page as the JSON text PostgreSQL built (parse it with parseEventJson). */
+  events: string[];
   /** Terms matched by the category/tag references, to name the unknown ones. */
   terms: { id: number; slug: string; taxonomy: string }[];
   venueIds: number[];
@@ -173,7 +174,16 @@ function whereSql(filter: EventFilter, viewer: Viewer, params: Params): string {
   return where.join('\n  AND ');
 }
 
-/** The statement of a page of events; `total` counted over the same conditions. */
+/**
+ * Separates the events' JSON texts in the `events` column. JSON escapes every control character
+ * inside strings, so the separator can only appear between two events.
+ */
+const RECORD_SEPARATOR = '\x1e'; // chr(30) in the statement
+
+/**
+ * The statement of a page of events; `total` counted over the same conditions. The events come
+ * back as their JSON texts, unparsed: a renderer that already rendered the same text skips it.
+ */
 export function eventListSql(filter: EventFilter, viewer: Viewer, limit: number, offset: number) {
   const params = new Params();
   const where = whereSql(filter, viewer, params);
@@ -191,22 +201,33 @@ export function eventListSql(filter: EventFilter, viewer: Viewer, limit: number,
     order = `distance, ${order}`;
     orderOut = `p.distance, ${orderOut}`;
   }
-  const cte = filter.categories
-    ? `WITH RECURSIVE cat_tree AS (
+  const ctes: string[] = [];
+  if (filter.categories) {
+    ctes.push(`cat_tree AS (
          SELECT id FROM cal_terms WHERE taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)}
-         UNION SELECT t.id FROM cal_terms t JOIN cat_tree c ON t.parent = c.id WHERE t.taxonomy = '${CATEGORY}')\n`
-    : '';
+         UNION SELECT t.id FROM cal_terms t JOIN cat_tree c ON t.parent = c.id WHERE t.taxonomy = '${CATEGORY}')`);
+  }
+  const limitParam = params.p(limit);
+  const offsetParam = params.p(offset);
+  ctes.push(`page AS MATERIALIZED (SELECT e.*${extra} FROM cal_events e WHERE ${where}
+           ORDER BY ${order} LIMIT ${limitParam} OFFSET ${offsetParam})`);
   const refs: string[] = [];
   if (filter.categories) {
     refs.push(`(taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)})`);
   }
   if (filter.tags) refs.push(`(taxonomy = '${TAG}' AND ${termRefs(filter.tags, params)})`);
-  const text = `${cte}SELECT
-  (SELECT count(*) FROM cal_events e WHERE ${where}) AS total,
-  (SELECT coalesce(json_agg(p ORDER BY ${orderOut}), '[]') FROM (
+  // A page that is not full (or an empty first page) holds the last matches: offset plus its
+  // rows is the exact total, and the count over every match (an InitPlan PostgreSQL runs only
+  // when the CASE reaches it) is skipped.
+  const pageRows = '(SELECT count(*) FROM page)';
+  const text = `WITH ${filter.categories ? 'RECURSIVE ' : ''}${ctes.join(',\n')}
+SELECT
+  CASE WHEN ${pageRows} < ${limitParam} AND (${pageRows} > 0 OR ${offsetParam} = 0)
+    THEN ${offsetParam} + ${pageRows}
+    ELSE (SELECT count(*) FROM cal_events e WHERE ${where}) END AS total,
+  (SELECT coalesce(string_agg(row_to_json(p)::text, chr(30) ORDER BY ${orderOut}), '') FROM (
      SELECT ${columns}${filter.near ? ', e.distance' : ''}, ${relationsSql(viewer, params)}
-     FROM (SELECT e.*${extra} FROM cal_events e WHERE ${where}
-           ORDER BY ${order} LIMIT ${params.p(limit)} OFFSET ${params.p(offset)}) e) p) AS events,
+     FROM page e) p) AS events,
   ${refs.length ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'slug', slug, 'taxonomy', taxonomy)), '[]') FROM cal_terms WHERE ${refs.join(' OR ')})` : `'[]'::json`} AS terms,
   ${filter.venueIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_venues WHERE id = ANY(${params.p(filter.venueIds)}::int[]))` : `'{}'::int[]`} AS venue_ids,
   ${filter.organizerIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_organizers WHERE id = ANY(${params.p(filter.organizerIds)}::int[]))` : `'{}'::int[]`} AS organizer_ids,
@@ -233,6 +254,9 @@ const withDates = <T extends { date_utc: string; modified_utc: string }>(post: T
   date_utc: new Date(post.date_utc),
   modified_utc: new Date(post.modified_utc),
 });
+
+/** An event of a page (its JSON text as the list statement returns it) as rows for the renderers. */
+export const parseEventJson = (text: string) => fromJson(JSON.parse(text) as JsonEvent);
 
 function fromJson(json: JsonEvent): EventWithRelations {
   const { terms, venue, organizers, ...event } = json;
@@ -261,7 +285,7 @@ export async function listEvents(
   const { text, values } = eventListSql(filter, viewer, limit, offset);
   const [result] = await prepared<{
     total: number;
-    events: JsonEvent[];
+    events: string;
     terms: EventPage['terms'];
     venue_ids: number[];
     organizer_ids: number[];
@@ -269,7 +293,7 @@ export async function listEvents(
   }>(knex, text, values);
   return {
     total: Number(result!.total),
-    events: result!.events.map(fromJson),
+    events: result!.events === '' ? [] : result!.events.split(RECORD_SEPARATOR),
     terms: result!.terms,
     venueIds: result!.venue_ids,
     organizerIds: result!.organizer_ids,

@@ -107,8 +107,13 @@ export function responseCache(
     res.on('close', () => {
       if (hit?.refreshing && entries.get(key) === hit) remove(key);
     });
-    res.json = (value: unknown) => {
-      const body = Buffer.from(JSON.stringify(value));
+    // `res.json` ends in `send` with the serialized text, and lists send their text themselves.
+    const send = res.send.bind(res);
+    res.send = (text: unknown) => {
+      if (typeof text !== 'string' || !/^application\/json/.test(String(res.get('content-type')))) {
+        return send(text);
+      }
+      const body = Buffer.from(text);
       res.type('application/json; charset=utf-8');
       if (res.statusCode === 200 && generation === readAt) {
         const head = [
@@ -127,7 +132,7 @@ export function responseCache(
           bytes += size;
         }
       }
-      return res.send(body);
+      return send(body);
     };
     next();
   };

@@ -27,7 +27,7 @@ export function eventHandlers(ctx: AppContext): Handlers {
       const query = validate(eventListQuery, params(req));
       const site = siteOf(req, ctx);
       const { events: page, page: paging } = await events.list(userOf(res), query, site);
-      sendList(req, res, site, 'events', page, paging);
+      sendList(req, res, site, 'events', { json: page }, paging);
     }),
     'events.read': handle(async (req, res) => {
       const by = byKey(req, keyOf(req));

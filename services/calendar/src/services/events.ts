@@ -4,6 +4,7 @@ import {
   type EventPage,
   findEventWithRelations,
   listEvents,
+  parseEventJson,
 } from '../adapters/event-query.js';
 import { findEvent, updateEvent } from '../adapters/events-repo.js';
 import { refreshTermCounts, termIdsOfEvent } from '../adapters/terms-repo.js';
@@ -17,6 +18,7 @@ import {
   viewerOf,
 } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
+import { fragmentStore } from '../domain/fragments.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import type { EventListQuery, EventWrite } from '../domain/schemas.js';
@@ -62,12 +64,49 @@ function statusFilter(
 
 type EventKey = { id: number } | { slug: string };
 
+/** Bytes of rendered list events kept by default (their source texts included). */
+const RENDERED_EVENTS_BYTES = 32 * 1024 * 1024;
+
+/** An event of a list rendered from one exact JSON text (open, or locked by its password). */
+interface RenderedEvent {
+  bytes: number;
+  password: string;
+  json: string;
+}
+
 /**
  * The event rules behind the routes: who may list, read, create, update or trash what, in
  * which transaction, answered rendered. Each route validates its parameters and makes one call.
  */
 export function eventService(ctx: ServiceContext) {
   const { knex } = ctx;
+  // Rendering and serializing a page costs more than the statement that reads it: an event
+  // already rendered from the same text (same row, relations, counts and caller's view) on the
+  // same origin is reused, whatever the list, filter or page it appears in.
+  const rendered = fragmentStore<RenderedEvent>(ctx.renderedEventsBytes ?? RENDERED_EVENTS_BYTES);
+
+  /** One event of a list as serialized JSON, locked when protected and not unlocked by `password`. */
+  function listedEvent(text: string, site: Site, password: string | undefined, memo: Map<string, unknown>) {
+    const key = `${site.origin}${site.restRoot}\n${text}`;
+    const serialize = (locked: boolean) => {
+      const { row, relations } = parseEventJson(text);
+      const json = JSON.stringify(renderEvent(row, renderRelations(relations, site, memo), site, locked));
+      return { bytes: json.length * 2, password: row.password, json };
+    };
+    let open = rendered.get(key);
+    if (!open) {
+      open = serialize(false);
+      rendered.set(key, open);
+    }
+    if (open.password === '' || open.password === password) return open.json;
+    const lockedKey = `locked ${key}`;
+    let locked = rendered.get(lockedKey);
+    if (!locked) {
+      locked = serialize(true);
+      rendered.set(lockedKey, locked);
+    }
+    return locked.json;
+  }
 
   /** The event with its relations, in one statement, when `user` may read it. */
   async function readable(by: EventKey, user: User | undefined, password?: string) {
@@ -91,7 +130,7 @@ export function eventService(ctx: ServiceContext) {
   }
 
   return {
-    /** One page of events as `user` may see them, in one SQL statement. */
+    /** One page of events as `user` may see them, in one SQL statement; each event as JSON text. */
     async list(user: User | undefined, query: EventListQuery, site: Site) {
       const perPage = clampPerPage(query.per_page);
       if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
@@ -121,14 +160,7 @@ export function eventService(ctx: ServiceContext) {
       checkReferences(query, found);
       const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
       const memo = new Map<string, unknown>();
-      const events = found.events.map(({ row, relations }) =>
-        renderEvent(
-          row,
-          renderRelations(relations, site, memo),
-          site,
-          row.password !== '' && row.password !== query.password,
-        ),
-      );
+      const events = found.events.map((text) => listedEvent(text, site, query.password, memo));
       return { events, page };
     },
 

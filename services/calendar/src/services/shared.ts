@@ -10,6 +10,8 @@ export interface ServiceContext {
   timezone: string;
   tokens: Tokens;
   now: () => Date;
+  /** Bytes of rendered list events kept for reuse (0: render every event of every list). */
+  renderedEventsBytes?: number;
 }
 
 /** The event `id` rendered with its relations as `user` may see them (after a write). */
