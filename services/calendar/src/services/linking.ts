@@ -13,7 +13,7 @@ import {
 import { findTermByName, insertTerm, resolveTerms, slugTaken } from '../adapters/terms-repo.js';
 import type { Tokens } from '../adapters/tokens.js';
 import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domain/auth.js';
-import { formatWall, fromWall, parseDate, wallOf } from '../domain/dates.js';
+import { fromWall, parseDate, wallOf } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
@@ -49,8 +49,6 @@ export function publicationDate(
   }
   return undefined;
 }
-
-export const formatDate = (d: Date, tz: string) => formatWall(wallOf({ kind: 'instant', instant: d }, tz));
 
 export async function freeSlug(knex: Knex, table: string, wanted: string, exceptId?: number) {
   const base = slugify(wanted);
