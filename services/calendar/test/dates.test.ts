@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  formatInstant,
-  formatWall,
-  fromWall,
-  parseDate,
-  toWall,
-  type WallTime,
-} from '../src/domain/dates.js';
+import { parseDate } from '../src/domain/date-parse.js';
+import { formatInstant, formatWall, fromWall, toWall, type WallTime } from '../src/domain/dates.js';
 import { dateBounds } from '../src/domain/listing.js';
 
 const now = new Date('2030-06-15T12:00:00Z'); // a Saturday

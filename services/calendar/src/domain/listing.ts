@@ -1,15 +1,5 @@
-import {
-  addDays,
-  addMonths,
-  endOfDay,
-  fromWall,
-  type ParsedDate,
-  parseDate,
-  startOfDay,
-  toWall,
-  type WallTime,
-  wallOf,
-} from './dates.js';
+import { type ParsedDate, parseDate, wallOf } from './date-parse.js';
+import { addDays, addMonths, endOfDay, fromWall, startOfDay, toWall, type WallTime } from './dates.js';
 import { type ApiError, invalidParam, refusals } from './errors.js';
 
 /** Most items one page may hold; larger per_page values are clamped. */

@@ -13,7 +13,8 @@ import {
 import { findTermByName, insertTerm, resolveTerms, slugTaken } from '../adapters/terms-repo.js';
 import type { Tokens } from '../adapters/tokens.js';
 import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domain/auth.js';
-import { fromWall, parseDate, wallOf } from '../domain/dates.js';
+import { parseDate, wallOf } from '../domain/date-parse.js';
+import { fromWall } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';

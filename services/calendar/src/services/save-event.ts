@@ -3,16 +3,15 @@ import { existingEventIds, insertEvent, updateEvent } from '../adapters/events-r
 import { setEventOrganizers } from '../adapters/linked-repo.js';
 import { refreshTermCounts, setEventTerms, termIdsOfEvent } from '../adapters/terms-repo.js';
 import { statusOnWrite, type User } from '../domain/auth.js';
+import { parseDate, wallOf } from '../domain/date-parse.js';
 import {
   endOfDay,
   formatWall,
   fromWall,
   isTimezone,
-  parseDate,
   parseWall,
   startOfDay,
   toWall,
-  wallOf,
 } from '../domain/dates.js';
 import { invalidParam } from '../domain/errors.js';
 import { type EventRow, type Site, taxonomies } from '../domain/render.js';
