@@ -3,7 +3,8 @@
 // are fetched, never committed). Each file of fixtures/models/manifest.json is kept when its
 // SHA-256 matches; otherwise it is copied from a local folder (CAPTION_FIXTURE_MODELS, or a
 // `shared/models` folder beside the checkout), or downloaded from its pinned source in
-// whisper.cpp's repository. Every file is checked against the manifest before it is renamed
+// whisper.cpp's repository (or CAPTION_FIXTURE_BASE_URL, a mirror of raw.githubusercontent.com).
+// Every file is checked against the manifest before it is renamed
 // into place, so the tests never run on a wrong file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +15,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'fixtures/models');
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
 const localSources = [process.env.CAPTION_FIXTURE_MODELS, join(root, '../shared/models')].filter(Boolean);
+// A mirror with raw.githubusercontent.com's layout (<repo>/<commit>/<path>), e.g. behind a proxy.
+const rawBase = (process.env.CAPTION_FIXTURE_BASE_URL ?? 'https://raw.githubusercontent.com').replace(
+  /\/+$/,
+  '',
+);
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const fits = (path, entry) => existsSync(path) && sha256(readFileSync(path)) === entry.sha256;
 
 async function fetchSource(entry) {
   const { repo, commit, path } = entry.source;
-  const url = `https://raw.githubusercontent.com/${repo}/${commit}/${path}`;
+  const url = `${rawBase}/${repo}/${commit}/${path}`;
   const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
