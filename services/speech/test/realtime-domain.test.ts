@@ -51,6 +51,28 @@ describe('StreamResampler', () => {
     for (let i = 100; i < parts.length; i += 1) expect(Math.abs(parts[i]! - whole[i]!)).toBeLessThan(1e-5);
   });
 
+  it('flushes what it holds back at a cut, and goes on in step with the whole conversion', () => {
+    const input = Float32Array.from(
+      { length: 24_000 },
+      (_, i) => Math.sin((2 * Math.PI * 440 * i) / 24_000) * 0.5,
+    );
+    const whole = resample(input, 24_000, 16_000);
+    const stream = new StreamResampler(24_000);
+    const before = [...stream.push(input.subarray(0, 12_000))];
+    expect(before.length).toBeLessThan(8000);
+    before.push(...stream.flush());
+    // All of the input so far has come out, and nothing more is held back.
+    expect(before).toHaveLength(8000);
+    expect(stream.flush()).toHaveLength(0);
+    const after = [...stream.push(input.subarray(12_000)), ...stream.flush()];
+    expect(before.length + after.length).toBe(16_000);
+    // Only the 4 ms before the cut lacked the input after them.
+    for (let i = 100; i < 8000 - 64; i += 1) expect(Math.abs(before[i]! - whole[i]!)).toBeLessThan(1e-5);
+    for (let i = 0; i < after.length - 100; i += 1) {
+      expect(Math.abs(after[i]! - whole[8000 + i]!)).toBeLessThan(1e-5);
+    }
+  });
+
   it('doubles 8 kHz G.711 rates to 16 kHz', () => {
     const stream = new StreamResampler(8_000);
     let total = 0;
@@ -107,6 +129,19 @@ describe('TurnDetector', () => {
   it('never pads back before the floor (audio that was cleared or committed)', () => {
     const detector = new TurnDetector(settings, 12 * 16_000, 10 * FRAME_SAMPLES);
     expect(run(detector, [0.9], 11 * FRAME_SAMPLES)).toEqual([{ kind: 'start', at: 10 * FRAME_SAMPLES }]);
+  });
+
+  it('ignores frames of audio before a reset that the VAD scores after it', () => {
+    const detector = new TurnDetector(settings, 12 * 16_000);
+    expect(run(detector, repeat(0.9, 10)).map((event) => event.kind)).toEqual(['start']);
+    // The client committed at frame 20 while the VAD was still behind, at frame 10.
+    detector.reset(20 * FRAME_SAMPLES);
+    expect(run(detector, repeat(0.9, 10), 10 * FRAME_SAMPLES)).toEqual([]);
+    expect(detector.speaking).toBe(false);
+    // A frame that reaches past the floor is the new audio's: it may open a turn from the floor.
+    expect(run(detector, [0.9], 20 * FRAME_SAMPLES - 100)).toEqual([
+      { kind: 'start', at: 20 * FRAME_SAMPLES },
+    ]);
   });
 });
 

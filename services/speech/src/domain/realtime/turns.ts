@@ -49,7 +49,10 @@ export class TurnDetector {
     return this.start;
   }
 
-  /** Forgets the open utterance (commit or clear by the client); audio before `floor` is gone. */
+  /**
+   * Forgets the open utterance (commit or clear by the client); audio before `floor` is gone, and
+   * frames of it that the VAD scores afterwards change nothing.
+   */
   reset(floor: number): void {
     this.start = undefined;
     this.probabilities = [];
@@ -59,6 +62,8 @@ export class TurnDetector {
   /** The frame [frameStart, frameStart + FRAME_SAMPLES) had `probability`. */
   push(frameStart: number, probability: number): TurnEvent[] {
     const frameEnd = frameStart + FRAME_SAMPLES;
+    // Audio already committed or cleared: it must not open a turn nothing will ever close.
+    if (frameEnd <= this.floor) return [];
     if (this.start === undefined) {
       if (probability < this.settings.threshold) return [];
       const padding = Math.round((this.settings.prefixPaddingMs * RATE) / 1000);
