@@ -10,7 +10,7 @@ import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
 import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
 import type { RelayConfig } from './domain/relay-config.js';
-import { Hub } from './hub.js';
+import { Hub } from './hub/hub.js';
 import { relayHealth } from './routes/health.js';
 import { relayMetrics } from './routes/metrics.js';
 import { upgradeHandler } from './routes/upgrade.js';

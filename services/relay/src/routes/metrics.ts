@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Hub, RelayStats } from '../hub.js';
+import type { Hub } from '../hub/hub.js';
+import type { RelayStats } from '../hub/types.js';
 import { type NodeState, type RelayHealth, relayHealth } from './health.js';
 
 const COUNTERS: Record<keyof RelayStats, string> = {
