@@ -1,6 +1,6 @@
 import { RELAY_PROTOCOL } from '@live-captions/protocol';
-import type { Hub } from '../hub/hub.js';
-import type { RelayStats } from '../hub/types.js';
+import type { Hub } from './hub.js';
+import type { RelayStats } from './types.js';
 
 /** Body of `GET /health`. */
 export interface RelayHealth extends RelayStats {
