@@ -1,24 +1,18 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import {
-  correlationId,
-  logAccess,
-  parseTrustedProxies,
-  pathOf,
-  type TrustedProxies,
-} from '@live-captions/http';
+import { createServer, type Server } from 'node:http';
+import { parseTrustedProxies, type TrustedProxies } from '@live-captions/http';
 import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
+import { relayMetrics } from './adapters/metrics.js';
 import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
 import type { RelayConfig } from './domain/relay-config.js';
-import { Hub } from './hub.js';
-import { relayHealth } from './routes/health.js';
-import { relayMetrics } from './routes/metrics.js';
-import { upgradeHandler } from './routes/upgrade.js';
+import { Hub } from './hub/hub.js';
+import { httpRoutes } from './routes/http.js';
+import { upgradeHandler } from './routes/ws-upgrade.js';
 
 export { DEFAULT_LIMITS, type RelayLimits } from './domain/limits.js';
 export type { RelayConfig } from './domain/relay-config.js';
 export { parseRelayConfig, parseRelayConfigText, RelayConfigError } from './domain/relay-config.js';
-export type { RelayHealth } from './routes/health.js';
+export type { RelayHealth } from './hub/health.js';
 
 export interface RelayOptions {
   config: RelayConfig;
@@ -79,36 +73,7 @@ export function createRelay(options: RelayOptions): Relay {
   const node = () => ({ id: nodeId, redis: cluster ? cluster.state : ('off' as const) });
   const registry = relayMetrics(hub, node);
 
-  const server = createServer(async function route(req: IncomingMessage, res: ServerResponse) {
-    const path = pathOf(req.url);
-    const started = performance.now();
-    const id = correlationId(req.headers);
-    res.once('finish', () => {
-      const ms = Math.round(performance.now() - started);
-      logAccess(log, { method: req.method ?? 'GET', path, status: res.statusCode, ms, correlationId: id });
-    });
-    const send = (status: number, type: string, body: string) => {
-      res.writeHead(status, {
-        'content-type': type,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    if (path !== '/health' && path !== '/metrics') return send(404, 'text/plain; charset=utf-8', 'Not found');
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      return send(405, 'text/plain; charset=utf-8', 'Method not allowed');
-    if (path === '/health') {
-      const health = relayHealth(hub, ready, node());
-      return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(health));
-    }
-    try {
-      send(200, registry.contentType, await registry.scrape());
-    } catch (error) {
-      log.error({ err: (error as Error).message, correlationId: id }, 'metrics failed');
-      send(500, 'text/plain; charset=utf-8', 'Metrics failed');
-    }
-  });
+  const server = createServer(httpRoutes({ hub, ready: () => ready, node, metrics: registry, logger: log }));
   server.on(
     'upgrade',
     upgradeHandler({

@@ -10,7 +10,8 @@ import {
   type StoredCaption,
 } from '../domain/cluster.js';
 import type { RelayLimits } from '../domain/limits.js';
-import type { ClusterEngine, ClusterPublish, Hub } from '../hub.js';
+import type { Hub } from '../hub/hub.js';
+import type { ClusterEngine, ClusterPublish } from '../hub/types.js';
 
 /** How captions reach every node: blocking reads of the room streams, or pub/sub. */
 export type FanoutMode = 'stream' | 'pubsub';

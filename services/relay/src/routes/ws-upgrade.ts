@@ -4,7 +4,7 @@ import { clientAddress, correlationId, logAccess, pathOf, type TrustedProxies } 
 import type { Logger } from '@live-captions/runtime';
 import type { WebSocketServer } from 'ws';
 import { addressKey } from '../domain/client-ip.js';
-import type { Hub } from '../hub.js';
+import type { Hub } from '../hub/hub.js';
 
 const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden',

@@ -1,5 +1,6 @@
 import { RELAY_PROTOCOL } from '@live-captions/protocol';
-import type { Hub, RelayStats } from '../hub.js';
+import type { Hub } from './hub.js';
+import type { RelayStats } from './types.js';
 
 /** Body of `GET /health`. */
 export interface RelayHealth extends RelayStats {

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { Hub, RelayStats } from '../hub.js';
-import { type NodeState, type RelayHealth, relayHealth } from './health.js';
+import { type NodeState, type RelayHealth, relayHealth } from '../hub/health.js';
+import type { Hub } from '../hub/hub.js';
+import type { RelayStats } from '../hub/types.js';
 
 const COUNTERS: Record<keyof RelayStats, string> = {
   accepted: 'WebSocket upgrades accepted',
