@@ -12,6 +12,7 @@ import {
 import type { RelayLimits } from '../domain/limits.js';
 import type { Hub } from '../hub/hub.js';
 import type { ClusterEngine, ClusterPublish } from '../hub/types.js';
+import { type ClusterCommands, PUBLISH, SNAPSHOT, type StreamEntry } from './cluster-scripts.js';
 
 /** How captions reach every node: blocking reads of the room streams, or pub/sub. */
 export type FanoutMode = 'stream' | 'pubsub';
@@ -40,59 +41,6 @@ const newEpoch = () => randomBytes(9).toString('base64url');
  */
 export const STREAM_SLACK = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// A room whose epoch key is gone (first use, or Redis lost its data) starts a new epoch with an
-// empty history and sequence, so that no reader mixes positions of two epochs.
-const OPEN_EPOCH = `
-local epoch = redis.call('GET', KEYS[1])
-if not epoch then
-  epoch = ARGV[1]
-  redis.call('SET', KEYS[1], epoch)
-  redis.call('DEL', KEYS[2], KEYS[3])
-end
-`;
-
-/**
- * Publish: KEYS epoch, sequence, log, delivery; ARGV candidate epoch, body, stream length,
- * replayMs, channel ('' without pub/sub), room, delivery key. One atomic step: the duplicate check,
- * the room sequence, the stream entry, trimming by count and age, the delivery identity with its
- * TTL, and for pub/sub the fan-out message.
- */
-const PUBLISH = `${OPEN_EPOCH}
-local hash = redis.sha1hex(ARGV[2])
-local prior = redis.call('GET', KEYS[4])
-if prior then
-  local sep = string.find(prior, ':', 1, true)
-  if string.sub(prior, sep + 1) == hash then
-    return {'duplicate', epoch, tonumber(string.sub(prior, 1, sep - 1))}
-  end
-  return {'conflict', epoch, 0}
-end
-local sequence = redis.call('INCR', KEYS[2])
-local id = redis.call('XADD', KEYS[3], 'MAXLEN', ARGV[3], '*', 's', sequence, 'e', epoch, 'd', ARGV[7], 'b', ARGV[2])
-local ms = tonumber(string.match(id, '^(%d+)'))
-redis.call('XTRIM', KEYS[3], 'MINID', tostring(ms - tonumber(ARGV[4])))
-redis.call('SET', KEYS[4], sequence .. ':' .. hash, 'PX', ARGV[4])
-if ARGV[5] ~= '' then
-  redis.call('PUBLISH', ARGV[5], cjson.encode({ARGV[6], epoch, sequence, id, ARGV[7], ARGV[2]}))
-end
-return {'new', epoch, sequence}
-`;
-
-/** Snapshot: KEYS epoch, sequence, log; ARGV candidate epoch, replayMs. Epoch, last sequence, retained entries. */
-const SNAPSHOT = `${OPEN_EPOCH}
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('XTRIM', KEYS[3], 'MINID', tostring(now - tonumber(ARGV[2])))
-return {epoch, redis.call('GET', KEYS[2]) or '0', redis.call('XRANGE', KEYS[3], '-', '+')}
-`;
-
-type StreamEntry = [id: string, fields: string[]];
-
-interface ClusterCommands {
-  relayPublish(...args: string[]): Promise<[string, string, number]>;
-  relaySnapshot(...args: string[]): Promise<[string, string, StreamEntry[]]>;
-}
 
 /**
  * The relay's cluster engine on Redis: per room the epoch and sequence, the history as a capped
