@@ -7,16 +7,8 @@
 /** The protocol's `audio/pcm` rate. */
 export const REALTIME_RATE = 24_000;
 
-/** The part of the browser's WebSocket the session uses (`ws` in node has the same). */
-export interface RealtimeSocket {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
+/** The part of the browser's WebSocket the session uses (`ws` in node has the same), as the relay client's. */
+export type { SocketLike as RealtimeSocket } from '@live-captions/relay-client';
 
 /** What `session.update` sets. */
 export interface TranscriptionSettings {
