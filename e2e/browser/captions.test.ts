@@ -46,6 +46,16 @@ async function until<T>(
 }
 
 const fragment = (params: Record<string, string>) => new URLSearchParams(params).toString();
+/** The editor on the test stack, reading the source room and writing the output room. */
+const editorAddress = (settings: Record<string, string>) =>
+  `${stack.uiUrl}editor.html#${fragment({
+    relayUrl: stack.relayUrl,
+    sourceRoom: stack.rooms.source,
+    sourceReadToken: stack.tokens.sourceRead,
+    outputRoom: stack.rooms.output,
+    outputWriteToken: stack.tokens.outputWrite,
+    ...settings,
+  })}`;
 
 /**
  * No audio lost between two answered windows of a stream: the later one starts with the 0.5 s of
@@ -188,16 +198,7 @@ describe('live captions in a browser', () => {
 
     editor = await context.newPage();
     errors.editor = watchErrors(editor);
-    await editor.goto(
-      `${stack.uiUrl}editor.html#${fragment({
-        relayUrl: stack.relayUrl,
-        sourceRoom: stack.rooms.source,
-        sourceReadToken: stack.tokens.sourceRead,
-        outputRoom: stack.rooms.output,
-        outputWriteToken: stack.tokens.outputWrite,
-        mode: 'manual',
-      })}`,
-    );
+    await editor.goto(editorAddress({ mode: 'manual' }));
     expect(editor.url()).not.toMatch(tokenKeys);
     await editor.waitForFunction(() =>
       document.querySelector('#output-status')?.textContent?.startsWith('Output: joined'),
@@ -400,17 +401,7 @@ describe('live captions in a browser', () => {
     await editor.close();
     editor = await context.newPage();
     errors.timedEditor = watchErrors(editor);
-    await editor.goto(
-      `${stack.uiUrl}editor.html#${fragment({
-        relayUrl: stack.relayUrl,
-        sourceRoom: stack.rooms.source,
-        sourceReadToken: stack.tokens.sourceRead,
-        outputRoom: stack.rooms.output,
-        outputWriteToken: stack.tokens.outputWrite,
-        mode: 'timed',
-        delay: '3',
-      })}`,
-    );
+    await editor.goto(editorAddress({ mode: 'timed', delay: '3' }));
     await editor.waitForFunction(() =>
       document.querySelector('#output-status')?.textContent?.startsWith('Output: joined'),
     );
