@@ -5,16 +5,7 @@
 // the time from the fault until /health answers 200 again. Figures only; nothing fails on them.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import {
-  GATEWAY_ENTRY,
-  gatewayPort,
-  killAll,
-  type RedisServer,
-  type ServiceProcess,
-  startRedisServer,
-  startServiceProcess,
-  WORKER_ENTRY,
-} from '@live-captions/test-services';
+import { type RedisServer, startQueueStack, startRedisServer } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { table } from '../lib/stats.js';
 
@@ -98,38 +89,8 @@ function watchHealth(base: string, since: number) {
   };
 }
 
-interface Stack {
-  base: string;
-  queueName: string;
-  gateway: ServiceProcess;
-  workers: Map<string, ServiceProcess>;
-  stop(): Promise<void>;
-}
-
-async function startStack(redis: RedisServer, workerIds: string[], env: Record<string, string> = {}) {
-  const queueName = `bench-faults-${randomUUID()}`;
-  const common = { REDIS_URL: redis.url, CAPTION_QUEUE_NAME: queueName, CAPTION_MODEL: MODEL };
-  const gateway = startServiceProcess(GATEWAY_ENTRY, { ...common, ...env });
-  const workers = new Map(
-    workerIds.map((id) => [id, startServiceProcess(WORKER_ENTRY, { ...common, WORKER_ID: id })] as const),
-  );
-  const base = `http://127.0.0.1:${await gatewayPort(gateway)}`;
-  const stack: Stack = {
-    base,
-    queueName,
-    gateway,
-    workers,
-    stop: () => killAll([gateway, ...workers.values()]),
-  };
-  // Every worker announced (health counts their decode slots).
-  while (
-    !(await fetch(`${base}/health`)
-      .then(async (res) => res.status === 200 && (await res.json()).workers === workerIds.length)
-      .catch(() => false))
-  )
-    await sleep(200);
-  return stack;
-}
+const startStack = (redis: RedisServer, workerIds: string[], env: Record<string, string> = {}) =>
+  startQueueStack({ redisUrl: redis.url, queuePrefix: 'bench-faults', model: MODEL, workerIds, env });
 
 /** Resolves once all `count` requests are jobs in Redis (running or queued): all in flight. */
 async function allQueued(inspector: Redis, queueName: string, count: number): Promise<void> {

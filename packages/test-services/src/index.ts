@@ -8,7 +8,9 @@ export {
   GATEWAY_ENTRY,
   gatewayPort,
   killAll,
+  type QueueStack,
   type ServiceProcess,
+  startQueueStack,
   startServiceProcess,
   WORKER_ENTRY,
 } from './service-process.js';

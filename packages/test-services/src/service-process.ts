@@ -4,6 +4,7 @@
  * kill, freeze or signal a service start it through here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -86,4 +87,68 @@ export async function killAll(procs: Iterable<ServiceProcess>): Promise<void> {
     proc.child.kill('SIGKILL');
   }
   await Promise.all(list.map((proc) => proc.exited));
+}
+
+/** A gateway and its workers as processes on one Redis queue of their own (fault tests, bench). */
+export interface QueueStack {
+  base: string;
+  queueName: string;
+  gateway: ServiceProcess;
+  workers: Map<string, ServiceProcess>;
+  startWorker(id: string): ServiceProcess;
+  /** Resolves once `/health` answers 200 with `count` decode slots (one per default worker). */
+  ready(count: number, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a gateway and one worker per id on a fresh queue of `redisUrl` (plus `env` for the
+ * gateway), and waits until every worker is ready.
+ */
+export async function startQueueStack(options: {
+  redisUrl: string;
+  queuePrefix: string;
+  model: string;
+  workerIds: string[];
+  env?: Record<string, string>;
+}): Promise<QueueStack> {
+  const queueName = `${options.queuePrefix}-${randomUUID()}`;
+  const common = { REDIS_URL: options.redisUrl, CAPTION_QUEUE_NAME: queueName, CAPTION_MODEL: options.model };
+  const gateway = startServiceProcess(GATEWAY_ENTRY, { ...common, ...options.env });
+  const workers = new Map<string, ServiceProcess>();
+  const startWorker = (id: string) => {
+    const worker = startServiceProcess(WORKER_ENTRY, { ...common, WORKER_ID: id });
+    workers.set(id, worker);
+    return worker;
+  };
+  for (const id of options.workerIds) startWorker(id);
+  const base = `http://127.0.0.1:${await gatewayPort(gateway)}`;
+  const stack: QueueStack = {
+    base,
+    queueName,
+    gateway,
+    workers,
+    startWorker,
+    async ready(count, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      const counted = () =>
+        fetch(`${base}/health`)
+          .then(
+            async (res) =>
+              res.status === 200 && ((await res.json()) as { workers: number }).workers === count,
+          )
+          .catch(() => false);
+      while (!(await counted())) {
+        if (Date.now() > deadline)
+          throw new Error(`${count} ready workers not reported within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    stop: () => killAll([gateway, ...workers.values()]),
+  };
+  await stack.ready(options.workerIds.length).catch(async (error: unknown) => {
+    await stack.stop();
+    throw error;
+  });
+  return stack;
 }

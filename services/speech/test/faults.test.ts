@@ -8,14 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
-  GATEWAY_ENTRY,
-  gatewayPort,
-  killAll,
+  type QueueStack,
   type RedisServer,
   type ServiceProcess as Started,
+  startQueueStack,
   startRedisServer,
-  startServiceProcess,
-  WORKER_ENTRY,
 } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { repoRoot, until } from './helpers/gateway.js';
@@ -54,54 +51,20 @@ async function health(base: string): Promise<Answer> {
   return { status: res.status, body, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
 }
 
-interface Stack {
-  base: string;
-  queueName: string;
-  gateway: Started;
-  workers: Map<string, Started>;
-  startWorker(id: string): Started;
-  /** Health reports `count` ready workers. */
-  ready(count: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
 let redis: RedisServer;
 let inspector: Redis;
 const stacks: Stack[] = [];
+type Stack = QueueStack;
 
 async function startStack(workerIds: string[], env: Record<string, string> = {}): Promise<Stack> {
-  const queueName = `faults-${randomUUID()}`;
-  const common = { REDIS_URL: redis.url, CAPTION_QUEUE_NAME: queueName, CAPTION_MODEL: MODEL };
-  const gateway = startServiceProcess(GATEWAY_ENTRY, { ...common, ...env });
-  const workers = new Map<string, Started>();
-  const startWorker = (id: string) => {
-    const worker = startServiceProcess(WORKER_ENTRY, { ...common, WORKER_ID: id });
-    workers.set(id, worker);
-    return worker;
-  };
-  for (const id of workerIds) startWorker(id);
-  const base = `http://127.0.0.1:${await gatewayPort(gateway)}`;
-  const stack: Stack = {
-    base,
-    queueName,
-    gateway,
-    workers,
-    startWorker,
-    async ready(count) {
-      await until(
-        async () => {
-          const report = await health(base).catch(() => undefined);
-          return report?.status === 200 && report.body.workers === count;
-        },
-        `${count} ready workers`,
-        60_000,
-        250,
-      );
-    },
-    stop: () => killAll([gateway, ...workers.values()]),
-  };
+  const stack = await startQueueStack({
+    redisUrl: redis.url,
+    queuePrefix: 'faults',
+    model: MODEL,
+    workerIds,
+    env,
+  });
   stacks.push(stack);
-  await stack.ready(workerIds.length);
   return stack;
 }
 
