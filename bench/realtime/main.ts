@@ -1,16 +1,3 @@
-// `pnpm bench realtime [--max-sessions=N] [--workers=W] [--threads=T]`
-// N concurrent /v1/realtime sessions, each streaming JFK (11 s, then 1.5 s of silence) in real
-// time as 20 ms `audio/pcm` appends (sessions started evenly over the clip's 11 s), server VAD
-// on defaults (500 ms silence), synthetic tiny model, real Silero VAD. Per utterance: speech
-// end -> `completed` (the 500 ms of silence that ends a turn included) and speech start ->
-// first `delta`, p50/p95. Next to it, in the same run and with the same N, the rolling-window
-// transport: one 3 s window (`POST /transcribe?window=1&final=0`) every 3 s per stream; its
-// text latency is the measured request time plus the wait for the window that carries the word
-// (a word is final once it is out of the window's last, unfinished second). Levels double until
-// a transport stops keeping up, then bisect (to within an eighth): realtime keeps up while p95
-// speech end -> completed stays under 3 s, rolling windows while p95 request time stays under
-// their 3 s period; any error fails a level. Figures only, never a failure.
-import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +10,7 @@ import { createApp } from '../../services/speech/src/app.js';
 import { loadConfig } from '../../services/speech/src/config.js';
 import { resample } from '../../services/speech/src/domain/resample.js';
 import { percentile, table } from '../lib/stats.js';
+import { postTranscribe } from '../lib/transcribe.js';
 import { readWav16 } from '../lib/wav.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -112,35 +100,6 @@ async function realtimeSession(port: number, delayMs: number, into: Level): Prom
   ws.close();
 }
 
-function postWindow(port: number, body: Buffer, streamId: string): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/transcribe?window=1&final=0&context_seconds=0.5',
-        headers: {
-          'Content-Type': 'application/octet-stream',
-          'X-Caption-Local': '1',
-          'X-Stream-ID': streamId,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          res.statusCode === 200
-            ? resolve(performance.now() - started)
-            : reject(new Error(`HTTP ${res.statusCode}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** One rolling-window stream over the clip: a 3 s window every 3 s (plus one final window). */
 async function rollingStream(port: number, delayMs: number, id: string, into: Level): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -152,11 +111,14 @@ async function rollingStream(port: number, delayMs: number, id: string, into: Le
     const window = jfk.subarray(from, Math.min(jfk.length, k * 3 * 16_000));
     try {
       into.requests.push(
-        await postWindow(
-          port,
-          samplesToBuffer(window.length >= 32_000 ? window : jfk.subarray(0, 32_000)),
-          id,
-        ),
+        (
+          await postTranscribe(
+            port,
+            '?window=1&final=0&context_seconds=0.5',
+            samplesToBuffer(window.length >= 32_000 ? window : jfk.subarray(0, 32_000)),
+            id,
+          )
+        ).ms,
       );
       answeredAt[k] = performance.now() - t0;
     } catch {

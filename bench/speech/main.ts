@@ -7,7 +7,7 @@
 //    whose queue+decode p95 stays under 3 s, in-process and via Redis.
 // Figures only; nothing here fails on a timing.
 import { randomUUID } from 'node:crypto';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { audioFixture } from '@live-captions/test-services/fixtures';
 import { createApp } from '../../services/speech/src/app.js';
 import { loadConfig } from '../../services/speech/src/config.js';
 import { median, percentile, table } from '../lib/stats.js';
+import { postTranscribe } from '../lib/transcribe.js';
 import { readWav16 } from '../lib/wav.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -113,49 +114,6 @@ async function startGateway(queue: InferenceQueue): Promise<Gateway> {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 
-interface Timed {
-  ms: number;
-  queueSeconds: number;
-  inferenceSeconds: number;
-}
-
-function post(port: number, query: string, body: Buffer, streamId: string): Promise<Timed> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: `/transcribe${query}`,
-        agent,
-        headers: {
-          'Content-Type': 'application/octet-stream',
-          'Content-Length': body.length,
-          'X-Caption-Local': '1',
-          'X-Stream-ID': streamId,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text}`));
-          const parsed = JSON.parse(text) as { queue_seconds: number; inference_seconds: number };
-          resolve({
-            ms: performance.now() - started,
-            queueSeconds: parsed.queue_seconds,
-            inferenceSeconds: parsed.inference_seconds,
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const jobRequest = (window: boolean): InferenceRequest => ({
   mode: 'transcribe',
   language: 'en',
@@ -194,16 +152,16 @@ async function latency(
     const body = samplesToBuffer(c.audio);
     // Warm both paths, then interleave so drift on a shared machine hits both alike.
     await engineAlone(engine, c.audio, c.window);
-    await post(gateway.port, c.query, body, 'bench-latency');
+    await postTranscribe(gateway.port, c.query, body, 'bench-latency', agent);
     const http: number[] = [];
     const alone: number[] = [];
     // ABBA order: neither path always runs right after the other.
     for (let i = 0; i < RUNS; i++) {
       if (i % 2 === 0) {
         alone.push(await engineAlone(engine, c.audio, c.window));
-        http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+        http.push((await postTranscribe(gateway.port, c.query, body, 'bench-latency', agent)).ms);
       } else {
-        http.push((await post(gateway.port, c.query, body, 'bench-latency')).ms);
+        http.push((await postTranscribe(gateway.port, c.query, body, 'bench-latency', agent)).ms);
         alone.push(await engineAlone(engine, c.audio, c.window));
       }
     }
@@ -238,11 +196,12 @@ async function level(
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       try {
-        const timed = await post(
+        const timed = await postTranscribe(
           gateway.port,
           '?window=1&final=0&context_seconds=0.5',
           body,
           `bench-stream-${stream}`,
+          agent,
         );
         totals.push(timed.queueSeconds + timed.inferenceSeconds);
       } catch {
