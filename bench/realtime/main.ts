@@ -1,3 +1,15 @@
+// `pnpm bench realtime [--max-sessions=N] [--workers=W] [--threads=T]`
+// N concurrent /v1/realtime sessions, each streaming JFK (11 s, then 1.5 s of silence) in real
+// time as 20 ms `audio/pcm` appends (sessions started evenly over the clip's 11 s), server VAD
+// on defaults (500 ms silence), synthetic tiny model, real Silero VAD. Per utterance: speech
+// end -> `completed` (the 500 ms of silence that ends a turn included) and speech start ->
+// first `delta`, p50/p95. Next to it, in the same run and with the same N, the rolling-window
+// transport: one 3 s window (`POST /transcribe?window=1&final=0`) every 3 s per stream; its
+// text latency is the measured request time plus the wait for the window that carries the word
+// (a word is final once it is out of the window's last, unfinished second). Levels double until
+// a transport stops keeping up, then bisect (to within an eighth): realtime keeps up while p95
+// speech end -> completed stays under 3 s, rolling windows while p95 request time stays under
+// their 3 s period; any error fails a level. Figures only, never a failure.
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
