@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { fragmentStore } from '../src/domain/fragments.js';
 import { createEvent, ROOT, useTestApi } from './helpers.js';
 
-// Lists reuse events rendered from the same JSON text and skip the count when a page ends the
-// matches (issue 17, "Speed without the cache"): neither may ever show something stale or wrong.
+// Lists reuse events rendered under the data's current generation and skip the count when a page
+// ends the matches (issue 17, "Speed without the cache"): neither may ever show something stale or wrong.
 const now = new Date('2030-06-15T12:00:00Z');
 const api = useTestApi({ now: () => now });
 const base = { start_date: '2030-07-10 18:00', end_date: '2030-07-10 20:00' };

@@ -1,16 +1,18 @@
 import type { Knex } from 'knex';
-import type { ReadScope, Viewer } from '../domain/auth.js';
+import type { Viewer } from '../domain/auth.js';
 import type { DateBounds } from '../domain/listing.js';
-import type { EventRow, OrganizerRow, RawRelations, TermRow, VenueRow } from '../domain/render.js';
 import { searchPlan } from '../domain/search.js';
+import { eventColumns, eventTextsSql, relationsSql, splitEventTexts } from './event-json.js';
 import { containsPattern } from './like.js';
+import { type KnownPage, NOTHING_KNOWN, type PageKey } from './list-memo.js';
 import { Params, prepared } from './sql.js';
 
 /*
- * Events with their categories, tags, venue and organizers in ONE statement: the page, its
- * relations as JSON, the total and the filter references that exist. A list costs one round
- * trip, prepared once per connection. The text depends only on which filters are present, so a
- * handful of statement names cover every request.
+ * A page of events in ONE statement: the ids of the page, its events with their relations as
+ * JSON, the total and the filter references that exist. A list costs one round trip, prepared
+ * once per connection. The text depends only on which filters are present, so a handful of
+ * statement names cover every request. What the process already knows under the data's
+ * generation (list-memo.ts) the statement skips: the count, and the events' JSON.
  */
 
 export interface EventFilter {
@@ -33,14 +35,14 @@ export interface EventFilter {
   ticketed?: boolean;
 }
 
-export interface EventWithRelations {
-  row: EventRow;
-  relations: RawRelations;
-}
-
 export interface EventPage {
+  key: PageKey;
+  /** The data generation the statement read (null without cal_generation's row). */
+  generation: string | null;
   total: number;
-  /** Each event of the page as the JSON text PostgreSQL built (parse it with parseEventJson). */
+  /** The page's event ids, in order. */
+  ids: number[];
+  /** The JSON texts (parseEventJson) of the page's events, in order, but for the skipped ones. */
   events: string[];
   /** Terms matched by the category/tag references, to name the unknown ones. */
   terms: { id: number; slug: string; taxonomy: string }[];
@@ -51,41 +53,6 @@ export interface EventPage {
 
 const CATEGORY = 'cal_events_cat';
 const TAG = 'post_tag';
-
-const columns = `e.id, e.author, e.status, e.title, e.description, e.excerpt, e.slug, e.date_utc,
-  e.modified_utc, e.image, e.password, e.all_day,
-  to_char(e.start_local, 'YYYY-MM-DD HH24:MI:SS') AS start_local,
-  to_char(e.end_local, 'YYYY-MM-DD HH24:MI:SS') AS end_local,
-  e.start_utc, e.end_utc, e.timezone, e.cost, e.website, e.show_map, e.show_map_link,
-  e.hide_from_listings, e.sticky, e.featured, e.ticketed, e.post_parent, e.venue_id`;
-
-const postColumns = (a: string) =>
-  `${a}.id, ${a}.author, ${a}.status, ${a}.title, ${a}.description, ${a}.excerpt, ${a}.slug,
-   ${a}.date_utc, ${a}.modified_utc, ${a}.image`;
-
-/** canRead over a table alias, trashed records excluded. */
-export function readableSql(alias: string, scope: ReadScope, params: Params): string {
-  if (scope.all) return `${alias}.status <> 'trash'`;
-  if (scope.author === undefined) return `${alias}.status = 'publish'`;
-  return `(${alias}.status = 'publish' OR (${alias}.author = ${params.p(scope.author)}
-    AND ${alias}.status <> ALL(${params.p(scope.hiddenStatuses)}::text[])))`;
-}
-
-/** The relations of the event aliased `e`, as three JSON columns. */
-function relationsSql(viewer: Viewer, params: Params): string {
-  return `
-    (SELECT coalesce(json_agg(json_build_object('id', t.id, 'taxonomy', t.taxonomy, 'name', t.name,
-        'slug', t.slug, 'description', t.description, 'parent', t.parent, 'count', t.count)
-        ORDER BY lower(t.name), t.id), '[]')
-       FROM cal_event_terms et JOIN cal_terms t ON t.id = et.term_id WHERE et.event_id = e.id) AS terms,
-    (SELECT row_to_json(v) FROM (SELECT ${postColumns('v')}, v.address, v.city, v.country, v.province,
-        v.state, v.zip, v.phone, v.website, v.stateprovince, v.geo_lat, v.geo_lng, v.show_map,
-        v.show_map_link FROM cal_venues v
-       WHERE v.id = e.venue_id AND ${readableSql('v', viewer.scope, params)}) v) AS venue,
-    (SELECT coalesce(json_agg(o ORDER BY o.position), '[]') FROM (SELECT ${postColumns('o')}, o.phone,
-        o.website, o.email, l.position FROM cal_event_organizers l JOIN cal_organizers o ON o.id = l.organizer_id
-       WHERE l.event_id = e.id AND ${readableSql('o', viewer.scope, params)}) o) AS organizers`;
-}
 
 const distanceSql = (lat: string, lng: string) => `(6371 * acos(least(1, cos(radians(${lat}))
   * cos(radians(v.geo_lat)) * cos(radians(v.geo_lng) - radians(${lng}))
@@ -175,18 +142,32 @@ function whereSql(filter: EventFilter, viewer: Viewer, params: Params): string {
 }
 
 /**
- * Separates the events' JSON texts in the `events` column. JSON escapes every control character
- * inside strings, so the separator can only appear between two events.
+ * The statement of a page of events; `total` counted over the same conditions. `known` is told
+ * the page's key and answers what the caller knows under a data generation: when that
+ * generation is still current, the statement skips the count (a known total >= 0) and the JSON
+ * of the page's events among `skip` (the caller has them rendered).
  */
-const RECORD_SEPARATOR = '\x1e'; // chr(30) in the statement
-
-/**
- * The statement of a page of events; `total` counted over the same conditions. The events come
- * back as their JSON texts, unparsed: a renderer that already rendered the same text skips it.
- */
-export function eventListSql(filter: EventFilter, viewer: Viewer, limit: number, offset: number) {
+export function eventListSql(
+  filter: EventFilter,
+  viewer: Viewer,
+  limit: number,
+  offset: number,
+  known: (key: PageKey) => KnownPage = () => NOTHING_KNOWN,
+) {
   const params = new Params();
   const where = whereSql(filter, viewer, params);
+  const ctes: string[] = [];
+  if (filter.categories) {
+    ctes.push(`cat_tree AS (
+         SELECT id FROM cal_terms WHERE taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)}
+         UNION SELECT t.id FROM cal_terms t JOIN cat_tree c ON t.parent = c.id WHERE t.taxonomy = '${CATEGORY}')`);
+  }
+  const undated = params.values.map((value) => (value instanceof Date ? null : value));
+  const key = {
+    count: JSON.stringify([where, ctes, params.values]),
+    shape: JSON.stringify([where, ctes, undated, limit, offset]),
+  };
+  const { generation, total, skip } = known(key);
   let order = 'e.start_utc, e.id';
   let orderOut = 'p.start_utc, p.id';
   let extra = '';
@@ -201,16 +182,13 @@ export function eventListSql(filter: EventFilter, viewer: Viewer, limit: number,
     order = `distance, ${order}`;
     orderOut = `p.distance, ${orderOut}`;
   }
-  const ctes: string[] = [];
-  if (filter.categories) {
-    ctes.push(`cat_tree AS (
-         SELECT id FROM cal_terms WHERE taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)}
-         UNION SELECT t.id FROM cal_terms t JOIN cat_tree c ON t.parent = c.id WHERE t.taxonomy = '${CATEGORY}')`);
-  }
   const limitParam = params.p(limit);
   const offsetParam = params.p(offset);
   ctes.push(`page AS MATERIALIZED (SELECT e.*${extra} FROM cal_events e WHERE ${where}
            ORDER BY ${order} LIMIT ${limitParam} OFFSET ${offsetParam})`);
+  ctes.push('generation AS (SELECT value::text AS value FROM cal_generation)');
+  const unchanged = `coalesce((SELECT value FROM generation) = ${params.p(generation)}::text, false)`;
+  const knownTotal = `${params.p(total)}::bigint`;
   const refs: string[] = [];
   if (filter.categories) {
     refs.push(`(taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)})`);
@@ -218,73 +196,40 @@ export function eventListSql(filter: EventFilter, viewer: Viewer, limit: number,
   if (filter.tags) refs.push(`(taxonomy = '${TAG}' AND ${termRefs(filter.tags, params)})`);
   // A page that is not full (or an empty first page) holds the last matches: offset plus its
   // rows is the exact total, and the count over every match (an InitPlan PostgreSQL runs only
-  // when the CASE reaches it) is skipped.
+  // when the CASE reaches it) is skipped; so is a count known under the same generation.
   const pageRows = '(SELECT count(*) FROM page)';
   const text = `WITH ${filter.categories ? 'RECURSIVE ' : ''}${ctes.join(',\n')}
 SELECT
+  (SELECT value FROM generation) AS generation,
   CASE WHEN ${pageRows} < ${limitParam} AND (${pageRows} > 0 OR ${offsetParam} = 0)
     THEN ${offsetParam} + ${pageRows}
+    WHEN ${unchanged} AND ${knownTotal} >= 0 THEN ${knownTotal}
     ELSE (SELECT count(*) FROM cal_events e WHERE ${where}) END AS total,
-  (SELECT coalesce(string_agg(row_to_json(p)::text, chr(30) ORDER BY ${orderOut}), '') FROM (
-     SELECT ${columns}${filter.near ? ', e.distance' : ''}, ${relationsSql(viewer, params)}
-     FROM page e) p) AS events,
+  (SELECT coalesce(array_agg(p.id ORDER BY ${orderOut}), '{}') FROM page p) AS ids,
+  (SELECT ${eventTextsSql(orderOut)} FROM (
+     SELECT ${eventColumns}${filter.near ? ', e.distance' : ''}, ${relationsSql(viewer, params)}
+     FROM page e WHERE NOT (${unchanged} AND e.id = ANY(${params.p(skip)}::int[]))) p) AS events,
   ${refs.length ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'slug', slug, 'taxonomy', taxonomy)), '[]') FROM cal_terms WHERE ${refs.join(' OR ')})` : `'[]'::json`} AS terms,
   ${filter.venueIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_venues WHERE id = ANY(${params.p(filter.venueIds)}::int[]))` : `'{}'::int[]`} AS venue_ids,
   ${filter.organizerIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_organizers WHERE id = ANY(${params.p(filter.organizerIds)}::int[]))` : `'{}'::int[]`} AS organizer_ids,
   ${filter.postParent !== undefined ? `EXISTS (SELECT 1 FROM cal_events WHERE id = ${params.p(filter.postParent)})` : 'true'} AS parent_exists`;
-  return { text, values: params.values };
+  return { text, values: params.values, key };
 }
 
-interface JsonEvent extends Omit<EventRow, 'date_utc' | 'modified_utc' | 'start_utc' | 'end_utc'> {
-  date_utc: string;
-  modified_utc: string;
-  start_utc: string;
-  end_utc: string;
-  terms: TermRow[];
-  venue: (Omit<VenueRow, 'date_utc' | 'modified_utc'> & { date_utc: string; modified_utc: string }) | null;
-  organizers: (Omit<OrganizerRow, 'date_utc' | 'modified_utc'> & {
-    date_utc: string;
-    modified_utc: string;
-  })[];
-}
-
-/** JSON carries timestamps as text: back to Dates for the renderers. */
-const withDates = <T extends { date_utc: string; modified_utc: string }>(post: T) => ({
-  ...post,
-  date_utc: new Date(post.date_utc),
-  modified_utc: new Date(post.modified_utc),
-});
-
-/** An event of a page (its JSON text as the list statement returns it) as rows for the renderers. */
-export const parseEventJson = (text: string) => fromJson(JSON.parse(text) as JsonEvent);
-
-function fromJson(json: JsonEvent): EventWithRelations {
-  const { terms, venue, organizers, ...event } = json;
-  const row = {
-    ...withDates(event),
-    start_utc: new Date(event.start_utc),
-    end_utc: new Date(event.end_utc),
-  } as EventRow;
-  return {
-    row,
-    relations: {
-      terms,
-      venue: venue ? (withDates(venue) as VenueRow) : null,
-      organizers: organizers.map((o) => withDates(o) as OrganizerRow),
-    },
-  };
-}
-
+/** A page of events in one statement (see eventListSql), skipping what `known` answers. */
 export async function listEvents(
   knex: Knex,
   filter: EventFilter,
   viewer: Viewer,
   limit: number,
   offset: number,
+  known?: (key: PageKey) => KnownPage,
 ): Promise<EventPage> {
-  const { text, values } = eventListSql(filter, viewer, limit, offset);
+  const { text, values, key } = eventListSql(filter, viewer, limit, offset, known);
   const [result] = await prepared<{
+    generation: string | null;
     total: number;
+    ids: number[];
     events: string;
     terms: EventPage['terms'];
     venue_ids: number[];
@@ -292,25 +237,14 @@ export async function listEvents(
     parent_exists: boolean;
   }>(knex, text, values);
   return {
+    key,
+    generation: result!.generation,
     total: Number(result!.total),
-    events: result!.events === '' ? [] : result!.events.split(RECORD_SEPARATOR),
+    ids: result!.ids,
+    events: splitEventTexts(result!.events),
     terms: result!.terms,
     venueIds: result!.venue_ids,
     organizerIds: result!.organizer_ids,
     parentExists: result!.parent_exists,
   };
-}
-
-/** One event by id or slug, whatever its status, with its relations as `viewer` may see them. */
-export async function findEventWithRelations(
-  knex: Knex,
-  by: { id: number } | { slug: string },
-  viewer: Viewer,
-): Promise<EventWithRelations | undefined> {
-  const params = new Params();
-  const where = 'id' in by ? `e.id = ${params.p(by.id)}` : `e.slug = ${params.p(by.slug)}`;
-  const text = `SELECT row_to_json(p) AS event FROM (
-    SELECT ${columns}, ${relationsSql(viewer, params)} FROM cal_events e WHERE ${where}) p`;
-  const [result] = await prepared<{ event: JsonEvent }>(knex, text, params.values);
-  return result ? fromJson(result.event) : undefined;
 }

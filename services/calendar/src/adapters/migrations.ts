@@ -4,6 +4,16 @@ import type { Knex } from 'knex';
  * The schema, as knex migrations kept in code (not files) so that the built service and the
  * `pnpm migrate` script run the same list. Never edit a migration that has shipped: add one.
  */
+/** The tables an event list reads: their writes start a new list generation (0004). */
+const LISTED_TABLES = [
+  'cal_events',
+  'cal_venues',
+  'cal_organizers',
+  'cal_terms',
+  'cal_event_terms',
+  'cal_event_organizers',
+];
+
 const migrations: Record<string, Knex.Migration> = {
   '0001_calendar_schema': {
     async up(knex) {
@@ -146,6 +156,30 @@ const migrations: Record<string, Knex.Migration> = {
     },
     async down(knex) {
       await knex.raw('CREATE INDEX IF NOT EXISTS cal_events_date_utc_id_index ON cal_events (date_utc, id)');
+    },
+  },
+  '0004_list_generation': {
+    // The generation event lists are memoized under (list-memo.ts): replaced by every statement
+    // that writes a table a list reads, in the writer's transaction, so a reader sees the new
+    // value exactly when it sees the new data. A random value rather than a counter: a database
+    // restored or created again never repeats one. BEFORE, not AFTER, the statement: the row's
+    // lock is then the first a writing transaction takes, so writers never wait on each other in
+    // two orders. A table added later that lists read needs the same trigger.
+    async up(knex) {
+      await knex.raw(`CREATE TABLE cal_generation (
+        single boolean PRIMARY KEY DEFAULT true CHECK (single), value uuid NOT NULL)`);
+      await knex.raw('INSERT INTO cal_generation (value) VALUES (gen_random_uuid())');
+      await knex.raw(`CREATE FUNCTION cal_next_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE cal_generation SET value = gen_random_uuid(); RETURN NULL; END $$`);
+      for (const table of LISTED_TABLES) {
+        await knex.raw(`CREATE TRIGGER cal_next_generation BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE
+          ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION cal_next_generation()`);
+      }
+    },
+    async down(knex) {
+      for (const table of LISTED_TABLES) await knex.raw(`DROP TRIGGER cal_next_generation ON ${table}`);
+      await knex.raw('DROP FUNCTION cal_next_generation()');
+      await knex.raw('DROP TABLE cal_generation');
     },
   },
 };

@@ -1,8 +1,8 @@
 /**
- * A bounded map from the exact text a rendering was computed from to what it produced, least
- * recently used out first. Keys are the input itself (not an id and a version), so an entry can
- * never be stale: any change of the input, a renamed venue or a term's new count included, is
- * another key. `maxBytes` bounds keys and values together (UTF-16 upper bound); 0 disables.
+ * A bounded map from what identifies a rendering to what it produced, least recently used out
+ * first. The key must name everything the rendering depends on (for list events: the data's
+ * generation, the viewer's scope, the origin and the id), so that an entry can never be stale.
+ * `maxBytes` bounds keys (UTF-16 upper bound) and values' own `bytes` together; 0 disables.
  */
 export function fragmentStore<V extends { bytes: number }>(maxBytes: number) {
   const entries = new Map<string, V>();

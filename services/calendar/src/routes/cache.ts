@@ -107,13 +107,14 @@ export function responseCache(
     res.on('close', () => {
       if (hit?.refreshing && entries.get(key) === hit) remove(key);
     });
-    // `res.json` ends in `send` with the serialized text, and lists send their text themselves.
+    // `res.json` ends in `send` with the serialized text, and event lists send their bytes.
     const send = res.send.bind(res);
     res.send = (text: unknown) => {
-      if (typeof text !== 'string' || !/^application\/json/.test(String(res.get('content-type')))) {
+      const serialized = typeof text === 'string' || Buffer.isBuffer(text);
+      if (!serialized || !/^application\/json/.test(String(res.get('content-type')))) {
         return send(text);
       }
-      const body = Buffer.from(text);
+      const body = Buffer.isBuffer(text) ? text : Buffer.from(text);
       res.type('application/json; charset=utf-8');
       if (res.statusCode === 200 && generation === readAt) {
         const head = [

@@ -52,10 +52,12 @@ export function params(req: Request): Record<string, unknown> {
   return { ...(req.query as Record<string, unknown>), ...body };
 }
 
-/** Items already serialized, each one's JSON text (the rendered events of a list). */
+/** Items already serialized, each one's JSON as UTF-8 (the rendered events of a list). */
 export interface SerializedItems {
-  json: string[];
+  json: Buffer[];
 }
+
+const COMMA = Buffer.from(',');
 
 /**
  * Sends a collection in The Events Calendar's envelope: items under `key`, rest_url,
@@ -90,6 +92,14 @@ export function sendList(
     'X-WP-Total': String(page.total),
     'X-WP-TotalPages': String(page.totalPages),
   });
-  const list = Array.isArray(items) ? JSON.stringify(items) : `[${items.json.join(',')}]`;
-  res.type('application/json').send(`{${JSON.stringify(key)}:${list},${JSON.stringify(body).slice(1)}`);
+  const envelope = JSON.stringify(body).slice(1);
+  if (Array.isArray(items)) {
+    res.type('application/json').send(`{${JSON.stringify(key)}:${JSON.stringify(items)},${envelope}`);
+    return;
+  }
+  // Spliced as bytes: encoding a whole page's text again would cost more than rendering it did.
+  const chunks: Buffer[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
+  for (const [i, item] of items.json.entries()) chunks.push(...(i === 0 ? [item] : [COMMA, item]));
+  chunks.push(Buffer.from(`],${envelope}`));
+  res.type('application/json; charset=utf-8').send(Buffer.concat(chunks));
 }

@@ -1,12 +1,8 @@
 import { writeTransaction } from '../adapters/db.js';
-import {
-  type EventFilter,
-  type EventPage,
-  findEventWithRelations,
-  listEvents,
-  parseEventJson,
-} from '../adapters/event-query.js';
+import { findEventWithRelations, parseEventJson } from '../adapters/event-json.js';
+import { type EventFilter, type EventPage, listEvents } from '../adapters/event-query.js';
 import { findEvent, updateEvent } from '../adapters/events-repo.js';
+import { type KnownPage, ListMemo, type PageKey } from '../adapters/list-memo.js';
 import { refreshTermCounts, termIdsOfEvent } from '../adapters/terms-repo.js';
 import {
   canEdit,
@@ -14,7 +10,9 @@ import {
   canWritePosts,
   forbidden,
   listedStatuses,
+  type ReadScope,
   type User,
+  type Viewer,
   viewerOf,
 } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
@@ -64,15 +62,23 @@ function statusFilter(
 
 type EventKey = { id: number } | { slug: string };
 
-/** Bytes of rendered list events kept by default (their source texts included). */
+/** Bytes of rendered list events kept by default. */
 const RENDERED_EVENTS_BYTES = 32 * 1024 * 1024;
 
-/** An event of a list rendered from one exact JSON text (open, or locked by its password). */
+/** An event of a list rendered under one data generation: open, and locked when protected. */
 interface RenderedEvent {
+  id: number;
   bytes: number;
   password: string;
-  json: string;
+  /** The event's JSON as UTF-8, ready to splice into a page. */
+  json: Buffer;
+  /** Without its password (set only for a protected event). */
+  lockedJson?: Buffer;
 }
+
+/** Which related records a viewer may read decides how an event renders. */
+const scopeKey = (scope: ReadScope) =>
+  scope.all ? 'all' : scope.author === undefined ? 'public' : `${scope.author}:${scope.hiddenStatuses}`;
 
 /**
  * The event rules behind the routes: who may list, read, create, update or trash what, in
@@ -80,32 +86,78 @@ interface RenderedEvent {
  */
 export function eventService(ctx: ServiceContext) {
   const { knex } = ctx;
-  // Rendering and serializing a page costs more than the statement that reads it: an event
-  // already rendered from the same text (same row, relations, counts and caller's view) on the
-  // same origin is reused, whatever the list, filter or page it appears in.
-  const rendered = fragmentStore<RenderedEvent>(ctx.renderedEventsBytes ?? RENDERED_EVENTS_BYTES);
+  const bytes = ctx.renderedEventsBytes ?? RENDERED_EVENTS_BYTES;
+  // Rendering and serializing a page costs more than the statement that reads its ids. As
+  // WordPress primes its post cache, an event rendered under the data's current generation
+  // (list-memo.ts) for the same viewer scope and origin is reused, whatever the list, filter or
+  // page it appears in, and PostgreSQL then skips building its JSON; so are list totals.
+  const lists = new ListMemo(bytes > 0);
+  const rendered = fragmentStore<RenderedEvent>(bytes);
+  const keyOf = (generation: string, scope: ReadScope, site: Site, id: number) =>
+    `${generation}\n${scopeKey(scope)}\n${site.origin}${site.restRoot}\n${id}`;
 
-  /** One event of a list as serialized JSON, locked when protected and not unlocked by `password`. */
-  function listedEvent(text: string, site: Site, password: string | undefined, memo: Map<string, unknown>) {
-    const key = `${site.origin}${site.restRoot}\n${text}`;
-    const serialize = (locked: boolean) => {
-      const { row, relations } = parseEventJson(text);
-      const json = JSON.stringify(renderEvent(row, renderRelations(relations, site, memo), site, locked));
-      return { bytes: json.length * 2, password: row.password, json };
+  /** Renders an event of a list from its JSON text, kept under `generation` when there is one. */
+  function render(
+    text: string,
+    generation: string | null,
+    scope: ReadScope,
+    site: Site,
+    memo: Map<string, unknown>,
+  ) {
+    const { row, relations } = parseEventJson(text);
+    const rendering = renderRelations(relations, site, memo);
+    const json = Buffer.from(JSON.stringify(renderEvent(row, rendering, site)));
+    const event: RenderedEvent = { id: row.id, bytes: json.length, password: row.password, json };
+    if (row.password !== '') {
+      event.lockedJson = Buffer.from(JSON.stringify(renderEvent(row, rendering, site, true)));
+      event.bytes += event.lockedJson.length;
+    }
+    if (generation !== null) rendered.set(keyOf(generation, scope, site, row.id), event);
+    return event;
+  }
+
+  /**
+   * A page of events in one statement: what this process knows under the data's newest
+   * generation (the total, the page's ids and which of them it has rendered) goes with it, and
+   * PostgreSQL skips that when the generation is still current.
+   */
+  async function readPage(filter: EventFilter, viewer: Viewer, site: Site, perPage: number, offset: number) {
+    const remembered = new Map<number, RenderedEvent>();
+    const known = (key: PageKey): KnownPage => {
+      const { generation, total, ids } = lists.known(key);
+      if (generation !== null) {
+        for (const id of ids) {
+          const event = rendered.get(keyOf(generation, viewer.scope, site, id));
+          if (event) remembered.set(id, event);
+        }
+      }
+      return { generation, total, skip: [...remembered.keys()] };
     };
-    let open = rendered.get(key);
-    if (!open) {
-      open = serialize(false);
-      rendered.set(key, open);
+    const found = await listEvents(knex, filter, viewer, perPage, offset, known);
+    lists.learn(found.key, found.generation, found.total, found.ids);
+    return { found, remembered };
+  }
+
+  /** The serialized events of a page, in order, each locked when protected and not unlocked. */
+  function pageEvents(
+    found: EventPage,
+    remembered: Map<number, RenderedEvent>,
+    scope: ReadScope,
+    site: Site,
+    password: string | undefined,
+  ) {
+    const memo = new Map<string, unknown>();
+    const read = new Map<number, RenderedEvent>();
+    for (const text of found.events) {
+      const event = render(text, found.generation, scope, site, memo);
+      read.set(event.id, event);
     }
-    if (open.password === '' || open.password === password) return open.json;
-    const lockedKey = `locked ${key}`;
-    let locked = rendered.get(lockedKey);
-    if (!locked) {
-      locked = serialize(true);
-      rendered.set(lockedKey, locked);
-    }
-    return locked.json;
+    return found.ids.map((id) => {
+      // The statement skips only what `remembered` holds, and only under its generation.
+      const event = read.get(id) ?? remembered.get(id);
+      if (!event) throw new Error(`event ${id} of a list page was neither read nor remembered`);
+      return event.password === '' || event.password === password ? event.json : event.lockedJson!;
+    });
   }
 
   /** The event with its relations, in one statement, when `user` may read it. */
@@ -156,11 +208,11 @@ export function eventService(ctx: ServiceContext) {
       }
       const offset = (query.page - 1) * perPage;
       // One statement answers the page, its relations, the total and which references exist.
-      const found = await listEvents(knex, filter, viewerOf(user), perPage, offset);
+      const viewer = viewerOf(user);
+      const { found, remembered } = await readPage(filter, viewer, site, perPage, offset);
       checkReferences(query, found);
       const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
-      const memo = new Map<string, unknown>();
-      const events = found.events.map((text) => listedEvent(text, site, query.password, memo));
+      const events = pageEvents(found, remembered, viewer.scope, site, query.password);
       return { events, page };
     },
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { findEventWithRelations } from '../adapters/event-query.js';
+import { findEventWithRelations } from '../adapters/event-json.js';
 import type { Tokens } from '../adapters/tokens.js';
 import { type User, viewerOf } from '../domain/auth.js';
 import { renderEvent, renderRelations, type Site } from '../domain/render.js';
