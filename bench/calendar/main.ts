@@ -1,8 +1,8 @@
 // `pnpm bench calendar`: the calendar API on the real PostgreSQL with 10,000 seeded events.
 // autocannon drives the default list (per_page 50), its pages 1-40 in turn, a category filter,
 // a search and a single event at 50 connections against the app running in a child process:
-// GET cache off (uncached), GET cache off and no reuse of rendered list events (cold), GET
-// cache on (cached). Prints one table with them side by side (req/s, p50/p95/p99, SQL
+// GET cache off (uncached), GET cache off and no list memo (cold: every list counts, builds its
+// events' JSON and renders them), GET cache on (cached). Prints one table with them side by side (req/s, p50/p95/p99, SQL
 // statements and CPU ms of the app and of PostgreSQL per request) and the plan of each list
 // statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings.
 import { type ChildProcess, fork } from 'node:child_process';
@@ -180,8 +180,9 @@ try {
     ['GET /events?search=jazz', `${ROOT}/events?search=jazz`],
     ['GET /events/{id}', `${ROOT}/events/${sample.id}`],
   ];
-  // Uncached: GET cache off. Cold: also no reuse of rendered list events, so every event of
-  // every page is rendered and serialized again. Cached: the GET cache with its default TTL.
+  // Uncached: GET cache off. Cold: also no list memo, so every list counts its matches and every
+  // event of every page is built, rendered and serialized again. Cached: the GET cache with its
+  // default TTL.
   const modes = [
     { mode: 'uncached', ttl: 0, reuse: true },
     { mode: 'cold', ttl: 0, reuse: false },

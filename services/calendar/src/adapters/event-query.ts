@@ -82,8 +82,13 @@ function whereSql(filter: EventFilter, viewer: Viewer, params: Params): string {
     where.push(`e.id = ANY(${params.p(filter.include)}::int[])`);
   } else {
     const b = filter.bounds;
+    // With a full-text search, the start bounds are written so that no index can serve them
+    // (`+ interval '0'`): the generic plan otherwise ANDs the search index's few matches with
+    // the listing index's whole window (8,854 entries read at 10k events, to drop 82 matches).
+    const fulltext = filter.search?.trim() && searchPlan(filter.search.trim()).kind === 'fulltext';
     const bound = (column: string, op: string, value: Date | undefined) => {
-      if (value) where.push(`e.${column} ${op} ${params.p(value)}::timestamptz`);
+      const side = fulltext && column === 'start_utc' ? `(e.${column} + interval '0')` : `e.${column}`;
+      if (value) where.push(`${side} ${op} ${params.p(value)}::timestamptz`);
     };
     bound('start_utc', '>=', b.startFrom);
     bound('end_utc', '<=', b.endUntil);

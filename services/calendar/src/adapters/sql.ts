@@ -10,6 +10,19 @@ export class Params {
   }
 }
 
+/** Names by statement text: the texts are few (one per combination of filters present). */
+const names = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `cal_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (names.size >= 1000) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
+
 interface PgConnection {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
@@ -20,7 +33,7 @@ interface PgConnection {
  * Reports to knex's `query` / `query-response` listeners, as knex's own queries do.
  */
 export async function prepared<Row>(knex: Knex, text: string, values: unknown[]): Promise<Row[]> {
-  const name = `cal_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  const name = statementName(text);
   const uid = randomUUID();
   knex.emit('query', { __knexQueryUid: uid, sql: text, bindings: values });
   const connection = (await knex.client.acquireConnection()) as PgConnection;
