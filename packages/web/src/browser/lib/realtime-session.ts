@@ -12,45 +12,21 @@
  */
 import type { SessionState, SessionStatus } from './capture-session.js';
 import { base64, pcm16 } from './pcm16.js';
+import { KeptAudio } from './realtime-kept-audio.js';
+import { REALTIME_RATE, type RealtimeSocket, realtimeProtocols, sessionUpdate } from './realtime-protocol.js';
 import {
-  REALTIME_RATE,
-  type RealtimeSocket,
-  realtimeProtocols,
-  sessionUpdate,
-  type TranscriptionSettings,
-} from './realtime-protocol.js';
-import { type RealtimeFinal, type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
+  browserSocket,
+  type RealtimeErrorEvent,
+  type RealtimeSessionOptions,
+} from './realtime-session-options.js';
+import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
 import { StreamResampler } from './resample.js';
 import { RETRY_DELAYS_MS } from './retry.js';
 
-/** Audio kept before an utterance's start when it is sent again (the server's prefix padding). */
-const REPLAY_LEAD_SAMPLES = REALTIME_RATE / 2;
-/** Audio kept while no utterance is open: the server's VAD reports a start only after a while. */
-const VAD_LAG_SAMPLES = REALTIME_RATE * 3;
 /** Largest append: keeps each WebSocket frame well under the server's limit. */
 const MAX_APPEND_SAMPLES = REALTIME_RATE / 2;
 /** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
 const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
-
-export interface RealtimeSessionOptions extends TranscriptionSettings {
-  /** `ws(s)://host/v1/realtime?intent=transcription` ({@link realtimeUrl}). */
-  url: string;
-  /** Service access token: sent as the `openai-insecure-api-key.<key>` subprotocol. */
-  apiKey?: string;
-  /** Rate of the frames given to `push`. */
-  inputRate: number;
-  sendEveryMs?: number;
-  /**
-   * How long Stop waits, once everything seems done, for the server's VAD to catch up with the
-   * last audio (it runs behind it); default 500 ms.
-   */
-  settleMs?: number;
-  connect?: (url: string, protocols: string[]) => RealtimeSocket;
-  retry?: { delaysMs?: readonly number[]; sleep?: (ms: number) => Promise<void> };
-  onPartial?: (text: string) => void;
-  onFinal?: (final: RealtimeFinal) => void;
-  onStatus?: (status: SessionStatus) => void;
-}
 
 const OPEN = 1;
 
@@ -61,14 +37,8 @@ export class RealtimeSession {
   private state: SessionState = 'capturing';
   private message?: string;
   private socket?: RealtimeSocket;
-  /** 24 kHz audio not known to be transcribed; `kept[0]` is sample number `keptStart`. */
-  private kept = new Float32Array(0);
-  private keptStart = 0;
-  /** Samples sent on the current connection, and where its audio (ms 0) starts. */
-  private sentUpTo = 0;
-  private connectionBase = 0;
-  /** End of the last transcribed utterance (samples). */
-  private doneUpTo = 0;
+  /** 24 kHz audio not known to be transcribed. */
+  private readonly kept = new KeptAudio();
   private attempt = 0;
   private serverError?: string;
   /** The commit awaiting its answer (`committed`, or an `error` naming it). */
@@ -90,8 +60,8 @@ export class RealtimeSession {
     return {
       state: this.state,
       inFlight: this.transcripts.pending > 0 || this.transcripts.speaking,
-      bufferedSeconds: this.kept.length / REALTIME_RATE,
-      committedSeconds: this.doneUpTo / REALTIME_RATE,
+      bufferedSeconds: this.kept.samples.length / REALTIME_RATE,
+      committedSeconds: this.kept.doneUpTo / REALTIME_RATE,
       ...(this.message ? { message: this.message } : {}),
     };
   }
@@ -112,8 +82,8 @@ export class RealtimeSession {
   /** A frame from the microphone at `inputRate` (ignored once stopped). */
   push(frame: Float32Array): void {
     if (this.state !== 'capturing') return;
-    this.keep(this.resampler.process(frame));
-    if (this.kept.length > MAX_KEPT_SAMPLES) {
+    this.kept.append(this.resampler.process(frame));
+    if (this.kept.samples.length > MAX_KEPT_SAMPLES) {
       // Transcripts lag more than 30 s behind: stop taking audio and finish what is there.
       this.message = 'More than 30 s of audio waiting: capture stopped, sending the rest';
       void this.stop();
@@ -126,7 +96,7 @@ export class RealtimeSession {
   stop(): Promise<void> {
     if (this.state === 'capturing') {
       this.state = 'draining';
-      this.keep(this.resampler.flush());
+      this.kept.append(this.resampler.flush());
       if (this.connected) this.finishAudio();
       this.emit();
     }
@@ -147,7 +117,7 @@ export class RealtimeSession {
   /** After a failure: forgets the kept audio. */
   discard(): Promise<void> {
     if (this.state !== 'failed') return this.whenIdle();
-    this.kept = new Float32Array(0);
+    this.kept.clear();
     this.transcripts.dropUnfinished();
     this.message = undefined;
     this.finish();
@@ -172,12 +142,7 @@ export class RealtimeSession {
   }
 
   private open(): void {
-    const connect =
-      this.options.connect ??
-      ((url: string, protocols: string[]) =>
-        new (
-          globalThis as unknown as { WebSocket: new (u: string, p: string[]) => RealtimeSocket }
-        ).WebSocket(url, protocols));
+    const connect = this.options.connect ?? browserSocket;
     const socket = connect(this.options.url, realtimeProtocols(this.options.apiKey));
     this.socket = socket;
     let opened = false;
@@ -187,7 +152,7 @@ export class RealtimeSession {
       this.message = this.serverError = undefined;
       this.send(sessionUpdate(this.options));
       // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
-      this.connectionBase = this.sentUpTo = this.keptStart;
+      this.kept.rebase();
       if (this.state === 'draining') this.finishAudio();
       else this.sendAudio(true);
       this.emit();
@@ -216,7 +181,7 @@ export class RealtimeSession {
     this.attempt += 1;
     if (delay === undefined) {
       // Capture stops here: the filter's look-ahead belongs to the kept audio too.
-      if (this.state === 'capturing') this.keep(this.resampler.flush());
+      if (this.state === 'capturing') this.kept.append(this.resampler.flush());
       this.state = 'failed';
       this.message = why;
       this.emit();
@@ -235,34 +200,14 @@ export class RealtimeSession {
     } catch {
       return;
     }
-    if (event.type === 'error') {
-      const error = (event as { error?: { message?: string; code?: string; event_id?: string | null } })
-        .error;
-      const ours = this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id);
-      if (error?.code === 'input_audio_buffer_commit_empty' && this.state === 'draining') {
-        // Nothing (or under 100 ms) to commit: an utterance the VAD opened on the last frames is empty.
-        this.transcripts.dropOpen();
-        this.commitAnswered = true;
-        if (ours) this.commitEventId = undefined;
-      } else if (ours) {
-        this.commitAnswered = true;
-        this.commitEventId = undefined;
-      } else {
-        this.serverError = error?.message ?? 'unknown error';
-        this.message = `Server: ${this.serverError}`;
-      }
-    }
+    if (event.type === 'error') this.receiveError(event as RealtimeErrorEvent);
     if (event.type === 'input_audio_buffer.committed' && this.commitEventId) {
       this.commitAnswered = true;
       this.commitEventId = undefined;
     }
     if (this.transcripts.apply(event)) {
       for (const final of this.transcripts.takeFinals()) {
-        if (final.audioEndMs !== undefined)
-          this.doneUpTo = Math.max(
-            this.doneUpTo,
-            this.connectionBase + (final.audioEndMs * REALTIME_RATE) / 1000,
-          );
+        if (final.audioEndMs !== undefined) this.kept.transcribedTo(final.audioEndMs);
         this.options.onFinal?.(final);
       }
       const failures = this.transcripts.takeFailures();
@@ -273,6 +218,23 @@ export class RealtimeSession {
     if (this.state === 'draining') this.recommitLateUtterance();
     if (this.state === 'draining' && this.drained) void this.settle();
     this.emit();
+  }
+
+  /** An `error` event: the answer to our commit, or the server's complaint to show. */
+  private receiveError({ error }: RealtimeErrorEvent): void {
+    const ours = this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id);
+    if (error?.code === 'input_audio_buffer_commit_empty' && this.state === 'draining') {
+      // Nothing (or under 100 ms) to commit: an utterance the VAD opened on the last frames is empty.
+      this.transcripts.dropOpen();
+      this.commitAnswered = true;
+      if (ours) this.commitEventId = undefined;
+    } else if (ours) {
+      this.commitAnswered = true;
+      this.commitEventId = undefined;
+    } else {
+      this.serverError = error?.message ?? 'unknown error';
+      this.message = `Server: ${this.serverError}`;
+    }
   }
 
   /** Closes once nothing has changed for `settleMs` (a late utterance restarts the wait). */
@@ -314,8 +276,7 @@ export class RealtimeSession {
   private finish(): void {
     this.state = 'closed';
     // Every transcript is in (or the operator discarded the rest): nothing is waiting any more.
-    this.keptStart += this.kept.length;
-    this.kept = new Float32Array(0);
+    this.kept.release();
     const socket = this.socket;
     this.socket = undefined;
     socket?.close(1000, 'capture stopped');
@@ -337,14 +298,10 @@ export class RealtimeSession {
 
   private sendAudio(all: boolean): void {
     if (!this.connected) return;
-    const end = this.keptStart + this.kept.length;
     const due = Math.round(((this.options.sendEveryMs ?? 100) * REALTIME_RATE) / 1000);
-    if (!all && end - this.sentUpTo < due) return;
-    while (this.sentUpTo < end) {
-      const from = this.sentUpTo - this.keptStart;
-      const chunk = this.kept.subarray(from, Math.min(this.kept.length, from + MAX_APPEND_SAMPLES));
+    if (!all && this.kept.end - this.kept.sentUpTo < due) return;
+    for (const chunk of this.kept.unsent(MAX_APPEND_SAMPLES)) {
       this.send({ type: 'input_audio_buffer.append', audio: base64(pcm16(chunk)) });
-      this.sentUpTo += chunk.length;
     }
     this.trim();
   }
@@ -358,24 +315,8 @@ export class RealtimeSession {
     return `evt_capture_${this.eventCount}`;
   }
 
-  private keep(samples: Float32Array): void {
-    if (samples.length === 0) return;
-    const merged = new Float32Array(this.kept.length + samples.length);
-    merged.set(this.kept);
-    merged.set(samples, this.kept.length);
-    this.kept = merged;
-  }
-
   /** Drops kept audio that is transcribed or was silence before any utterance. */
   private trim(): void {
-    const unfinished = this.transcripts.unfinishedFromMs;
-    const from =
-      unfinished !== undefined
-        ? this.connectionBase + (unfinished * REALTIME_RATE) / 1000 - REPLAY_LEAD_SAMPLES
-        : this.sentUpTo - VAD_LAG_SAMPLES;
-    const keepFrom = Math.min(this.sentUpTo, Math.max(this.keptStart, this.doneUpTo, Math.floor(from)));
-    if (keepFrom <= this.keptStart) return;
-    this.kept = this.kept.slice(keepFrom - this.keptStart);
-    this.keptStart = keepFrom;
+    this.kept.trim(this.transcripts.unfinishedFromMs);
   }
 }

@@ -1,0 +1,52 @@
+/// <reference lib="dom" />
+/**
+ * The capture page's caption relay: the publisher for the form's address, room and write token
+ * (finals go to the source room), and the form filled from the speech service's relay settings.
+ */
+import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelayPublisher } from '@live-captions/relay-client';
+import { setStatus } from '../lib/dom.js';
+import { isRelayUrl } from '../lib/params.js';
+import { publisherWithStatus } from '../lib/relay-status.js';
+import { ui } from './capture-form.js';
+
+/** A publisher for the relay settings of the form, or none (off, or incomplete: said why). */
+export function relayPublisher(): RelayPublisher | undefined {
+  const url = ui.relayUrl.value.trim();
+  const room = ui.relayRoom.value.trim();
+  const token = ui.relayToken.value.trim();
+  if (!url && !room && !token) {
+    setStatus(ui.relayStatus, 'Relay: off (captions stay on this page)', 'idle');
+    return undefined;
+  }
+  if (!isRelayUrl(url) || !room || !token) {
+    setStatus(ui.relayStatus, 'Relay: needs a ws:// or wss:// address, a room and a write token', 'warn');
+    return undefined;
+  }
+  return publisherWithStatus({ url, room, token }, ui.relayStatus, 'Relay');
+}
+
+/**
+ * Fills the relay settings from the service's `/relay-config`; true when it did. `explicit`: the
+ * person asked, so a refusal is explained.
+ */
+export async function fillRelaySettings(
+  configUrl: URL,
+  headers: Record<string, string>,
+  explicit: boolean,
+): Promise<boolean> {
+  const response = await fetch(configUrl, { headers }).catch(() => undefined);
+  if (!response?.ok) {
+    if (explicit) {
+      const why =
+        response?.status === 401 ? 'the access token is wrong' : 'this service has no relay settings';
+      setStatus(ui.relayStatus, `Relay: cannot fill in (${why}); type the settings`, 'warn');
+    }
+    return false;
+  }
+  const config = (await response.json()) as RelayConfigResponse;
+  ui.relayUrl.value = config.relayUrl;
+  ui.relayRoom.value = config.sourceRoom;
+  ui.relayToken.value = config.sourceWriteToken ?? '';
+  return true;
+}
