@@ -1,16 +1,9 @@
-// `pnpm bench relay [--duration=SECONDS] [--readers=100,400]`: 32 publishers x 5 captions/s into
-// one room, read by 100 and then 400 readers on loopback, through one relay, through two relays on
-// Redis (cluster mode, stream and pub/sub fan-out; publishers and readers split across the two
-// nodes) and through a bare `ws` broadcast of the same load, in the same run. Prints delivery
-// latency, deliveries/s, gaps, loss, peak RSS and CPU per node, and Redis's CPU per delivery.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { FROM_SOURCE, type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { cpuSeconds, KINDS, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
 /** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
 interface WebSocket {
@@ -24,12 +17,6 @@ const { WebSocket } = createRequire(new URL('../../services/relay/package.json',
   WebSocket: new (url: string, options: object) => WebSocket;
 };
 
-// ioredis too, for the redis-server's pid (its CPU is part of the cluster's cost).
-const { Redis } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ioredis') as {
-  Redis: new (url: string) => { info(section: string): Promise<string>; disconnect(): void };
-};
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: number) => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found ? Number(found.split('=')[1]) : fallback;
@@ -45,123 +32,6 @@ const TEXT = 'The quick brown fox jumps over the lazy dog while the captions kee
 const ROOM = 'bench';
 const READ = 'benchRead_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const WRITE = 'benchWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
-
-type Kind = 'relay' | 'bare' | 'cluster-stream' | 'cluster-pubsub';
-const KINDS: Kind[] = ['relay', 'cluster-stream', 'cluster-pubsub', 'bare'];
-
-/** One server process (a relay node or the bare broadcast). */
-interface Process {
-  child: ChildProcess;
-  url: string;
-}
-
-/** What a run talks to: one process, or two relay nodes on a private Redis. */
-interface Server {
-  kind: Kind;
-  nodes: Process[];
-  redis?: RedisServer;
-  redisPid?: number;
-}
-
-function startProcess(
-  kind: 'relay' | 'bare',
-  configPath: string,
-  env: Record<string, string> = {},
-): Promise<Process> {
-  const entry =
-    kind === 'relay' ? join(root, 'services/relay/src/index.ts') : join(root, 'bench/relay/bare.ts');
-  const child = spawn(process.execPath, [...FROM_SOURCE, entry], {
-    cwd: root,
-    env: {
-      ...process.env,
-      CAPTION_RELAY_CONFIG: configPath,
-      RELAY_PORT: '0',
-      RELAY_BIND: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      for (const line of buffered.split('\n')) {
-        const port = /"port":(\d+)/.exec(line)?.[1];
-        if (port) {
-          child.stdout!.removeAllListeners('data');
-          child.stdout!.resume();
-          resolve({ child, url: kind === 'relay' ? `ws://127.0.0.1:${port}/ws` : `ws://127.0.0.1:${port}` });
-          return;
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-}
-
-/** Waits until a relay node answers /health with 200 (cluster: in sync with Redis). */
-async function ready(url: string): Promise<void> {
-  const health = url.replace(/^ws/, 'http').replace(/\/ws$/, '/health');
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(health).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${health} did not become ready`);
-}
-
-async function startServer(kind: Kind, configPath: string): Promise<Server> {
-  if (kind === 'relay' || kind === 'bare') return { kind, nodes: [await startProcess(kind, configPath)] };
-  // A private redis-server per run (never the shared 6379), two relay nodes on it.
-  const redis = await startRedisServer();
-  const client = new Redis(redis.url);
-  const info = await client.info('server');
-  client.disconnect();
-  const redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
-  const fanout = kind === 'cluster-stream' ? 'stream' : 'pubsub';
-  const nodes = await Promise.all(
-    ['a', 'b'].map((id) =>
-      startProcess('relay', configPath, {
-        REDIS_URL: redis.url,
-        RELAY_NODE_ID: id,
-        RELAY_REDIS_FANOUT: fanout,
-      }),
-    ),
-  );
-  for (const node of nodes) await ready(node.url);
-  return { kind, nodes, redis, redisPid };
-}
-
-async function stopServer(server: Server): Promise<void> {
-  for (const node of server.nodes) {
-    node.child.kill('SIGTERM');
-    await new Promise((r) => node.child.once('exit', r));
-  }
-  await server.redis?.stop();
-}
-
-function rssMiB(pid: number): number {
-  let status = '';
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return Number.NaN; // the process is gone
-  }
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
-/** CPU seconds (user + system) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function open(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
