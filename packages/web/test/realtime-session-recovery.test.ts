@@ -1,0 +1,206 @@
+// The realtime capture session stopping, reconnecting, failing, and taking changes mid-session.
+import { afterEach, describe, expect, test } from '@jest/globals';
+import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
+import { closeServer, frame, realtimeServer, type Server, send, session } from './helpers/realtime-server.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  await closeServer(server);
+  server = undefined;
+});
+
+describe('RealtimeSession', () => {
+  test('stop while an utterance is open: commit, then closes once its transcript is in', async () => {
+    server = await realtimeServer();
+    const { current, finals } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    const connection = server.connections[0]!;
+    for (let i = 0; i < 10; i++) current.push(frame(i));
+    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'open', audio_start_ms: 0 });
+    await server.until(() => current.status.inFlight);
+    let closed = false;
+    const stopped = current.stop().then(() => (closed = true));
+    await server.until(() => connection.events.at(-1)?.type === 'input_audio_buffer.commit');
+    send(connection, { type: 'input_audio_buffer.committed', item_id: 'open', previous_item_id: null });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false);
+    expect(current.hasPendingAudio).toBe(true);
+    send(connection, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'open',
+      transcript: 'end',
+    });
+    await stopped;
+    expect(finals.map((final) => final.text)).toEqual(['end']);
+  });
+
+  test('an utterance the VAD opens after the Stop commit was answered is committed too', async () => {
+    server = await realtimeServer();
+    const { current, finals } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    const connection = server.connections[0]!;
+    for (let i = 0; i < 10; i++) current.push(frame(i));
+    const stopped = current.stop();
+    const commits = () => connection.events.filter((event) => event.type === 'input_audio_buffer.commit');
+    await server.until(() => commits().length === 1);
+    // The VAD had not reached the speech yet: nothing to commit.
+    send(connection, {
+      type: 'error',
+      error: { code: 'input_audio_buffer_commit_empty', message: 'empty', event_id: commits()[0]!.event_id },
+    });
+    // Then it does, on the last frames: the session commits again instead of waiting for ever.
+    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'late', audio_start_ms: 300 });
+    await server.until(() => commits().length === 2);
+    expect(current.status.state).toBe('draining');
+    send(connection, { type: 'input_audio_buffer.committed', item_id: 'late', previous_item_id: null });
+    send(connection, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'late',
+      transcript: 'tail',
+    });
+    await stopped;
+    expect(finals.map((final) => final.text)).toEqual(['tail']);
+
+    // The same on a second session, with an utterance too short to commit: it is dropped.
+    const second = session(server.url);
+    await server.until(() => server!.connections[1]?.events.length === 1);
+    const other = server.connections[1]!;
+    second.current.push(frame(0));
+    const done = second.current.stop();
+    const otherCommits = () => other.events.filter((event) => event.type === 'input_audio_buffer.commit');
+    await server.until(() => otherCommits().length === 1);
+    send(other, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
+    send(other, { type: 'input_audio_buffer.speech_started', item_id: 'b', audio_start_ms: 50 });
+    await server.until(() => otherCommits().length === 2);
+    send(other, {
+      type: 'error',
+      error: {
+        code: 'input_audio_buffer_commit_empty',
+        message: 'empty',
+        event_id: otherCommits()[1]!.event_id,
+      },
+    });
+    send(other, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'a',
+      transcript: 'x',
+    });
+    await done;
+    expect(second.finals.map((final) => final.text)).toEqual(['x']);
+  });
+
+  test('a lost connection: reconnects and sends the open utterance again from before its start', async () => {
+    server = await realtimeServer();
+    const { current, finals } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    const first = server.connections[0]!;
+    for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
+    await server.until(() => server!.samples(first) >= 1.9 * REALTIME_RATE);
+    const sentFirst = Int16Array.from(first.audio.flatMap((chunk) => Array.from(chunk)));
+    // An utterance from 1.5 s is open when the connection drops.
+    send(first, { type: 'input_audio_buffer.speech_started', item_id: 'lost', audio_start_ms: 1500 });
+    await server.until(() => current.status.inFlight);
+    first.socket.terminate();
+    await server.until(() => server!.connections.length === 2 && server!.connections[1]!.events.length > 1);
+    const second = server.connections[1]!;
+    expect(second.events[0]!.type).toBe('session.update');
+    // The replay starts 0.5 s before the utterance and is exactly the audio sent the first time.
+    const replayed = Int16Array.from(second.audio.flatMap((chunk) => Array.from(chunk)));
+    const from = 1.0 * REALTIME_RATE;
+    expect(Array.from(replayed.subarray(0, sentFirst.length - from))).toEqual(
+      Array.from(sentFirst.subarray(from)),
+    );
+    // Capture goes on over the new connection.
+    current.push(frame(40));
+    current.push(frame(41));
+    await server.until(() => server!.samples(second) >= sentFirst.length - from + 2400);
+    expect(current.status.state).toBe('capturing');
+    expect(current.status.message).toBeUndefined();
+    send(second, { type: 'input_audio_buffer.committed', item_id: 'again', previous_item_id: null });
+    send(second, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'again',
+      transcript: 'x',
+    });
+    await server.until(() => finals.length === 1);
+  });
+
+  test('reconnects exhausted: failed with the audio kept; Retry sends it and finishes', async () => {
+    let refusing = false;
+    server = await realtimeServer({ refuse: () => refusing });
+    const { current, statuses } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    for (let i = 0; i < 10; i++) current.push(frame(i));
+    await server.until(() => server!.samples(server!.connections[0]!) >= 0.4 * REALTIME_RATE);
+    send(server.connections[0]!, {
+      type: 'input_audio_buffer.speech_started',
+      item_id: 'a',
+      audio_start_ms: 0,
+    });
+    await server.until(() => current.status.inFlight);
+    refusing = true;
+    server.connections[0]!.socket.terminate();
+    await current.whenIdle();
+    expect(current.status.state).toBe('failed');
+    expect(
+      statuses
+        .filter((status) => status.message?.startsWith('Retrying ('))
+        .map((s) => s.message!.slice(0, 13)),
+    ).toEqual(['Retrying (1/3', 'Retrying (2/3', 'Retrying (3/3']);
+    expect(current.hasPendingAudio).toBe(true);
+    expect(current.status.bufferedSeconds).toBeCloseTo(0.5, 1);
+
+    refusing = false;
+    const retried = current.retry();
+    await server.until(() => server!.connections[1]?.events.at(-1)?.type === 'input_audio_buffer.commit');
+    const again = server.connections[1]!;
+    expect(server.samples(again)).toBe(REALTIME_RATE / 2);
+    send(again, { type: 'error', error: { message: 'empty', event_id: again.events.at(-1)!.event_id } });
+    await retried;
+    expect(current.status.state).toBe('closed');
+  });
+
+  test('Discard after a failure drops the audio and closes', async () => {
+    server = await realtimeServer({ refuse: () => true });
+    const { current } = session(server.url);
+    current.push(frame(0));
+    await current.whenIdle();
+    expect(current.status.state).toBe('failed');
+    expect(current.status.message).toBe('the realtime connection could not be opened (code 1006)');
+    await current.discard();
+    expect(current.status).toMatchObject({ state: 'closed', bufferedSeconds: 0 });
+  });
+
+  test('a language or task change mid-session is a new session.update', async () => {
+    server = await realtimeServer();
+    const { current } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    current.configure({ language: 'auto', task: 'translate' });
+    await server.until(() => server!.connections[0]!.events.length === 2);
+    expect(server.connections[0]!.events[1]).toMatchObject({
+      type: 'session.update',
+      session: {
+        audio: {
+          input: { transcription: { model: 'ggml-synthetic-tiny', language: null, task: 'translate' } },
+        },
+      },
+    });
+  });
+
+  test('a server error event is shown and capture goes on', async () => {
+    server = await realtimeServer();
+    const { current } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    send(server.connections[0]!, {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        code: 'invalid_value',
+        message: 'Unsupported language',
+        param: 'session.audio.input.transcription.language',
+      },
+    });
+    await server.until(() => current.status.message !== undefined);
+    expect(current.status).toMatchObject({ state: 'capturing', message: 'Server: Unsupported language' });
+  });
+});
