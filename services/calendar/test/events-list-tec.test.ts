@@ -33,8 +33,8 @@ describe('list plans', () => {
 
   it('reads the default list in order from cal_events_listing, without sorting', async () => {
     const text = await plan({}, 50);
-    expect(text).toMatch(/Index Only Scan using cal_events_listing/); // the count
-    expect(text).toMatch(/Index Scan using cal_events_listing/); // the page, in order
+    // The count, and the page's ids in order, from the index alone (rows only for the page's events).
+    expect(text.match(/Index Only Scan using cal_events_listing/g)).toHaveLength(2);
     expect(text).not.toMatch(/-> {2}Sort/);
   });
 });

@@ -189,7 +189,10 @@ export function eventListSql(
   }
   const limitParam = params.p(limit);
   const offsetParam = params.p(offset);
-  ctes.push(`page AS MATERIALIZED (SELECT e.*${extra} FROM cal_events e WHERE ${where}
+  // Only what orders the page: the default window's page (and the rows an offset skips) is then
+  // read from cal_events_listing alone, and rows are fetched for the page's events only.
+  const pageColumns = `e.id, e.start_utc${filter.include ? ', e.date_utc' : ''}${extra}`;
+  ctes.push(`page AS MATERIALIZED (SELECT ${pageColumns} FROM cal_events e WHERE ${where}
            ORDER BY ${order} LIMIT ${limitParam} OFFSET ${offsetParam})`);
   ctes.push('generation AS (SELECT value::text AS value FROM cal_generation)');
   const unchanged = `coalesce((SELECT value FROM generation) = ${params.p(generation)}::text, false)`;
@@ -212,8 +215,9 @@ SELECT
     ELSE (SELECT count(*) FROM cal_events e WHERE ${where}) END AS total,
   (SELECT coalesce(array_agg(p.id ORDER BY ${orderOut}), '{}') FROM page p) AS ids,
   (SELECT ${eventTextsSql(orderOut)} FROM (
-     SELECT ${eventColumns}${filter.near ? ', e.distance' : ''}, ${relationsSql(viewer, params)}
-     FROM page e WHERE NOT (${unchanged} AND e.id = ANY(${params.p(skip)}::int[]))) p) AS events,
+     SELECT ${eventColumns}${filter.near ? ', page.distance' : ''}, ${relationsSql(viewer, params)}
+     FROM page JOIN cal_events e ON e.id = page.id
+     WHERE NOT (${unchanged} AND page.id = ANY(${params.p(skip)}::int[]))) p) AS events,
   ${refs.length ? `(SELECT coalesce(json_agg(json_build_object('id', id, 'slug', slug, 'taxonomy', taxonomy)), '[]') FROM cal_terms WHERE ${refs.join(' OR ')})` : `'[]'::json`} AS terms,
   ${filter.venueIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_venues WHERE id = ANY(${params.p(filter.venueIds)}::int[]))` : `'{}'::int[]`} AS venue_ids,
   ${filter.organizerIds ? `(SELECT coalesce(array_agg(id), '{}') FROM cal_organizers WHERE id = ANY(${params.p(filter.organizerIds)}::int[]))` : `'{}'::int[]`} AS organizer_ids,
