@@ -13,7 +13,9 @@ import { createReader } from '@live-captions/relay-client/node';
 import { buildPages, captureDir } from '@live-captions/web';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
-import { CLIP, fakeMicrophoneWav, type RecordedWindow, type Stack, startStack } from './stack.js';
+import type { RecordedWindow } from './capture-proxy.js';
+import { fakeMicrophoneWav } from './microphone.js';
+import { CLIP, type Stack, startStack } from './stack.js';
 
 const SAMPLE_RATE = 16_000;
 

@@ -1,3 +1,5 @@
+// Cluster mode on a private redis-server of the test's own: Redis stopped, killed or flushed
+// under two relays (outage answers, recovery, a new epoch after a flush).
 import { describe, expect, it } from '@jest/globals';
 import type { RelayCaption, RelayGap } from '@live-captions/protocol';
 import { createReader, NodeWebSocket, type SocketConstructor } from '@live-captions/relay-client/node';

@@ -1,3 +1,6 @@
+// Cluster mode: two relays on one Redis behave as one relay. Relays are real servers on loopback
+// (in this process, or a child process where one must die hard) on the run's private Redis; the
+// outages are in cluster-outage.test.ts.
 import { describe, expect, it } from '@jest/globals';
 import type { RelayAck, RelayJoined } from '@live-captions/protocol';
 import { runRedisUrl } from '@live-captions/test-services';

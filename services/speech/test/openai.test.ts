@@ -1,3 +1,7 @@
+/**
+ * /v1 (OpenAI audio subset) against the real in-process engine (synthetic tiny model): the model
+ * list and field validation, with the OpenAI `error` object.
+ */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { duplicateField, Messages, unknownField, unknownModel } from '../src/domain/errors.js';

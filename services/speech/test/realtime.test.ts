@@ -3,7 +3,6 @@
 // Silero VAD: turns must follow the pauses of the clip.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { sileroModel } from '@live-captions/test-services/fixtures';
-import type { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { sileroVad } from '../src/adapters/vad.js';
 import {
   API_KEY,
@@ -16,11 +15,11 @@ import {
 import {
   CHUNK_BYTES,
   clipPcm24,
-  EventLog,
-  type ServerEvent,
-  sdkClient,
+  openSession,
+  silence,
   sleep,
   startTlsTerminator,
+  stream,
   type TlsTerminator,
 } from './helpers/realtime.js';
 
@@ -46,43 +45,7 @@ afterAll(async () => {
   await backend?.close();
 });
 
-interface Session {
-  rt: OpenAIRealtimeWS;
-  log: EventLog;
-  send(event: Record<string, unknown>): void;
-  close(): void;
-}
-
-async function open(): Promise<Session> {
-  const rt = sdkClient(tls, API_KEY);
-  const log = new EventLog();
-  rt.on('event', (event) => log.push(event as unknown as ServerEvent));
-  // API errors arrive as `error` events in the log; the SDK also raises them here.
-  rt.on('error', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    rt.socket.once('open', () => resolve());
-    rt.socket.once('error', reject);
-  });
-  return {
-    rt,
-    log,
-    send: (event) => rt.send(event as never),
-    close: () => rt.close(),
-  };
-}
-
-/** Streams PCM in 20 ms appends, `speed` times faster than real time. */
-async function stream(session: Session, pcm: Buffer, speed = 2): Promise<void> {
-  for (let at = 0; at < pcm.length; at += CHUNK_BYTES) {
-    session.send({
-      type: 'input_audio_buffer.append',
-      audio: pcm.subarray(at, at + CHUNK_BYTES).toString('base64'),
-    });
-    await sleep(20 / speed);
-  }
-}
-
-const silence = (seconds: number) => Buffer.alloc(Math.round(seconds * 24_000) * 2);
+const open = () => openSession(tls, API_KEY);
 
 describe('server VAD turns on JFK', () => {
   it('sends speech_started, deltas, speech_stopped, committed and completed per pause of the clip', async () => {

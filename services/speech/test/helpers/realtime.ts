@@ -118,3 +118,43 @@ export class EventLog {
     return this.of(type);
   }
 }
+
+/** A realtime session of the official SDK, through the TLS terminator, logging every event. */
+export interface Session {
+  rt: OpenAIRealtimeWS;
+  log: EventLog;
+  send(event: Record<string, unknown>): void;
+  close(): void;
+}
+
+export async function openSession(tls: TlsTerminator, apiKey: string): Promise<Session> {
+  const rt = sdkClient(tls, apiKey);
+  const log = new EventLog();
+  rt.on('event', (event) => log.push(event as unknown as ServerEvent));
+  // API errors arrive as `error` events in the log; the SDK also raises them here.
+  rt.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    rt.socket.once('open', () => resolve());
+    rt.socket.once('error', reject);
+  });
+  return {
+    rt,
+    log,
+    send: (event) => rt.send(event as never),
+    close: () => rt.close(),
+  };
+}
+
+/** Streams PCM in 20 ms appends, `speed` times faster than real time. */
+export async function stream(session: Session, pcm: Buffer, speed = 2): Promise<void> {
+  for (let at = 0; at < pcm.length; at += CHUNK_BYTES) {
+    session.send({
+      type: 'input_audio_buffer.append',
+      audio: pcm.subarray(at, at + CHUNK_BYTES).toString('base64'),
+    });
+    await sleep(20 / speed);
+  }
+}
+
+/** `seconds` of 24 kHz PCM16 silence. */
+export const silence = (seconds: number) => Buffer.alloc(Math.round(seconds * 24_000) * 2);
