@@ -2,8 +2,7 @@
  * Auth matrix, browser origins and CORS, security headers, the static page, /relay-config,
  * health before and after the engine is ready, and unknown routes.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInProcessQueue } from '@live-captions/inference';
@@ -11,6 +10,7 @@ import request from 'supertest';
 import { loadRelayTokens } from '../src/adapters/relay-tokens.js';
 import { createApp, PLACEHOLDER_DIR, staticDir } from '../src/app.js';
 import { Messages } from '../src/domain/errors.js';
+import { routes, writeRelayTokens } from './helpers/access-fixture.js';
 import { API_KEY, type Backend, engineConfig, inProcessBackend, testConfig } from './helpers/gateway.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
@@ -18,20 +18,7 @@ const UI = 'https://ui.example';
 const AUTH = { Authorization: `Bearer ${API_KEY}` };
 const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
 
-const relayFile = join(mkdtempSync(join(tmpdir(), 'speech-access-')), 'relay-tokens.env');
-writeFileSync(
-  relayFile,
-  [
-    'RELAY_ADDRESS=wss://relay.example/ws',
-    'RELAY_SITE=https://ui.example/',
-    'RELAY_ROOM=source',
-    'RELAY_OUTPUT_ROOM=output',
-    'RELAY_SOURCE_READ=source-read',
-    'RELAY_SOURCE_WRITE=source-write',
-    'RELAY_OUTPUT_READ=output-read',
-  ].join('\n'),
-);
-const relay = loadRelayTokens(relayFile);
+const relay = loadRelayTokens(writeRelayTokens());
 
 let backend: Backend;
 /** Token and an allowed browser origin. */
@@ -50,38 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => backend.close());
-
-/** One request per API route, each valid apart from the token. */
-const routes: [string, (app: ReturnType<typeof createApp>['app']) => request.Test][] = [
-  ['GET /health', (app) => request(app).get('/health')],
-  ['GET /v1/models', (app) => request(app).get('/v1/models')],
-  ['GET /relay-config', (app) => request(app).get('/relay-config')],
-  [
-    'POST /transcribe',
-    (app) =>
-      request(app)
-        .post('/transcribe')
-        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
-        .send(oneSecond),
-  ],
-  [
-    'POST /v1/audio/transcriptions',
-    (app) =>
-      request(app)
-        .post('/v1/audio/transcriptions')
-        .attach('file', Buffer.from('x'), 'a.wav')
-        .field('model', 'whisper-1'),
-  ],
-  [
-    'POST /v1/audio/translations',
-    (app) =>
-      request(app)
-        .post('/v1/audio/translations')
-        .attach('file', Buffer.from('x'), 'a.wav')
-        .field('model', 'whisper-1'),
-  ],
-  ['DELETE /streams/{id}', (app) => request(app).delete('/streams/stream-auth').set('X-Caption-Local', '1')],
-];
 
 describe('auth matrix', () => {
   it.each(routes)('%s: 401 without the token or with a wrong one', async (_name, build) => {
