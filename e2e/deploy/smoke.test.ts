@@ -14,16 +14,14 @@
  * real one, offline; a queue name of its own so that other suites on the same Redis never meet it.
  */
 
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { RelayPublisher, RelayReader, type SocketConstructor } from '@live-captions/relay-client';
-import { parseEnvFile } from '@live-captions/runtime';
+import { RelayPublisher, RelayReader } from '@live-captions/relay-client';
 import { FROM_SOURCE, runPostgresUrl, runRedisUrl } from '@live-captions/test-services';
+import { pg, Redis, WebSocket } from './helpers/clients.js';
 import {
   type ComposeConfig,
   composeConfig,
@@ -34,28 +32,8 @@ import {
   secretsOf,
 } from './helpers/compose.js';
 import { parseDockerfile, stageEnv } from './helpers/dockerfile.js';
+import { buildPagesOnce, createDatabase, makeSecrets } from './helpers/operator.js';
 import { freePort, runCheck, type ServiceProcess, startService, until } from './helpers/processes.js';
-
-const requireFrom = (workspacePackage: string) =>
-  createRequire(join(repoRoot, workspacePackage, 'package.json'));
-const { WebSocket } = requireFrom('packages/relay-client')('ws') as { WebSocket: SocketConstructor };
-// The clients the services themselves use, loaded from their packages (e2e has no dependencies).
-interface SqlClient {
-  connect(): Promise<void>;
-  query(sql: string): Promise<unknown>;
-  end(): Promise<void>;
-}
-const pg = requireFrom('services/calendar')('pg') as {
-  Client: new (options: { host: string; port: number; user: string; database: string }) => SqlClient;
-};
-interface RedisClient {
-  keys(pattern: string): Promise<string[]>;
-  del(...keys: string[]): Promise<number>;
-  disconnect(): void;
-}
-const { Redis } = requireFrom('packages/inference')('ioredis') as {
-  Redis: new (url: string) => RedisClient;
-};
 
 const HOSTS = {
   CERT_EMAIL: 'ops@smoke.example.org',
@@ -149,36 +127,13 @@ beforeAll(async () => {
   const envFile = join(dir, '.env.production');
   writeFileSync(envFile, envFileText(HOSTS));
 
-  // The operator's step: `make secrets` for the hosts of the env file.
-  const made = spawnSync('make', ['secrets', `ENV_FILE=${envFile}`, `SECRETS_DIR=${secretsDir}`], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, COREPACK_INTEGRITY_KEYS: '0' },
-  });
-  if (made.status !== 0) throw new Error(`make secrets failed: ${made.stdout}${made.stderr}`);
-  apiKey = parseEnvFile(readFileSync(join(secretsDir, 'caption-local.env'), 'utf8')).CAPTION_API_KEY!;
+  apiKey = makeSecrets(envFile, secretsDir);
 
   // Compose with the same env file: what each container gets.
   config = composeConfig(HOSTS);
 
-  // The UI serves the pages @live-captions/web builds (its image builds them too).
-  if (!existsSync(join(repoRoot, 'packages/web/dist/pages/ui/editor.html'))) {
-    const built = spawnSync(process.execPath, ['--import', 'tsx', 'packages/web/src/cli.ts'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
-    if (built.status !== 0) throw new Error(`building the pages failed: ${built.stderr}`);
-  }
-
-  const admin = new pg.Client({
-    host: '127.0.0.1',
-    port: POSTGRES_PORT,
-    user: 'postgres',
-    database: 'postgres',
-  });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
+  buildPagesOnce();
+  await createDatabase(POSTGRES_PORT, database);
 
   for (const service of SERVICES) ports[service] = await freePort();
   for (const service of SERVICES) envs[service] = hostEnvironment(service);
