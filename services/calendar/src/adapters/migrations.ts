@@ -163,8 +163,9 @@ const migrations: Record<string, Knex.Migration> = {
     // that writes a table a list reads, in the writer's transaction, so a reader sees the new
     // value exactly when it sees the new data. A random value rather than a counter: a database
     // restored or created again never repeats one. BEFORE, not AFTER, the statement: the row's
-    // lock is then the first a writing transaction takes, so writers never wait on each other in
-    // two orders. A table added later that lists read needs the same trigger.
+    // lock is taken before the statement's own row locks, so two writers do not take rows and
+    // the generation in opposite orders (a deadlock with a name lock taken earlier is a write
+    // race writeTransaction retries). A table added later that lists read needs the same trigger.
     async up(knex) {
       await knex.raw(`CREATE TABLE cal_generation (
         single boolean PRIMARY KEY DEFAULT true CHECK (single), value uuid NOT NULL)`);
