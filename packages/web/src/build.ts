@@ -29,7 +29,13 @@ export interface BuildPagesResult {
 const SITES = {
   capture: {
     scripts: ['pages/capture.ts', 'worklet/capture-worklet.ts'],
-    files: ['capture/index.html', 'css/base.css', 'css/capture.css', 'icons/favicon.svg'],
+    files: [
+      'capture/index.html',
+      'css/base.css',
+      'css/components.css',
+      'css/capture.css',
+      'icons/favicon.svg',
+    ],
   },
   ui: {
     scripts: ['pages/home.ts', 'pages/links.ts', 'pages/editor.ts', 'pages/overlay.ts'],
@@ -39,6 +45,7 @@ const SITES = {
       'ui/editor.html',
       'ui/overlay.html',
       'css/base.css',
+      'css/components.css',
       'css/links.css',
       'css/editor.css',
       'css/overlay.css',

@@ -114,6 +114,7 @@ describe('pages', () => {
       '/editor.js',
       '/overlay.js',
       '/base.css',
+      '/components.css',
     ]) {
       await request(server).get(path).expect(200);
     }

@@ -8,27 +8,20 @@
  * an utterance's transcript has arrived its audio is kept, and after a lost connection it is sent
  * again on the next one; reconnects follow the retry delays of `retry.ts` (0.5, 1, 2 s), then
  * the session fails with the audio kept for Retry or Discard. Stop sends the rest, commits the
- * open utterance and closes once every transcript is in.
+ * open utterance and closes once every transcript is in. The socket and its reconnects are
+ * `realtime-connection.ts`'s, the pacing of the audio appends `realtime-appends.ts`'s.
  */
 import type { SessionState, SessionStatus } from './capture-session.js';
-import { base64, pcm16 } from './pcm16.js';
+import { dueAppends } from './realtime-appends.js';
+import { RealtimeConnection } from './realtime-connection.js';
 import { KeptAudio } from './realtime-kept-audio.js';
-import { REALTIME_RATE, type RealtimeSocket, realtimeProtocols, sessionUpdate } from './realtime-protocol.js';
-import {
-  browserSocket,
-  type RealtimeErrorEvent,
-  type RealtimeSessionOptions,
-} from './realtime-session-options.js';
+import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
+import type { RealtimeErrorEvent, RealtimeSessionOptions } from './realtime-session-options.js';
 import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
 import { StreamResampler } from './resample.js';
-import { RETRY_DELAYS_MS } from './retry.js';
 
-/** Largest append: keeps each WebSocket frame well under the server's limit. */
-const MAX_APPEND_SAMPLES = REALTIME_RATE / 2;
 /** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
 const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
-
-const OPEN = 1;
 
 export class RealtimeSession {
   readonly transcripts = new RealtimeTranscripts();
@@ -36,11 +29,9 @@ export class RealtimeSession {
   private readonly resampler: StreamResampler;
   private state: SessionState = 'capturing';
   private message?: string;
-  private socket?: RealtimeSocket;
+  private readonly connection: RealtimeConnection;
   /** 24 kHz audio not known to be transcribed. */
   private readonly kept = new KeptAudio();
-  private attempt = 0;
-  private serverError?: string;
   /** The commit awaiting its answer (`committed`, or an `error` naming it). */
   private commitEventId?: string;
   /** Since Stop, a commit was answered: the server has read all the audio sent before it. */
@@ -53,7 +44,28 @@ export class RealtimeSession {
   constructor(options: RealtimeSessionOptions) {
     this.options = options;
     this.resampler = new StreamResampler(options.inputRate, REALTIME_RATE);
-    this.open();
+    this.connection = new RealtimeConnection(options, {
+      active: () => this.state === 'capturing' || this.state === 'draining',
+      opened: () => this.opened(),
+      message: (data) => this.receive(data),
+      lost: () => {
+        // Utterances of the lost connection will never complete there: their audio is sent again.
+        this.transcripts.dropUnfinished();
+        this.options.onPartial?.(this.transcripts.partial);
+      },
+      retrying: (why, attempt, of) => {
+        this.message = `Retrying (${attempt}/${of}): ${why}`;
+        this.emit();
+      },
+      failed: (why) => {
+        // Capture stops here: the filter's look-ahead belongs to the kept audio too.
+        if (this.state === 'capturing') this.kept.append(this.resampler.flush());
+        this.state = 'failed';
+        this.message = why;
+        this.emit();
+      },
+    });
+    this.connection.open();
   }
 
   get status(): SessionStatus {
@@ -108,8 +120,7 @@ export class RealtimeSession {
     if (this.state !== 'failed') return this.whenIdle();
     this.state = 'draining';
     this.message = undefined;
-    this.attempt = 0;
-    this.open();
+    this.connection.reopen();
     this.emit();
     return this.whenIdle();
   }
@@ -131,7 +142,7 @@ export class RealtimeSession {
   }
 
   private get connected(): boolean {
-    return this.socket?.readyState === OPEN;
+    return this.connection.connected;
   }
 
   private emit(): void {
@@ -141,56 +152,15 @@ export class RealtimeSession {
     }
   }
 
-  private open(): void {
-    const connect = this.options.connect ?? browserSocket;
-    const socket = connect(this.options.url, realtimeProtocols(this.options.apiKey));
-    this.socket = socket;
-    let opened = false;
-    socket.onopen = () => {
-      opened = true;
-      this.attempt = 0;
-      this.message = this.serverError = undefined;
-      this.send(sessionUpdate(this.options));
-      // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
-      this.kept.rebase();
-      if (this.state === 'draining') this.finishAudio();
-      else this.sendAudio(true);
-      this.emit();
-    };
-    socket.onmessage = (event) => this.receive(event.data);
-    // A close event always follows an error one, and carries all the session needs.
-    socket.onerror = () => undefined;
-    socket.onclose = (event) => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
-      if (this.state === 'closed' || this.state === 'failed') return;
-      // Utterances of the lost connection will never complete there: their audio is sent again.
-      this.transcripts.dropUnfinished();
-      this.options.onPartial?.(this.transcripts.partial);
-      // Browsers hide why an upgrade was refused (401, 403, 429, 503 or no such endpoint).
-      const why = opened
-        ? `connection closed (code ${event.code})`
-        : `the realtime connection could not be opened (code ${event.code})`;
-      void this.reconnect(this.serverError || event.reason || why);
-    };
-  }
-
-  private async reconnect(why: string): Promise<void> {
-    const delays = this.options.retry?.delaysMs ?? RETRY_DELAYS_MS;
-    const delay = delays[this.attempt];
-    this.attempt += 1;
-    if (delay === undefined) {
-      // Capture stops here: the filter's look-ahead belongs to the kept audio too.
-      if (this.state === 'capturing') this.kept.append(this.resampler.flush());
-      this.state = 'failed';
-      this.message = why;
-      this.emit();
-      return;
-    }
-    this.message = `Retrying (${this.attempt}/${delays.length}): ${why}`;
+  /** A new connection: the settings, then everything kept (or the rest and a commit, when stopping). */
+  private opened(): void {
+    this.message = undefined;
+    this.send(sessionUpdate(this.options));
+    // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
+    this.kept.rebase();
+    if (this.state === 'draining') this.finishAudio();
+    else this.sendAudio(true);
     this.emit();
-    await this.sleep(delay);
-    if (this.state === 'capturing' || this.state === 'draining') this.open();
   }
 
   private receive(data: unknown): void {
@@ -232,8 +202,8 @@ export class RealtimeSession {
       this.commitAnswered = true;
       this.commitEventId = undefined;
     } else {
-      this.serverError = error?.message ?? 'unknown error';
-      this.message = `Server: ${this.serverError}`;
+      this.connection.serverError = error?.message ?? 'unknown error';
+      this.message = `Server: ${this.connection.serverError}`;
     }
   }
 
@@ -241,13 +211,9 @@ export class RealtimeSession {
   private async settle(): Promise<void> {
     if (this.settling) return;
     this.settling = true;
-    await this.sleep(this.options.settleMs ?? 500);
+    await this.connection.sleep(this.options.settleMs ?? 500);
     this.settling = false;
     if (this.state === 'draining' && this.drained) this.finish();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return (this.options.retry?.sleep ?? ((wait) => new Promise((resolve) => setTimeout(resolve, wait))))(ms);
   }
 
   /**
@@ -277,9 +243,7 @@ export class RealtimeSession {
     this.state = 'closed';
     // Every transcript is in (or the operator discarded the rest): nothing is waiting any more.
     this.kept.release();
-    const socket = this.socket;
-    this.socket = undefined;
-    socket?.close(1000, 'capture stopped');
+    this.connection.close();
     this.emit();
   }
 
@@ -298,16 +262,12 @@ export class RealtimeSession {
 
   private sendAudio(all: boolean): void {
     if (!this.connected) return;
-    const due = Math.round(((this.options.sendEveryMs ?? 100) * REALTIME_RATE) / 1000);
-    if (!all && this.kept.end - this.kept.sentUpTo < due) return;
-    for (const chunk of this.kept.unsent(MAX_APPEND_SAMPLES)) {
-      this.send({ type: 'input_audio_buffer.append', audio: base64(pcm16(chunk)) });
-    }
+    for (const append of dueAppends(this.kept, all, this.options.sendEveryMs)) this.send(append);
     this.trim();
   }
 
   private send(event: Record<string, unknown>): void {
-    if (this.connected) this.socket!.send(JSON.stringify(event));
+    this.connection.send(event);
   }
 
   private nextEventId(): string {
