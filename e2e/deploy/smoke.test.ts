@@ -19,9 +19,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { RelayPublisher, RelayReader } from '@live-captions/relay-client';
 import { FROM_SOURCE, runPostgresUrl, runRedisUrl } from '@live-captions/test-services';
-import { pg, Redis, WebSocket } from './helpers/clients.js';
+import { Redis } from './helpers/clients.js';
 import {
   type ComposeConfig,
   composeConfig,
@@ -32,8 +31,9 @@ import {
   secretsOf,
 } from './helpers/compose.js';
 import { parseDockerfile, stageEnv } from './helpers/dockerfile.js';
-import { buildPagesOnce, createDatabase, makeSecrets } from './helpers/operator.js';
+import { buildPagesOnce, createDatabase, dropDatabase, makeSecrets } from './helpers/operator.js';
 import { freePort, runCheck, type ServiceProcess, startService, until } from './helpers/processes.js';
+import { RelaySockets, waitForCaption } from './helpers/relay-sockets.js';
 
 const HOSTS = {
   CERT_EMAIL: 'ops@smoke.example.org',
@@ -171,15 +171,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(processes.map((item) => item.stop()));
-  const admin = new pg.Client({
-    host: '127.0.0.1',
-    port: POSTGRES_PORT,
-    user: 'postgres',
-    database: 'postgres',
-  });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase(POSTGRES_PORT, database);
   const redis = new Redis(REDIS_URL);
   for (const pattern of [`bull:${queueName}:*`, `captions:${queueName}:*`]) {
     const keys = await redis.keys(pattern);
@@ -194,10 +186,6 @@ const speech = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { Authorization: `Bearer ${apiKey}`, ...(init.headers as Record<string, string>) },
   });
-
-function waitForCaption(reader: { captions: string[] }, text: string) {
-  return until(`"${text}" to arrive`, () => reader.captions.includes(text), 15_000);
-}
 
 describe('production topology (processes, no Docker)', () => {
   it('runs the gateway on the Redis backend with the token and the UI origin from the secrets', async () => {
@@ -238,53 +226,25 @@ describe('production topology (processes, no Docker)', () => {
     const overlay = new URLSearchParams(new URL(relay.links.overlay).hash.slice(1));
 
     // Traefik's part (wss://RELAY_HOST -> relay:8080/ws) is played by the direct address.
-    const url = `ws://127.0.0.1:${ports.relay}/ws`;
-    const sockets: { close(): void }[] = [];
-    const read = (room: string, token: string) => {
-      const reader = { captions: [] as string[] };
-      sockets.push(
-        new RelayReader({
-          url,
-          room,
-          token,
-          WebSocket,
-          onCaption: (caption) => {
-            if ('final' in caption && caption.final) reader.captions.push(caption.final);
-          },
-        }),
-      );
-      return reader;
-    };
+    const sockets = new RelaySockets(`ws://127.0.0.1:${ports.relay}/ws`);
     try {
       // 3. The overlay (output room, the read token of its link) and the editor (source room).
-      const overlayReader = read(overlay.get('room')!, overlay.get('relayReadToken')!);
-      const editorReader = read(relay.sourceRoom, relay.sourceReadToken);
+      const overlayReader = sockets.reader(overlay.get('room')!, overlay.get('relayReadToken')!);
+      const editorReader = sockets.reader(relay.sourceRoom, relay.sourceReadToken);
       await new Promise((resolve) => setTimeout(resolve, 300));
 
       // 4. The capture page publishes the final to the source room.
-      const capture = new RelayPublisher({
-        url,
-        room: relay.sourceRoom,
-        token: relay.sourceWriteToken,
-        WebSocket,
-      });
-      sockets.push(capture);
+      const capture = sockets.publisher(relay.sourceRoom, relay.sourceWriteToken);
       expect(capture.publish({ final: text, id: 1 })).toBe(true);
       await waitForCaption(editorReader, text);
 
       // 5. The editor sends it on to the audience room; the overlay shows it.
-      const editor = new RelayPublisher({
-        url,
-        room: relay.outputRoom,
-        token: relay.outputWriteToken,
-        WebSocket,
-      });
-      sockets.push(editor);
+      const editor = sockets.publisher(relay.outputRoom, relay.outputWriteToken);
       expect(editor.publish({ final: text, id: 1 })).toBe(true);
       await waitForCaption(overlayReader, text);
       expect(overlayReader.captions).toEqual([text]);
     } finally {
-      for (const socket of sockets) socket.close();
+      sockets.close();
     }
   });
 

@@ -1,6 +1,6 @@
 /**
  * The operator's steps the smoke test takes before starting the services: `make secrets` for the
- * hosts of an env file, the pages the UI serves, and the calendar's database.
+ * hosts of an env file, the pages the UI serves, and the calendar's database (dropped again after).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,10 +30,20 @@ export function buildPagesOnce(): void {
   if (built.status !== 0) throw new Error(`building the pages failed: ${built.stderr}`);
 }
 
-/** Creates `database` on the PostgreSQL at 127.0.0.1:`port`. */
-export async function createDatabase(port: number, database: string): Promise<void> {
+/** Runs `sql` as the admin of the PostgreSQL at 127.0.0.1:`port`. */
+async function asAdmin(port: number, sql: string): Promise<void> {
   const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.query(sql);
   await admin.end();
+}
+
+/** Creates `database` on the PostgreSQL at 127.0.0.1:`port`. */
+export async function createDatabase(port: number, database: string): Promise<void> {
+  await asAdmin(port, `CREATE DATABASE ${database}`);
+}
+
+/** Drops `database` (if it was created), closing what still uses it. */
+export async function dropDatabase(port: number, database: string): Promise<void> {
+  await asAdmin(port, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
 }

@@ -3,7 +3,6 @@ import type {
   InferenceProgress,
   InferenceRequest,
   InferenceResult,
-  TaskMode,
   WorkerStatus,
 } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
@@ -19,8 +18,10 @@ import {
 import type { EngineConfig } from '../config.js';
 import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
+import { describeEngine } from './engine-info.js';
 import { prepareModelFile, prepareVadFile } from './model-file.js';
 import { SlotQueue } from './slot-queue.js';
+import { underWatchdog } from './watchdog.js';
 
 export interface EnginePoolOptions {
   modelPath: string;
@@ -82,20 +83,7 @@ export class EnginePool {
       this.stats.queueTimeouts++;
       return new InferenceError('queue_timeout', 'the job did not start before its queue deadline');
     });
-    const multilingual = model.info.multilingual;
-    const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
-    this.info = {
-      model: options.modelName,
-      device: model.info.device,
-      computeType: model.info.ftype,
-      multilingual,
-      languages: model.info.languages,
-      modes,
-      translationTarget: multilingual ? 'en' : null,
-      decodeSlots: options.decodeSlots,
-      threadsPerSlot: options.threadsPerSlot,
-      beamSize: options.beamSize ?? (model.info.device === 'cuda' ? 5 : 1),
-    };
+    this.info = describeEngine(model.info, options);
   }
 
   /** Loads the model, creates the decode states and warms each up with a real decode. */
@@ -262,20 +250,13 @@ export class EnginePool {
       beamSize: this.info.beamSize,
       ...options,
     });
-    let timer: NodeJS.Timeout | undefined;
-    const watchdog = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        reject(new InferenceError('inference_failed', 'the decode exceeded the watchdog limit'));
-        this.#replaceAfterTrip(slot, state, decoding);
-      }, this.#options.watchdogMs ?? 90_000);
-    });
     try {
-      return await Promise.race([decoding, watchdog]);
+      return await underWatchdog(decoding, this.#options.watchdogMs ?? 90_000, () =>
+        this.#replaceAfterTrip(slot, state, decoding),
+      );
     } catch (error) {
       if (error instanceof InferenceError) throw error;
       throw new InferenceError('inference_failed', (error as WhisperError).message ?? String(error));
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  EngineInfo,
-  InferenceJob,
-  InferenceProgress,
-  InferenceRequest,
-  InferenceResult,
-} from '@live-captions/protocol';
+import type { EngineInfo, InferenceJob, InferenceRequest, InferenceResult } from '@live-captions/protocol';
 import {
   BLOCKING,
   bullConnection,
@@ -22,9 +16,10 @@ import { samplesToBuffer } from '../domain/pcm.js';
 import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
 import { decodeFailure } from './failure.js';
 import { readLiveWorkers } from './heartbeat.js';
+import { answerFromJobEvents } from './job-events.js';
 import { keysFor } from './keys.js';
 import { serialPasses } from './passes.js';
-import { freshProgress, type PendingRequest, PendingRequests } from './pending.js';
+import { type PendingRequest, PendingRequests } from './pending.js';
 
 export interface RedisQueueOptions {
   redisUrl: string;
@@ -85,39 +80,9 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
   logOtherErrors(queue, logger, 'queue');
   logOtherErrors(events, logger, 'queue-events');
 
-  const settle = (entry: PendingRequest) => pending.settle(entry);
+  answerFromJobEvents(events, pending, logger);
 
-  events.on('completed', ({ jobId, returnvalue }) => {
-    const entry = pending.get(jobId);
-    if (!entry) return;
-    settle(entry);
-    entry.resolve(returnvalue as unknown as InferenceResult);
-  });
-  events.on('failed', ({ jobId, failedReason }) => {
-    const entry = pending.get(jobId);
-    if (!entry) return;
-    settle(entry);
-    const failure = decodeFailure(failedReason);
-    if (/stalled more than allowable limit/.test(failedReason)) {
-      logger?.error(
-        { jobId, correlationId: entry.request.correlationId },
-        'job failed: it stopped two workers',
-      );
-    }
-    entry.reject(failure);
-  });
-  events.on('progress', ({ jobId, data }) => {
-    const entry = pending.get(jobId);
-    const progress = data as unknown as InferenceProgress;
-    if (!entry?.onProgress || !Array.isArray(progress?.segments)) return;
-    const fresh = freshProgress(entry, progress);
-    if (fresh) entry.onProgress(fresh);
-  });
-  events.on('stalled', ({ jobId }) => {
-    const entry = pending.get(jobId);
-    if (entry)
-      logger?.warn({ jobId, correlationId: entry.request.correlationId }, 'job retried: its worker stopped');
-  });
+  const settle = (entry: PendingRequest) => pending.settle(entry);
 
   const unreachable = () =>
     new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);

@@ -2,17 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { FAIL_FAST, settleWithin, watchConnection } from '@live-captions/redis';
 import type { Logger } from '@live-captions/runtime';
 import { Redis } from 'ioredis';
-import {
-  compareIds,
-  parseEntry,
-  type RoomSnapshot,
-  roomKeys,
-  type StoredCaption,
-} from '../domain/cluster.js';
+import { parseEntry, type RoomSnapshot, roomKeys, type StoredCaption } from '../domain/cluster.js';
 import type { RelayLimits } from '../domain/limits.js';
 import type { Hub } from '../hub/hub.js';
 import type { ClusterEngine, ClusterPublish } from '../hub/types.js';
-import { type ClusterCommands, PUBLISH, SNAPSHOT, type StreamEntry } from './cluster-scripts.js';
+import { parseFanoutMessage, readRoomStreams } from './cluster-fanout.js';
+import { type ClusterCommands, PUBLISH, SNAPSHOT } from './cluster-scripts.js';
 
 /** How captions reach every node: blocking reads of the room streams, or pub/sub. */
 export type FanoutMode = 'stream' | 'pubsub';
@@ -40,7 +35,6 @@ const newEpoch = () => randomBytes(9).toString('base64url');
  * history at `replayMessages`, as on a single relay.
  */
 export const STREAM_SLACK = 4;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The relay's cluster engine on Redis: per room the epoch and sequence, the history as a capped
@@ -101,7 +95,12 @@ export class RedisCluster implements ClusterEngine {
     if (this.options.fanout === 'pubsub') {
       this.reader.on('message', (_channel: string, message: string) => this.onMessage(message));
     } else {
-      void this.readStreams();
+      void readRoomStreams(this.reader, this.options.prefix, {
+        running: () => this.running,
+        rooms: () => (this.synced ? this.rooms : []),
+        lastIds: this.lastIds,
+        deliver: (room, captions) => this.deliver(room, captions),
+      });
     }
     // Notices a Redis that lost its data while no caption was published (new epoch), and heals a
     // room whose snapshot failed.
@@ -249,65 +248,10 @@ export class RedisCluster implements ClusterEngine {
   }
 
   private onMessage(message: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (!Array.isArray(parsed) || parsed.length !== 6) return;
-    const [room, epoch, sequence, id, delivery, body] = parsed as [
-      string,
-      string,
-      number,
-      string,
-      string,
-      string,
-    ];
+    const parsed = parseFanoutMessage(message);
+    if (!parsed) return;
+    const { room, caption } = parsed;
     if (!this.epochs.has(room) && !this.held.has(room)) return;
-    this.deliver(room, [{ epoch, sequence, at: Number(id.split('-', 1)[0]), delivery, body }]);
-  }
-
-  /** Stream fan-out: one blocking XREAD over every room's stream, from the last id read of each. */
-  private async readStreams(): Promise<void> {
-    const keyRoom = new Map<string, string>();
-    while (this.running) {
-      const rooms = this.rooms.filter((room) => this.lastIds.has(room));
-      if (!this.synced || rooms.length === 0) {
-        await sleep(50);
-        continue;
-      }
-      const keys = rooms.map((room) => {
-        const key = roomKeys(this.options.prefix, room).log;
-        keyRoom.set(key, room);
-        return key;
-      });
-      try {
-        const reply = (await this.reader.xread(
-          'COUNT',
-          1000,
-          'BLOCK',
-          1000,
-          'STREAMS',
-          ...keys,
-          ...rooms.map((room) => this.lastIds.get(room)!),
-        )) as [string, StreamEntry[]][] | null;
-        for (const [key, entries] of reply ?? []) {
-          const room = keyRoom.get(key);
-          const lastId = entries.at(-1)?.[0];
-          if (!room || !lastId) continue;
-          const known = this.lastIds.get(room);
-          // A snapshot taken meanwhile may already be further on.
-          if (known !== undefined && compareIds(lastId, known) <= 0) continue;
-          this.lastIds.set(room, lastId);
-          const captions = entries
-            .map(([id, fields]) => parseEntry(id, fields))
-            .filter((c) => c !== undefined);
-          this.deliver(room, captions);
-        }
-      } catch {
-        if (this.running) await sleep(100);
-      }
-    }
+    this.deliver(room, [caption]);
   }
 }
