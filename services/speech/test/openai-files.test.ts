@@ -8,15 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import OpenAI, { toFile } from 'openai';
 import { Messages } from '../src/domain/errors.js';
-import {
-  audioDir,
-  type Backend,
-  holdStream,
-  openUpload,
-  type RunningGateway,
-  readAudio,
-  startGateway,
-} from './helpers/gateway.js';
+import { audioDir, type Backend, type RunningGateway, readAudio, startGateway } from './helpers/gateway.js';
 import {
   AUTH,
   expectOpenAiError,
@@ -26,6 +18,7 @@ import {
   uploadTo,
   useOpenAiStack,
 } from './helpers/openai-stack.js';
+import { holdStream, openUpload } from './helpers/uploads.js';
 import { buildWav, sine } from './helpers/wav.js';
 
 let backend: Backend;

@@ -1,51 +1,16 @@
 // /v1/realtime with the official SDK's OpenAIRealtimeWS (through a TLS terminator: it only dials
 // wss:), the real whisper engine on the synthetic model (every decode says " test") and the real
 // Silero VAD: turns must follow the pauses of the clip.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { sileroModel } from '@live-captions/test-services/fixtures';
-import { sileroVad } from '../src/adapters/vad.js';
-import {
-  API_KEY,
-  type Backend,
-  inProcessBackend,
-  type RunningGateway,
-  startGateway,
-  testConfig,
-} from './helpers/gateway.js';
-import {
-  CHUNK_BYTES,
-  clipPcm24,
-  openSession,
-  silence,
-  sleep,
-  startTlsTerminator,
-  stream,
-  type TlsTerminator,
-} from './helpers/realtime.js';
+import { describe, expect, it, jest } from '@jest/globals';
+import { CHUNK_BYTES, clipPcm24, silence, sleep, stream } from './helpers/realtime.js';
+import { type RealtimeStack, useRealtimeStack } from './helpers/realtime-stack.js';
 
 jest.setTimeout(90_000);
 
-let backend: Backend;
-let gateway: RunningGateway;
-let tls: TlsTerminator;
-
-beforeAll(async () => {
-  backend = await inProcessBackend('tiny');
-  gateway = await startGateway({
-    queue: backend.queue,
-    config: testConfig({ apiKey: API_KEY }),
-    vad: sileroVad(Promise.resolve(sileroModel())),
-  });
-  tls = await startTlsTerminator(gateway.port);
+let open: RealtimeStack['open'];
+useRealtimeStack((stack) => {
+  open = stack.open;
 });
-
-afterAll(async () => {
-  await tls?.close();
-  await gateway?.close();
-  await backend?.close();
-});
-
-const open = () => openSession(tls, API_KEY);
 
 describe('server VAD turns on JFK', () => {
   it('sends speech_started, deltas, speech_stopped, committed and completed per pause of the clip', async () => {

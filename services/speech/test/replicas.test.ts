@@ -16,7 +16,8 @@ import {
   startServiceProcess,
   WORKER_ENTRY,
 } from '@live-captions/test-services';
-import { openUpload, repoRoot, until } from './helpers/gateway.js';
+import { repoRoot, until } from './helpers/gateway.js';
+import { openUpload } from './helpers/uploads.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
 const MODEL = join(repoRoot, 'models/ggml-synthetic-tiny.bin');

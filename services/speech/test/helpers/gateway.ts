@@ -1,12 +1,12 @@
 /**
  * Test harness: real inference backends (in-process engine, or BullMQ on the local Redis with a
- * real worker) on the synthetic models, a gateway listening on port 0, and raw HTTP uploads
- * that can be held open half-way.
+ * real worker) on the synthetic models, and a gateway listening on port 0 (raw uploads held open
+ * half-way: ./uploads.ts).
  */
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -204,91 +204,6 @@ export async function startGateway(
         server.close(() => resolve());
       }),
   };
-}
-
-export interface RawResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-export interface OpenUpload {
-  /** Resolves with the response, even while the request body is still being sent. */
-  response: Promise<RawResponse>;
-  write(chunk: Buffer): void;
-  end(chunk?: Buffer): void;
-  destroy(): void;
-  /** True once the request body was fully sent. */
-  ended(): boolean;
-}
-
-/**
- * A request whose body the test sends piece by piece (chunked unless Content-Length is given),
- * to hold an upload open, to be slow, or to exceed a limit without ever finishing.
- */
-export function openUpload(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  first?: Buffer,
-): OpenUpload {
-  let finished = false;
-  const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false });
-  const response = new Promise<RawResponse>((resolve, reject) => {
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-  // A destroyed upload rejects; tests that destroy on purpose do not await it.
-  response.catch(() => undefined);
-  if (first) req.write(first);
-  else req.flushHeaders();
-  return {
-    response,
-    write: (chunk) => req.write(chunk),
-    end: (chunk) => {
-      finished = true;
-      req.end(chunk);
-    },
-    destroy: () => req.destroy(),
-    ended: () => finished,
-  };
-}
-
-/**
- * Makes `streamId` busy: a native upload that sent 8 bytes of its body and never finishes unless
- * the test ends or destroys it. Resolves once the gateway holds a busy session.
- */
-export async function holdStream(
-  gateway: RunningGateway,
-  streamId: string,
-  headers: Record<string, string> = {},
-): Promise<OpenUpload> {
-  const holder = openUpload(
-    gateway.port,
-    'POST',
-    '/transcribe',
-    {
-      'X-Caption-Local': '1',
-      'Content-Type': 'application/octet-stream',
-      ...headers,
-      'X-Stream-ID': streamId,
-    },
-    Buffer.alloc(8),
-  );
-  await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
-  return holder;
 }
 
 /** Waits until `check` holds, polling; for states reached by another connection. */

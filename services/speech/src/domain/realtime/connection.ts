@@ -7,15 +7,8 @@
  */
 import { bytesPerSample, decodeSamples, FORMAT_RATE, StreamResampler } from './audio-input.js';
 import { type DecodePorts, type OpenItem, TurnDecodes } from './decodes.js';
-import {
-  type ClientEvent,
-  errorEvent,
-  isProblem,
-  newId,
-  parseClientEvent,
-  problem,
-  type RealtimeProblem,
-} from './events.js';
+import { ClientEventQueue, type SessionUpdate } from './event-queue.js';
+import { errorEvent, newId, parseClientEvent, problem, type RealtimeProblem } from './events.js';
 import { PartialText } from './partial.js';
 import { SampleBuffer } from './sample-buffer.js';
 import {
@@ -61,8 +54,8 @@ export class RealtimeConnection {
   private item: OpenItem | undefined;
   private previousItem: string | null = null;
   private readonly feed: VadFeed;
-  /** Client events not handled yet, in arrival order (see `handleInOrder`). */
-  private waiting: (ClientEvent | RealtimeProblem)[] = [];
+  /** Client events, handled in arrival order behind the VAD. */
+  private readonly events: ClientEventQueue;
   private closed = false;
   private readonly decodes: TurnDecodes;
 
@@ -80,7 +73,14 @@ export class RealtimeConnection {
         this.ports.log({ err: error }, 'realtime VAD failed');
         this.onFatal(problem('vad_failed', 'Voice activity detection failed', { type: 'server_error' }));
       },
-      settled: () => this.handleInOrder(),
+      settled: () => this.events.drain(),
+    });
+    this.events = new ClientEventQueue(() => this.feed.caughtUp, {
+      update: (event) => this.update(event),
+      append: (audio, eventId) => this.append(audio, eventId),
+      commit: (eventId) => this.commit(eventId),
+      clear: (eventId) => this.clear(eventId),
+      fail: (value) => this.fail(value),
     });
     this.decodes = new TurnDecodes(
       ports,
@@ -97,8 +97,7 @@ export class RealtimeConnection {
 
   /** One text message from the client. */
   handle(text: string): void {
-    this.waiting.push(parseClientEvent(text));
-    this.handleInOrder();
+    this.events.push(parseClientEvent(text));
   }
 
   fail(value: RealtimeProblem): void {
@@ -108,26 +107,8 @@ export class RealtimeConnection {
   /** The client is gone: nothing more is sent or decoded; resolves once the VAD is idle. */
   async close(): Promise<void> {
     this.closed = true;
-    this.waiting = [];
+    this.events.stop();
     await this.feed.stop();
-  }
-
-  /**
-   * Client events are handled in the order they came, and every one but an append only once the
-   * VAD has scored all the audio appended before it: the VAD answers later, from its own thread,
-   * and a commit or clear handled before that would leave its turns to open afterwards, from
-   * audio already committed or cleared, with nothing to close them. A commit thus commits
-   * exactly the audio appended before it, and audio appended after it waits behind it.
-   */
-  private handleInOrder(): void {
-    while (this.waiting.length > 0 && !this.closed) {
-      const event = this.waiting[0]!;
-      const append = !isProblem(event) && event.type === 'input_audio_buffer.append';
-      if (!append && !this.feed.caughtUp) return;
-      this.waiting.shift();
-      if (isProblem(event)) this.fail(event);
-      else this.dispatch(event);
-    }
   }
 
   /**
@@ -146,25 +127,7 @@ export class RealtimeConnection {
     this.ports.send({ ...fields, type, event_id: newId('event') });
   }
 
-  private dispatch(event: ClientEvent): void {
-    switch (event.type) {
-      case 'session.update':
-      case 'transcription_session.update':
-        this.update(event);
-        break;
-      case 'input_audio_buffer.append':
-        this.append(event.audio, event.eventId);
-        break;
-      case 'input_audio_buffer.commit':
-        this.commit(event.eventId);
-        break;
-      case 'input_audio_buffer.clear':
-        this.clear(event.eventId);
-        break;
-    }
-  }
-
-  private update(event: Extract<ClientEvent, { type: 'session.update' | 'transcription_session.update' }>) {
+  private update(event: SessionUpdate) {
     const next =
       event.type === 'session.update'
         ? applyGaUpdate(this.settings, event.session)
