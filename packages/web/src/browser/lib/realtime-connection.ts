@@ -6,7 +6,7 @@
  */
 import { type RealtimeSocket, realtimeProtocols } from './realtime-protocol.js';
 import { browserSocket, type RealtimeSessionOptions } from './realtime-session-options.js';
-import { RETRY_DELAYS_MS } from './retry.js';
+import { RETRY_DELAYS_MS, sleepOf } from './retry.js';
 
 const OPEN = 1;
 
@@ -83,11 +83,6 @@ export class RealtimeConnection {
     socket?.close(1000, 'capture stopped');
   }
 
-  /** Waits on the retry options' clock (tests give their own). */
-  sleep(ms: number): Promise<void> {
-    return (this.options.retry?.sleep ?? ((wait) => new Promise((resolve) => setTimeout(resolve, wait))))(ms);
-  }
-
   private async reconnect(why: string): Promise<void> {
     const delays = this.options.retry?.delaysMs ?? RETRY_DELAYS_MS;
     const delay = delays[this.attempt];
@@ -97,7 +92,7 @@ export class RealtimeConnection {
       return;
     }
     this.events.retrying(why, this.attempt, delays.length);
-    await this.sleep(delay);
+    await sleepOf(this.options.retry)(delay);
     if (this.events.active()) this.open();
   }
 }

@@ -6,6 +6,7 @@
 import type { SessionStatus } from './capture-session.js';
 import type { RealtimeSocket, TranscriptionSettings } from './realtime-protocol.js';
 import type { RealtimeFinal } from './realtime-transcripts.js';
+import type { RetryOptions } from './retry.js';
 
 export interface RealtimeSessionOptions extends TranscriptionSettings {
   /** `ws(s)://host/v1/realtime?intent=transcription` ({@link realtimeUrl}). */
@@ -21,7 +22,7 @@ export interface RealtimeSessionOptions extends TranscriptionSettings {
    */
   settleMs?: number;
   connect?: (url: string, protocols: string[]) => RealtimeSocket;
-  retry?: { delaysMs?: readonly number[]; sleep?: (ms: number) => Promise<void> };
+  retry?: Pick<RetryOptions, 'delaysMs' | 'sleep'>;
   onPartial?: (text: string) => void;
   onFinal?: (final: RealtimeFinal) => void;
   onStatus?: (status: SessionStatus) => void;

@@ -19,6 +19,7 @@ import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
 import type { RealtimeErrorEvent, RealtimeSessionOptions } from './realtime-session-options.js';
 import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
 import { StreamResampler } from './resample.js';
+import { sleepOf } from './retry.js';
 
 /** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
 const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
@@ -211,7 +212,7 @@ export class RealtimeSession {
   private async settle(): Promise<void> {
     if (this.settling) return;
     this.settling = true;
-    await this.connection.sleep(this.options.settleMs ?? 500);
+    await sleepOf(this.options.retry)(this.options.settleMs ?? 500);
     this.settling = false;
     if (this.state === 'draining' && this.drained) this.finish();
   }

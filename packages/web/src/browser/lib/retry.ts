@@ -37,7 +37,9 @@ export interface RetryOptions {
   }) => void;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The real clock's wait, unless the options inject one (tests do). */
+export const sleepOf = (options?: Pick<RetryOptions, 'sleep'>) =>
+  options?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
 /** Seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -65,7 +67,7 @@ export async function withRetries(
   options: RetryOptions = {},
 ): Promise<Response> {
   const delays = options.delaysMs ?? RETRY_DELAYS_MS;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = sleepOf(options);
   for (let attemptNo = 1; ; attemptNo++) {
     let status: number | undefined;
     let message: string;
