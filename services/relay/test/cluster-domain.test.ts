@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { parseFanoutMessage } from '../src/adapters/cluster-fanout.js';
 import { compareIds, parseEntry, roomKeys } from '../src/domain/cluster.js';
 
 describe('cluster keys and entries', () => {
@@ -30,5 +31,17 @@ describe('cluster keys and entries', () => {
     expect(compareIds('10-0', '9-5')).toBeGreaterThan(0);
     expect(compareIds('10-1', '10-2')).toBeLessThan(0);
     expect(compareIds('10-2', '10-2')).toBe(0);
+  });
+
+  it('reads a pub/sub fan-out message; refuses one with a missing or mistyped field', () => {
+    const message = ['captions', 'ep', 12, '1700000000123-4', 'c:1', '{"msg":true}'];
+    expect(parseFanoutMessage(JSON.stringify(message))).toEqual({
+      room: 'captions',
+      caption: { epoch: 'ep', sequence: 12, at: 1700000000123, delivery: 'c:1', body: '{"msg":true}' },
+    });
+    expect(parseFanoutMessage('not json')).toBeUndefined();
+    expect(parseFanoutMessage(JSON.stringify(message.slice(0, 5)))).toBeUndefined();
+    expect(parseFanoutMessage(JSON.stringify(message.with(3, 42)))).toBeUndefined();
+    expect(parseFanoutMessage(JSON.stringify(message.with(2, '12')))).toBeUndefined();
   });
 });

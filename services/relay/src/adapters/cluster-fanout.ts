@@ -72,6 +72,14 @@ type FanoutMessage = [
   body: string,
 ];
 
+const FIELD_TYPES = ['string', 'string', 'number', 'string', 'string', 'string'] as const;
+
+// A message handler that threw would take the node down: every field is checked, not assumed.
+const isFanoutMessage = (value: unknown): value is FanoutMessage =>
+  Array.isArray(value) &&
+  value.length === FIELD_TYPES.length &&
+  value.every((field, i) => typeof field === FIELD_TYPES[i]);
+
 /** Pub/sub fan-out: the room and caption of one message; undefined when the message is not one. */
 export function parseFanoutMessage(message: string): { room: string; caption: StoredCaption } | undefined {
   let parsed: unknown;
@@ -80,7 +88,7 @@ export function parseFanoutMessage(message: string): { room: string; caption: St
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 6) return undefined;
-  const [room, epoch, sequence, id, delivery, body] = parsed as FanoutMessage;
+  if (!isFanoutMessage(parsed)) return undefined;
+  const [room, epoch, sequence, id, delivery, body] = parsed;
   return { room, caption: { epoch, sequence, at: Number(id.split('-', 1)[0]), delivery, body } };
 }
