@@ -82,8 +82,6 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
 
   answerFromJobEvents(events, pending, logger);
 
-  const settle = (entry: PendingRequest) => pending.settle(entry);
-
   const unreachable = () =>
     new InferenceError('unavailable', `redis unreachable: ${link.reason ?? 'not connected'}`);
 
@@ -110,7 +108,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
           // A job that started once and went back to waiting (its worker died) is being retried.
           if (job && job.attemptsStarted === 0 && (await job.isWaiting())) {
             await job.remove();
-            settle(entry);
+            pending.settle(entry);
             await redis.del(keys.audio(jobId));
             entry.reject(
               new InferenceError('queue_timeout', 'the job did not start before its queue deadline'),
@@ -171,10 +169,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
         if (job) {
           const state = await job.getState();
           if (state === 'completed') {
-            settle(entry);
+            pending.settle(entry);
             entry.resolve(job.returnvalue);
           } else if (state === 'failed') {
-            settle(entry);
+            pending.settle(entry);
             entry.reject(decodeFailure(job.failedReason));
           }
           continue;
@@ -199,7 +197,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
     return setTimeout(
       () => {
         if (!pending.waiting(entry)) return;
-        settle(entry);
+        pending.settle(entry);
         logger?.warn(
           { jobId: entry.jobId, correlationId: entry.request.correlationId, redis: link.up ? 'up' : 'down' },
           'request deadline passed without a result',
@@ -248,7 +246,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
             if (link.up) void reconcile();
             return;
           }
-          settle(entry);
+          pending.settle(entry);
           reject(new InferenceError('unavailable', `redis refused the job: ${(error as Error).message}`));
         });
       });
@@ -266,7 +264,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
     async close() {
       closed = true;
       for (const entry of pending.all()) {
-        settle(entry);
+        pending.settle(entry);
         entry.reject(new InferenceError('unavailable', 'the gateway is shutting down'));
       }
       // With Redis away a graceful close would wait for it: disconnect instead.
