@@ -90,6 +90,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     UI_PORT: String(uiPort),
     RELAY_URL: relayUrl,
     CAPTURE_URL: `${captureOrigin}/`,
+    // No outputs service in this stack: the editor's destinations panel stays hidden.
+    OUTPUTS_URL: '',
   });
   const services = (): ServiceProcess[] => [gateway, relay, ui];
   const proxy = new CaptureProxy(capturePort, gatewayPort);

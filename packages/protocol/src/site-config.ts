@@ -5,4 +5,6 @@
 export interface SiteConfig {
   relayUrl: string | null;
   captureUrl: string | null;
+  /** The outputs service's base (YouTube, Zoom, transcript archive), ending with `/`; null: none. */
+  outputsUrl: string | null;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 /** Local defaults of the two public addresses (production sets both from the hostnames). */
 export const DEFAULT_RELAY_URL = 'ws://localhost:8080/ws';
 export const DEFAULT_CAPTURE_URL = 'http://localhost:8765/';
+export const DEFAULT_OUTPUTS_URL = 'http://localhost:8083/';
 
 export interface UiConfig {
   bind: string;
@@ -13,6 +14,8 @@ export interface UiConfig {
   relayUrl: string | null;
   /** CAPTURE_URL: capture host with trailing slash; null (set empty) makes `/` the landing page. */
   captureUrl: string | null;
+  /** OUTPUTS_URL: the outputs service's base with trailing slash; null (set empty): no destinations panel. */
+  outputsUrl: string | null;
 }
 
 const schema = z.object({
@@ -37,31 +40,31 @@ function address(
   return value;
 }
 
+/** The check of a page-facing http(s) base address such as `https://capture.example.org/`. */
+function httpBaseProblem(host: string): (raw: string) => string | undefined {
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return 'is not a URL';
+    }
+    return url.protocol !== 'http:' && url.protocol !== 'https:'
+      ? `must be an http(s) URL (e.g. https://${host}.example.org/)`
+      : url.username || url.password || url.search || url.hash
+        ? 'must not carry userinfo, query or fragment'
+        : !raw.endsWith('/')
+          ? `must end with a slash (e.g. https://${host}.example.org/)`
+          : undefined;
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const issues: string[] = [];
   const vars = parseEnvInto(issues, schema, env);
   const relayUrl = address(env, 'RELAY_URL', DEFAULT_RELAY_URL, (value) => relayUrlProblem(value), issues);
-  const captureUrl = address(
-    env,
-    'CAPTURE_URL',
-    DEFAULT_CAPTURE_URL,
-    (raw) => {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return 'is not a URL';
-      }
-      return url.protocol !== 'http:' && url.protocol !== 'https:'
-        ? 'must be an http(s) URL (e.g. https://capture.example.org/)'
-        : url.username || url.password || url.search || url.hash
-          ? 'must not carry userinfo, query or fragment'
-          : !raw.endsWith('/')
-            ? 'must end with a slash (e.g. https://capture.example.org/)'
-            : undefined;
-    },
-    issues,
-  );
+  const captureUrl = address(env, 'CAPTURE_URL', DEFAULT_CAPTURE_URL, httpBaseProblem('capture'), issues);
+  const outputsUrl = address(env, 'OUTPUTS_URL', DEFAULT_OUTPUTS_URL, httpBaseProblem('ui'), issues);
   if (issues.length > 0 || !vars) throw new ConfigError(issues);
-  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl };
+  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl, outputsUrl };
 }

@@ -26,6 +26,7 @@ runService(logger, async () => {
       home: config.captureUrl ? 'links.html' : 'index.html',
       relayUrl: config.relayUrl,
       captureUrl: config.captureUrl,
+      outputsUrl: config.outputsUrl,
     },
     'ui listening',
   );

@@ -6,7 +6,7 @@ import { ConfigError } from '@live-captions/runtime';
 import { buildPages } from '@live-captions/web';
 import request from 'supertest';
 import { createUiApp } from '../src/app.js';
-import { DEFAULT_CAPTURE_URL, DEFAULT_RELAY_URL, loadConfig } from '../src/config.js';
+import { DEFAULT_CAPTURE_URL, DEFAULT_OUTPUTS_URL, DEFAULT_RELAY_URL, loadConfig } from '../src/config.js';
 
 let pages: string;
 let assetsDir: string;
@@ -22,16 +22,18 @@ afterAll(() => rmSync(pages, { recursive: true, force: true }));
 const app = (env: NodeJS.ProcessEnv = {}) => createUiApp({ config: loadConfig(env), assetsDir });
 
 describe('config', () => {
-  test('local defaults; empty CAPTURE_URL or RELAY_URL mean none', () => {
+  test('local defaults; empty CAPTURE_URL, RELAY_URL or OUTPUTS_URL mean none', () => {
     expect(loadConfig({})).toEqual({
       bind: '127.0.0.1',
       port: 8081,
       relayUrl: DEFAULT_RELAY_URL,
       captureUrl: DEFAULT_CAPTURE_URL,
+      outputsUrl: DEFAULT_OUTPUTS_URL,
     });
-    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '' })).toMatchObject({
+    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '' })).toMatchObject({
       captureUrl: null,
       relayUrl: null,
+      outputsUrl: null,
     });
   });
 
@@ -42,6 +44,7 @@ describe('config', () => {
         UI_PORT: '70000',
         RELAY_URL: 'https://relay.example.org',
         CAPTURE_URL: 'https://capture.example.org',
+        OUTPUTS_URL: 'ftp://ui.example.org/outputs/',
       });
     } catch (caught) {
       error = caught;
@@ -51,6 +54,7 @@ describe('config', () => {
       'UI_PORT="70000": must be at most 65535',
       'RELAY_URL="https://relay.example.org": must be a ws:// or wss:// URL (e.g. wss://relay.example.org)',
       'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
+      'OUTPUTS_URL="ftp://ui.example.org/outputs/": must be an http(s) URL (e.g. https://ui.example.org/)',
     ]);
   });
 
@@ -90,15 +94,19 @@ describe('pages', () => {
     expect(hub.text).toContain('<title>Links · Live captions</title>');
   });
 
-  test('/site-config.js carries the two addresses and nothing else', async () => {
+  test('/site-config.js carries the three addresses and nothing else', async () => {
     const response = await request(
-      app({ RELAY_URL: 'wss://relay.example.org', CAPTURE_URL: 'https://capture.example.org/' }),
+      app({
+        RELAY_URL: 'wss://relay.example.org',
+        CAPTURE_URL: 'https://capture.example.org/',
+        OUTPUTS_URL: 'https://ui.example.org/outputs/',
+      }),
     )
       .get('/site-config.js')
       .expect(200)
       .expect('Content-Type', /text\/javascript/);
     expect(response.text).toBe(
-      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/"});\n',
+      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/"});\n',
     );
     const local = await request(app()).get('/site-config.js');
     expect(local.text).toContain(`"relayUrl":"${DEFAULT_RELAY_URL}","captureUrl":"${DEFAULT_CAPTURE_URL}"`);
@@ -128,16 +136,22 @@ describe('pages', () => {
 });
 
 describe('security headers', () => {
-  test('self-only CSP with the relay and the capture host as connect sources', async () => {
+  test('self-only CSP with the relay, the capture host and the outputs service as connect sources', async () => {
     const response = await request(
-      app({ RELAY_URL: 'wss://relay.example.org/ws', CAPTURE_URL: 'https://capture.example.org/' }),
+      app({
+        RELAY_URL: 'wss://relay.example.org/ws',
+        CAPTURE_URL: 'https://capture.example.org/',
+        OUTPUTS_URL: 'https://outputs.example.org/',
+      }),
     ).get('/editor.html');
     const csp = response.headers['content-security-policy'];
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("connect-src 'self' wss://relay.example.org https://capture.example.org");
+    expect(csp).toContain(
+      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org",
+    );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');

@@ -6,6 +6,7 @@
  * the page; the form, the relay and the review have modules of their own.
  */
 import { modeInputs, restore, save, ui } from './editor-form.js';
+import { startOutputsPanel } from './editor-outputs.js';
 import { connect, copyOverlayLink, nextOutputId, output, unsentOutput } from './editor-relay.js';
 import {
   draftEdited,
@@ -22,6 +23,7 @@ restore();
 connect(onSourceCaption);
 render();
 setInterval(tick, 250);
+startOutputsPanel();
 
 ui.draft.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
