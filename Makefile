@@ -24,7 +24,7 @@ DOCKER_COMPOSE ?= $(shell docker compose version >/dev/null 2>&1 && echo "docker
 # The Node image of the secrets generator when there is no local `pnpm install`.
 NODE_IMAGE ?= node:24-bookworm-slim
 # Built in this order, one at a time: the worker (whisper.cpp) first.
-IMAGES ?= worker speech relay ui calendar
+IMAGES ?= worker speech relay ui calendar outputs
 MODEL ?= base
 SERVICE ?=
 AUTH_USER ?= operator

@@ -130,6 +130,7 @@ describe('compose.local.yaml', () => {
     );
     expect(published.map((port) => `${port.name}:${port.published}`).sort()).toEqual([
       'calendar:8082',
+      'outputs:8083',
       'relay:8080',
       'speech:8765',
       'ui:8081',
@@ -138,7 +139,12 @@ describe('compose.local.yaml', () => {
     expect(environmentOf(config.services.ui!)).toMatchObject({
       RELAY_URL: 'ws://localhost:8080/ws',
       CAPTURE_URL: 'http://localhost:8765/',
+      OUTPUTS_URL: 'http://localhost:8083/',
     });
+    // The editor calls the outputs service cross-origin here: no Traefik makes it same-origin.
+    expect(environmentOf(config.services.outputs!).OUTPUTS_ALLOWED_ORIGINS).toBe(
+      'http://localhost:8081,http://127.0.0.1:8081',
+    );
     // The links hub reads /relay-config cross-origin, as in `pnpm start`.
     expect(environmentOf(config.services.speech!).CAPTION_ALLOWED_ORIGINS).toBe(
       'http://localhost:8081,http://127.0.0.1:8081',

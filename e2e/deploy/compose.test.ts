@@ -34,7 +34,7 @@ describe('compose.yaml (docker-compose config)', () => {
     config = composeConfig();
   });
 
-  it('has the nine services, each restarted, health-checked and memory-limited', () => {
+  it('has the ten services, each restarted, health-checked and memory-limited', () => {
     expect(Object.keys(config.services).sort()).toEqual(SERVICES);
     for (const [name, service] of Object.entries(config.services)) {
       expect([name, service.restart]).toEqual([name, 'unless-stopped']);
@@ -103,6 +103,21 @@ describe('compose.yaml (docker-compose config)', () => {
     expect(labels).not.toMatch(/buffering|compress|retry/i);
     // /health and /metrics are not public.
     expect(router.rule).not.toContain('PathPrefix');
+  });
+
+  it('serves the outputs API under /outputs/ on the UI host, on the networks of its stores', () => {
+    const outputs = config.services.outputs!;
+    const router = routersOf(outputs).get('outputs')!;
+    expect(router.middlewares!.split(',')).toEqual(['outputs-prefix', 'security-headers@file']);
+    expect(outputs.labels?.['traefik.http.middlewares.outputs-prefix.stripprefix.prefixes']).toBe('/outputs');
+    // PostgreSQL for cursors, outboxes and the archive; Redis for the leases; the relay on edge.
+    expect(networksOf(outputs).sort()).toEqual(['db', 'edge', 'queue']);
+    expect(environmentOf(outputs)).toMatchObject({
+      RELAY_URL: 'ws://relay:8080/ws',
+      REDIS_URL: 'redis://redis:6379',
+      CAPTION_RELAY_CONFIG: '/run/secrets/relay.private.json',
+    });
+    expect(environmentOf(config.services.ui!).OUTPUTS_URL).toBe(`https://${HOSTS.UI_HOST}/outputs/`);
   });
 
   it('publishes ports only on Traefik: 80 and 443', () => {

@@ -10,6 +10,7 @@ import { type ComposeConfig, environmentOf, HOSTS, networksOf, repoRoot, routers
 
 export const SERVICES = [
   'calendar',
+  'outputs',
   'postgres',
   'redis',
   'relay',
@@ -39,6 +40,12 @@ export const ROUTES = {
     router: 'calendar',
     rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/wp-json\`)`,
     port: '8082',
+  },
+  // The editor's destinations API, same-origin on the UI host; its /metrics stays internal.
+  outputs: {
+    router: 'outputs',
+    rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/outputs/\`) && !Path(\`/outputs/metrics\`)`,
+    port: '8083',
   },
 } as const;
 
