@@ -4,7 +4,7 @@
  * protocol's 24 kHz and to the engine's 16 kHz, and realtime appends (24 kHz, G.711 8 kHz) to
  * 16 kHz. Figures only; the package README keeps the comparison that chose this filter.
  */
-import { StreamResampler } from '@live-captions/audio';
+import { concatSamples, StreamResampler } from '@live-captions/audio';
 import { table } from '../lib/stats.js';
 
 /** 20 ms frames at the input rate, as the capture worklet and realtime appends deliver them. */
@@ -16,13 +16,7 @@ function convert(input: Float32Array, from: number, to: number): Float32Array {
   const parts: Float32Array[] = [];
   for (let at = 0; at < input.length; at += frame) parts.push(stream.process(input.subarray(at, at + frame)));
   parts.push(stream.flush());
-  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatSamples(parts);
 }
 
 const tone = (rate: number, hz: number, seconds: number) =>

@@ -19,7 +19,7 @@ export {
   UNFINISHED_TAIL_SECONDS,
 } from './limits.js';
 export { base64, decodeFloat32, decodePcm16, encodeFloat32, encodePcm16 } from './pcm.js';
-export { ROLLOFF, resample, StreamResampler } from './resample.js';
+export { concatSamples, ROLLOFF, resample, StreamResampler } from './resample.js';
 export {
   CLIP_BOUNDS,
   type ClipBounds,

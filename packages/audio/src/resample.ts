@@ -219,6 +219,17 @@ export class StreamResampler {
   }
 }
 
+/** Frames one after the other, as one array (a stream's output, for instance). */
+export function concatSamples(parts: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
 /**
  * Converts a whole clip from `fromRate` to `toRate`: `round(input.length * toRate / fromRate)`
  * samples, as the stream would give them; samples outside the input count as zero.

@@ -183,11 +183,10 @@ function chunk(id: string, data: Uint8Array): Uint8Array {
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
+  parts.reduce((offset, part) => {
     out.set(part, offset);
-    offset += part.length;
-  }
+    return offset + part.length;
+  }, 0);
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { resample, StreamResampler } from '../src/index.js';
+import { concatSamples, resample, StreamResampler } from '../src/index.js';
 
 /** A sine of `seconds` at `rate`, amplitude `amp`. */
 function sine(rate: number, seconds: number, frequency: number, amp = 0.5): Float32Array {
@@ -93,13 +93,7 @@ function resampleInFrames(resampler: StreamResampler, input: Float32Array, sizes
     at += size;
   }
   parts.push(resampler.flush());
-  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatSamples(parts);
 }
 
 const rmsOf = (samples: Float32Array) =>
@@ -160,28 +154,24 @@ describe('StreamResampler (the capture page: any rate to 24 kHz)', () => {
 });
 
 describe('StreamResampler (realtime appends to 16 kHz)', () => {
+  /** One second of a 440 Hz tone at 24 kHz, converted at once, and a fresh stream for it. */
+  const realtimeCase = () => {
+    const input = tone(24_000, 440, 1);
+    return { input, whole: resample(input, 24_000, 16_000), stream: new StreamResampler(24_000, 16_000) };
+  };
+
   it('converts 20 ms chunks of 24 kHz as the whole clip at once', () => {
-    const input = Float32Array.from(
-      { length: 24_000 },
-      (_, i) => Math.sin((2 * Math.PI * 440 * i) / 24_000) * 0.5,
-    );
-    const whole = resample(input, 24_000, 16_000);
-    const stream = new StreamResampler(24_000, 16_000);
+    const { input, whole, stream } = realtimeCase();
     const parts: number[] = [];
     for (let at = 0; at < input.length; at += 480)
       parts.push(...stream.process(input.subarray(at, at + 480)));
-    // The stream holds back its 4 ms margin; everything it gave matches the whole conversion.
+    // The stream holds back its filter's half width; everything it gave matches the whole conversion.
     expect(parts.length).toBeGreaterThan(whole.length - 100);
     for (let i = 100; i < parts.length; i += 1) expect(Math.abs(parts[i]! - whole[i]!)).toBeLessThan(1e-5);
   });
 
   it('flushes what it holds back at a cut, and goes on in step with the whole conversion', () => {
-    const input = Float32Array.from(
-      { length: 24_000 },
-      (_, i) => Math.sin((2 * Math.PI * 440 * i) / 24_000) * 0.5,
-    );
-    const whole = resample(input, 24_000, 16_000);
-    const stream = new StreamResampler(24_000, 16_000);
+    const { input, whole, stream } = realtimeCase();
     const before = [...stream.process(input.subarray(0, 12_000))];
     expect(before.length).toBeLessThan(8000);
     before.push(...stream.flush());

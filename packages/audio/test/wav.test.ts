@@ -2,15 +2,19 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { decodeWav, encodeWav, SAMPLE_RATE, WavError, type WavProblem } from '../src/index.js';
 
-const problemOf = (run: () => unknown): WavProblem | 'ok' => {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    if (error instanceof WavError) return error.problem;
-    throw error;
-  }
-};
+/** The refusal's problem; anything but a WavError is a failure of the test. */
+function problemOf(run: () => unknown): WavProblem {
+  const error = (() => {
+    try {
+      run();
+    } catch (caught) {
+      return caught;
+    }
+    throw new Error('decoded without a refusal');
+  })();
+  if (!(error instanceof WavError)) throw error;
+  return error.problem;
+}
 
 describe('encodeWav and decodeWav', () => {
   it('round-trip every layout within half a quantization step', () => {
