@@ -26,11 +26,20 @@ export class AudienceControls {
   private readonly themes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="theme"]'));
   private readonly trackKeys = new Set<string>();
 
-  constructor(private readonly onTrackChange: () => void) {
+  /**
+   * `onTrackChange`: render again for the chosen track; `keepingLive` wraps changes of the layout
+   * so that a reader at the live end stays there.
+   */
+  constructor(
+    private readonly onTrackChange: () => void,
+    private readonly keepingLive: (change: () => void) => void,
+  ) {
     this.settings = parseSettings(loadJson<AudienceSettings>(localStorage, SETTINGS_KEY));
     this.toggle.addEventListener('click', () => {
       const open = this.panel.hidden;
-      this.panel.hidden = !open;
+      this.keepingLive(() => {
+        this.panel.hidden = !open;
+      });
       this.toggle.setAttribute('aria-expanded', String(open));
     });
     byId('text-smaller').addEventListener('click', () => this.change(resize(this.settings, -1)));
@@ -72,7 +81,7 @@ export class AudienceControls {
     } catch {
       // Private mode or full storage: the choice holds for this visit only.
     }
-    this.apply();
+    this.keepingLive(() => this.apply());
   }
 
   private apply(): void {

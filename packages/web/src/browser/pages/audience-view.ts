@@ -20,7 +20,6 @@ export function trackLabel(track: Track): string {
 
 export class AudienceView {
   private readonly elements = new Map<string, HTMLElement>();
-  private following = true;
   private announceTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingAnnouncement = '';
 
@@ -32,17 +31,15 @@ export class AudienceView {
     private readonly announcer: HTMLElement,
     private show: () => string,
   ) {
-    const scroller = document.scrollingElement ?? document.documentElement;
+    // Scrolling back to the end hides the button (whether captions follow is decided per change).
     addEventListener(
       'scroll',
       () => {
-        this.following = atLiveEdge(scroller);
-        this.jump.hidden = this.following;
+        if (this.atLive()) this.jump.hidden = true;
       },
       { passive: true },
     );
     jump.addEventListener('click', () => {
-      this.following = true;
       this.jump.hidden = true;
       this.toLive();
     });
@@ -51,6 +48,7 @@ export class AudienceView {
   /** One caption changed the model. */
   apply(change: Change): void {
     if (change.kind === 'none') return;
+    const live = this.atLive();
     for (const id of this.model.takeDropped()) {
       this.elements.get(id)?.remove();
       this.elements.delete(id);
@@ -60,15 +58,23 @@ export class AudienceView {
     if (change.final && change.kind !== 'removed' && (shown === 'all' || shown === change.track.key)) {
       this.announce(change.text);
     }
-    this.afterChange();
+    this.afterChange(live);
+  }
+
+  /** Runs a layout change (text size, settings panel) and stays at the live end if the reader was there. */
+  keepingLive(change: () => void): void {
+    const live = this.atLive();
+    change();
+    if (live) this.toLive();
   }
 
   /** Everything again (another track chosen). */
   renderAll(): void {
+    const live = this.atLive();
     for (const element of this.elements.values()) element.remove();
     this.elements.clear();
     for (const line of this.model.lines(this.show())) this.container.append(this.lineElement(line));
-    this.afterChange();
+    this.afterChange(live);
   }
 
   private renderLine(id: string): void {
@@ -120,10 +126,18 @@ export class AudienceView {
     return element;
   }
 
-  private afterChange(): void {
+  /**
+   * Follows the live end when the reader was there before the change (read from the view itself,
+   * not from the last scroll event, which may not have been dispatched yet); else offers the jump.
+   */
+  private afterChange(wasLive: boolean): void {
     this.empty.hidden = this.elements.size > 0;
-    if (this.following) this.toLive();
+    if (wasLive) this.toLive();
     else this.jump.hidden = false;
+  }
+
+  private atLive(): boolean {
+    return atLiveEdge(document.scrollingElement ?? document.documentElement);
   }
 
   private toLive(): void {

@@ -24,7 +24,10 @@ const params = readParams(location.href);
 stripTokensFromAddress(params.cleanUrl, params.hadTokens);
 
 const model = new AudienceTranscript();
-const controls = new AudienceControls(() => view.renderAll());
+const controls = new AudienceControls(
+  () => view.renderAll(),
+  (change) => view.keepingLive(change),
+);
 const view = new AudienceView(
   model,
   byId('transcript'),
