@@ -7,7 +7,7 @@
  */
 
 import { atLiveEdge } from '../lib/audience-settings.js';
-import type { AudienceTranscript, Change, Line, Track } from '../lib/audience-transcript.js';
+import { ALL_TRACKS, type AudienceTranscript, type Change, type Line, type Track } from '../lib/audience-transcript.js';
 import { languageName } from '../lib/dom.js';
 
 const ANNOUNCE_AFTER_MS = 400;
@@ -29,7 +29,7 @@ export class AudienceView {
     private readonly empty: HTMLElement,
     private readonly jump: HTMLButtonElement,
     private readonly announcer: HTMLElement,
-    private show: () => string,
+    private readonly show: () => string,
   ) {
     // Scrolling back to the end hides the button (whether captions follow is decided per change).
     addEventListener(
@@ -55,7 +55,7 @@ export class AudienceView {
     }
     this.renderLine(change.id);
     const shown = this.show();
-    if (change.final && change.kind !== 'removed' && (shown === 'all' || shown === change.track.key)) {
+    if (change.final && change.kind !== 'removed' && (shown === ALL_TRACKS || shown === change.track.key)) {
       this.announce(change.text);
     }
     this.afterChange(live);
