@@ -7,7 +7,13 @@
  */
 
 import { atLiveEdge } from '../lib/audience-settings.js';
-import { ALL_TRACKS, type AudienceTranscript, type Change, type Line, type Track } from '../lib/audience-transcript.js';
+import {
+  ALL_TRACKS,
+  type AudienceTranscript,
+  type Change,
+  type Line,
+  type Track,
+} from '../lib/audience-transcript.js';
 import { languageName } from '../lib/dom.js';
 
 const ANNOUNCE_AFTER_MS = 400;
