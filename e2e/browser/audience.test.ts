@@ -156,6 +156,23 @@ describe('the audience page on a phone', () => {
     errors.push(...againErrors);
   });
 
+  test('at 200 % zoom (half the CSS width of the phone) nothing needs sideways scrolling', async () => {
+    const zoomed = await browser.newContext({ viewport: { width: 188, height: 406 } });
+    try {
+      const small = await zoomed.newPage();
+      await small.goto(link);
+      await waitForText(small, 'Swiss Alps');
+      await small.click('#display-toggle');
+      const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await small.isVisible('#text-larger')).toBe(true);
+      expect(await small.isVisible('#track')).toBe(true);
+    } finally {
+      await zoomed.close();
+      await page.bringToFront();
+    }
+  });
+
   test('"jump to live" shows when the reader has scrolled up, and takes them back', async () => {
     for (let i = 5; i <= 30; i++)
       publish({ final: `Line ${i} of a long talk about rivers.`, id: `e-${i}`, ln: 'en' });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import type { RelayCaption } from '@live-captions/protocol';
 import { audienceUrl, qrModules } from '../src/browser/lib/audience-link.js';
@@ -148,5 +149,53 @@ describe('audience link', () => {
       modules[top + 3]![left + 3];
     expect([finder(0, 0), finder(0, n - 7), finder(n - 7, 0)]).toEqual([true, true, true]);
     expect(finder(n - 7, n - 7)).toBe(false);
+  });
+});
+
+describe('audience colours', () => {
+  // Every theme of audience.css: text, interim (muted), translations (accent) and the jump button
+  // at least 4.5:1 (WCAG AA for text) against what they are drawn on.
+  const css = readFileSync(new URL('../static/css/audience.css', import.meta.url), 'utf8');
+  const themes = Object.fromEntries(
+    [
+      ['light', /^:root \{([^}]*)\}/m],
+      ['system dark', /:root:not\(\[data-theme\]\) \{([^}]*)\}/],
+      ['dark', /:root\[data-theme="dark"\] \{([^}]*)\}/],
+      ['contrast', /:root\[data-theme="contrast"\] \{([^}]*)\}/],
+    ].map(([name, pattern]) => {
+      const body = (pattern as RegExp).exec(css)?.[1] ?? '';
+      const vars = Object.fromEntries(
+        [...body.matchAll(/--([a-z-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], m[2]]),
+      );
+      return [name as string, vars];
+    }),
+  );
+  const luminance = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const ratio = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi! + 0.05) / (lo! + 0.05);
+  };
+
+  test.each(Object.keys(themes))('%s: every pair at least 4.5:1', (name) => {
+    const v = themes[name]!;
+    const pairs = [
+      ['text', 'bg'],
+      ['text', 'bar'],
+      ['muted', 'bg'],
+      ['muted', 'bar'],
+      ['accent', 'bg'],
+      ['accent-text', 'accent'],
+    ];
+    const low = pairs
+      .map(([fg, bg]) => ({ pair: `${fg} on ${bg}`, ratio: ratio(v[fg!] ?? '#000000', v[bg!] ?? '#000000') }))
+      .filter(({ ratio }) => ratio < 4.5);
+    expect(pairs.flat().filter((name) => !v[name])).toEqual([]);
+    expect(low).toEqual([]);
   });
 });
