@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
+import { cpuSeconds, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
 interface Socket {
   once(event: string, listener: (...args: unknown[]) => void): void;
@@ -46,6 +46,8 @@ interface Result {
   idleRss: number;
   peakRss: number;
   joinSeconds: number;
+  /** Server CPU seconds while captions flowed (publishing and draining). */
+  cpu: number;
 }
 
 const quantile = (sorted: Float64Array, q: number) =>
@@ -109,6 +111,7 @@ async function run(server: Server): Promise<Result> {
     peakRss = Math.max(peakRss, rssMiB(pid));
   }, 500);
   let published = 0;
+  const cpuBefore = cpuSeconds(pid);
   const tick = setInterval(() => {
     published += 1;
     const id = String(performance.timeOrigin + performance.now());
@@ -130,6 +133,7 @@ async function run(server: Server): Promise<Result> {
     await pause(100);
   }
   clearInterval(sampler);
+  const cpu = cpuSeconds(pid) - cpuBefore;
   peakRss = Math.max(peakRss, rssMiB(pid));
   type Part = { latencies: Float64Array; delivered: number; gaps: number; closed: number };
   const parts = await Promise.all(workers.map((w) => ask<Part>(w, 'stop', 'result')));
@@ -158,6 +162,7 @@ async function run(server: Server): Promise<Result> {
     idleRss,
     peakRss,
     joinSeconds,
+    cpu,
   };
 }
 
@@ -189,17 +194,17 @@ export async function audienceScenario(): Promise<void> {
   const f = (n: number, digits = 2) => n.toFixed(digits);
   const perReader = (r: Result) => ((r.idleRss - r.baseRss) * 1024) / READERS;
   console.log(
-    '| server | readers | published | deliveries | p50 ms | p95 ms | p99 ms | gaps | lost | all joined in s | RSS MiB: empty / readers idle / peak | KiB per idle reader |',
+    '| server | readers | published | deliveries | p50 ms | p95 ms | p99 ms | gaps | lost | all joined in s | RSS MiB: empty / readers idle / peak | KiB per idle reader | server CPU s | CPU µs/delivery |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const r of results) {
     console.log(
-      `| ${r.kind} | ${READERS} | ${r.published} | ${r.delivered} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'bare' ? '-' : r.gaps} | ${r.lost} | ${f(r.joinSeconds, 1)} | ${f(r.baseRss, 1)} / ${f(r.idleRss, 1)} / ${f(r.peakRss, 1)} | ${f(perReader(r), 1)} |`,
+      `| ${r.kind} | ${READERS} | ${r.published} | ${r.delivered} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.kind === 'bare' ? '-' : r.gaps} | ${r.lost} | ${f(r.joinSeconds, 1)} | ${f(r.baseRss, 1)} / ${f(r.idleRss, 1)} / ${f(r.peakRss, 1)} | ${f(perReader(r), 1)} | ${f(r.cpu)} | ${f((r.cpu * 1e6) / Math.max(1, r.delivered))} |`,
     );
   }
   const [relay, bare] = results as [Result, Result];
   console.log(
-    `\nrelay / bare ws (same load, same run): p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, peak RSS x${f(relay.peakRss / bare.peakRss)}`,
+    `\nrelay / bare ws (same load, same run): p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, peak RSS x${f(relay.peakRss / bare.peakRss)}, server CPU x${f(relay.cpu / bare.cpu)}`,
   );
   console.log(
     `p95 within 1.1x of bare ws: ${relay.p95 <= 1.1 * bare.p95 ? 'met' : 'NOT met'}; nothing lost: ${relay.lost === 0 && relay.gaps === 0 ? 'met' : 'NOT met'}`,
