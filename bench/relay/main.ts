@@ -10,6 +10,14 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { cpuSeconds, KINDS, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
+// `--scenario=audience` runs only the audience case (audience.ts); `fanout` only the cases below;
+// by default both, the fan-out cases first.
+const SCENARIO = process.argv.find((a) => a.startsWith('--scenario='))?.split('=')[1] ?? 'all';
+if (SCENARIO === 'audience') {
+  await (await import('./audience.js')).audienceScenario();
+  process.exit(0);
+}
+
 /** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
 interface WebSocket {
   once(event: string, listener: (...args: unknown[]) => void): void;
@@ -274,4 +282,8 @@ for (const r of at400) {
   console.log(
     `\n${r.kind}, ${r.readers} readers: p95 <= 5 ms: ${r.p95 <= 5 ? 'met' : 'NOT met'} (${f(r.p95)} ms); zero gaps: ${r.gaps === 0 ? 'met' : 'NOT met'}; zero loss: ${r.lost === 0 ? 'met' : 'NOT met'}`,
   );
+}
+if (SCENARIO === 'all') {
+  console.log('');
+  await (await import('./audience.js')).audienceScenario();
 }

@@ -121,6 +121,9 @@ describe('pages', () => {
       '/index.html',
       '/editor.js',
       '/overlay.js',
+      '/audience.html',
+      '/audience.js',
+      '/audience.css',
       '/base.css',
       '/components.css',
     ]) {
@@ -160,7 +163,14 @@ describe('security headers', () => {
 
   test('the pages have no inline scripts or styles (the CSP would block them)', async () => {
     const server = app();
-    for (const path of ['/', '/editor.html', '/overlay.html', '/links.html', '/index.html']) {
+    for (const path of [
+      '/',
+      '/editor.html',
+      '/overlay.html',
+      '/links.html',
+      '/index.html',
+      '/audience.html',
+    ]) {
       const html = (await request(server).get(path)).text;
       expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
       expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);

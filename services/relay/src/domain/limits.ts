@@ -1,20 +1,27 @@
 /**
  * Limits of the relay. The names are those of the reference relay so its config files keep working;
  * each can be overridden in the `limits` object of the config file.
+ *
+ * The connection defaults are sized for an audience: a room's read link is public once it is
+ * shared, and thousands of phones may read one room from one venue's NAT address. So the joined
+ * side is generous (`connections`, `perIp`, `perRoom`), while sockets that have not joined yet
+ * (no valid token shown) stay bounded in total (`pendingJoins`, a fifth of `connections`, each
+ * gone after `joinMs`) and per address (`pendingJoinsPerIp`, half of `pendingJoins`: a NAT's
+ * burst fits, yet one address cannot take every pending place from the others).
  */
 export interface RelayLimits {
-  /** Open sockets in total. @defaultValue 512 */
+  /** Open sockets in total. @defaultValue 10000 */
   connections: number;
-  /** Open sockets per client address (IPv6: per /64). @defaultValue 128 */
+  /** Open sockets per client address (IPv6: per /64); a venue's NAT is one address. @defaultValue 5000 */
   perIp: number;
   /**
    * Sockets that have not joined yet, in total: unauthenticated sockets cannot fill the relay.
-   * @defaultValue 64
+   * @defaultValue 2048
    */
   pendingJoins: number;
-  /** Sockets that have not joined yet, per client address (IPv6: per /64). @defaultValue 8 */
+  /** Sockets that have not joined yet, per client address (IPv6: per /64). @defaultValue 1024 */
   pendingJoinsPerIp: number;
-  /** Joined sockets per room. @defaultValue 256 */
+  /** Joined sockets per room (an audience reads one output room). @defaultValue 10000 */
   perRoom: number;
   /** Frames a socket may send per second, join included. @defaultValue 40 */
   messagesPerSecond: number;
@@ -39,11 +46,11 @@ export interface RelayLimits {
 }
 
 export const DEFAULT_LIMITS: Readonly<RelayLimits> = Object.freeze({
-  connections: 512,
-  perIp: 128,
-  pendingJoins: 64,
-  pendingJoinsPerIp: 8,
-  perRoom: 256,
+  connections: 10_000,
+  perIp: 5000,
+  pendingJoins: 2048,
+  pendingJoinsPerIp: 1024,
+  perRoom: 10_000,
   messagesPerSecond: 40,
   payloadBytes: 8192,
   bufferedBytes: 65536,

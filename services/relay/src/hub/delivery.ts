@@ -1,6 +1,9 @@
 import { RelayCloseCode, type RelayGap, type RelayGapReason } from '@live-captions/protocol';
 import type { CloseConnection, Connection, HubState } from './types.js';
 
+/** The caption frames are UTF-8 JSON kept as Buffers: sent as text frames. */
+const TEXT_FRAME = Object.freeze({ binary: false });
+
 /**
  * Delivery to readers with backpressure: a reader whose socket buffer is over `bufferedBytes` is
  * held back (blocked) and resumed by a sweep once it drains, or closed as a slow consumer after
@@ -18,6 +21,35 @@ export class Delivery {
   /** Readers held back by a full socket buffer. */
   get blockedReaders(): number {
     return this.blocked.size;
+  }
+
+  /**
+   * A room's newest caption to all its readers. A reader that had everything before it and has
+   * room in its buffer (the usual case, thousands of times per caption with an audience) gets
+   * the room's one encoded frame straight away, with no call or lookup per reader; the others go
+   * through `pump`, which does the same plus catching up, holding back and gaps.
+   */
+  fanOut(readers: Iterable<Connection>, newest: { sequence: number; frame: Buffer }): void {
+    const limit = this.state.limits.bufferedBytes;
+    const previous = newest.sequence - 1;
+    let sent = 0;
+    for (const reader of readers) {
+      const ws = reader.ws;
+      if (
+        reader.lastSent === previous &&
+        reader.blockedSince === 0 &&
+        !reader.closing &&
+        ws.readyState === ws.OPEN &&
+        ws.bufferedAmount < limit
+      ) {
+        ws.send(newest.frame, TEXT_FRAME);
+        reader.lastSent = newest.sequence;
+        sent += 1;
+      } else {
+        this.pump(reader);
+      }
+    }
+    this.state.stats.delivered += sent;
   }
 
   /** Writes the captions a reader has not had yet while its buffer has room. */
@@ -44,7 +76,7 @@ export class Delivery {
         this.gap(reader, 'history-expired', log.oldest);
         continue;
       }
-      ws.send(entry.frame, { binary: false });
+      ws.send(entry.frame, TEXT_FRAME);
       reader.lastSent = entry.sequence;
       this.state.stats.delivered += 1;
     }

@@ -165,7 +165,7 @@ export class Protocol {
         body,
       });
       this.state.stats.published += 1;
-      for (const reader of room.readers) this.delivery.pump(reader);
+      this.delivery.fanOut(room.readers, entry);
     }
     const ack: RelayAck = { ack: delivery, epoch: log.epoch, sequence: entry.sequence };
     connection.ws.send(JSON.stringify(ack));

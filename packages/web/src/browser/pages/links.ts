@@ -7,6 +7,7 @@ import type { RelayConfigResponse } from '@live-captions/protocol';
 import { byId, copyText, setStatus, siteConfig } from '../lib/dom.js';
 import { buildLinks } from '../lib/links.js';
 import { isRelayUrl } from '../lib/params.js';
+import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
 const ui = {
@@ -82,6 +83,12 @@ function update(): void {
   ui.captureLink.value = links.capture ?? '';
   ui.editorLink.value = links.editor ?? '';
   ui.overlayLink.value = links.overlay ?? '';
+  updateAudienceLink(
+    site,
+    isRelayUrl(relayUrl) ? relayUrl : null,
+    ui.outputRoom.value.trim(),
+    ui.outputRead.value.trim() || null,
+  );
   const missing = [links.capture, links.editor, links.overlay].filter((link) => !link).length;
   setStatus(
     ui.linksStatus,
@@ -156,4 +163,5 @@ for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('bu
     setStatus(ui.linksStatus, copied ? 'Copied.' : 'Selected: press Ctrl+C to copy.', copied ? 'ok' : 'idle');
   });
 }
+wireAudienceQrSave();
 update();

@@ -1,0 +1,126 @@
+/**
+ * What the audience page shows (pure): every caption of the session in arrival order, each with
+ * its variants (transcript, translations; told apart by `label` and `ln`). A caption whose `id`
+ * arrives again replaces its earlier text in place (interim text, then the final, then an
+ * editor's correction); an empty final takes it away. Duplicate positions never reach here (the
+ * relay reader drops them), and the same text again is no change, so a caption resent after a
+ * relay restart is never shown twice.
+ */
+import type { RelayCaption } from '@live-captions/protocol';
+
+/** A stream of the room: the transcript or a translation, in a language when captions carry `ln`. */
+export interface Track {
+  key: string;
+  translation: boolean;
+  ln?: string;
+}
+
+export interface Part {
+  track: Track;
+  text: string;
+  interim: boolean;
+}
+
+export interface Line {
+  id: string;
+  parts: Part[];
+}
+
+export type Change =
+  | { kind: 'none' }
+  /** `id` appeared, changed or went; `final`: its text for this track is final (announce it). */
+  | { kind: 'added' | 'updated' | 'removed'; id: string; track: Track; final: boolean; text: string };
+
+/** Show every track, or only the one with this key. */
+export const ALL_TRACKS = 'all';
+
+/** A session's captions kept in the page; the oldest go beyond `limit` (a day-long event). */
+export const TRANSCRIPT_LIMIT = 3000;
+
+export function trackOf(caption: Pick<RelayCaption, 'label' | 'ln'>): Track {
+  const translation = caption.label === 'translation';
+  const ln = caption.ln?.trim() || undefined;
+  return {
+    key: `${translation ? 'translation' : 'transcript'}:${ln ?? ''}`,
+    translation,
+    ...(ln ? { ln } : {}),
+  };
+}
+
+export class AudienceTranscript {
+  /** Insertion order is the order captions first arrived. */
+  private readonly entries = new Map<string, Map<string, Part>>();
+  private readonly seenTracks = new Map<string, Track>();
+  /** Ids dropped at the limit since the last `takeDropped`. */
+  private dropped: string[] = [];
+
+  constructor(private readonly limit = TRANSCRIPT_LIMIT) {}
+
+  /** The tracks seen so far, transcripts first, in the order they appeared. */
+  get tracks(): Track[] {
+    const all = [...this.seenTracks.values()];
+    return [...all.filter((t) => !t.translation), ...all.filter((t) => t.translation)];
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  apply(caption: RelayCaption): Change {
+    // `c` clears an overlay's screen; the audience keeps the session's text.
+    if (caption.c) return { kind: 'none' };
+    const id = String(caption.id);
+    const track = trackOf(caption);
+    const final = caption.final !== undefined;
+    const text = (caption.final ?? caption.interm ?? '').trim();
+    const entry = this.entries.get(id);
+    const existing = entry?.get(track.key);
+    if (!text) {
+      if (!entry || !existing) return { kind: 'none' };
+      entry.delete(track.key);
+      if (entry.size === 0) this.entries.delete(id);
+      return { kind: 'removed', id, track, final, text };
+    }
+    if (existing && existing.text === text && existing.interim === !final) return { kind: 'none' };
+    if (!this.seenTracks.has(track.key)) this.seenTracks.set(track.key, track);
+    const part: Part = { track, text, interim: !final };
+    if (entry) {
+      entry.set(track.key, part);
+      return { kind: existing ? 'updated' : 'added', id, track, final, text };
+    }
+    this.entries.set(id, new Map([[track.key, part]]));
+    while (this.entries.size > this.limit) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+      this.dropped.push(oldest);
+    }
+    return { kind: 'added', id, track, final, text };
+  }
+
+  /** The line of `id` with the parts `show` selects (all tracks, or one), or null when none. */
+  line(id: string, show: string = ALL_TRACKS): Line | null {
+    const entry = this.entries.get(id);
+    if (!entry) return null;
+    const parts = [...entry.values()]
+      .filter((part) => show === ALL_TRACKS || part.track.key === show)
+      .sort((a, b) => Number(a.track.translation) - Number(b.track.translation));
+    return parts.length > 0 ? { id, parts } : null;
+  }
+
+  /** Every line that has something for `show`, oldest first. */
+  lines(show: string = ALL_TRACKS): Line[] {
+    const out: Line[] = [];
+    for (const id of this.entries.keys()) {
+      const line = this.line(id, show);
+      if (line) out.push(line);
+    }
+    return out;
+  }
+
+  /** Ids dropped at the limit since the last call (their elements go too). */
+  takeDropped(): string[] {
+    const dropped = this.dropped;
+    this.dropped = [];
+    return dropped;
+  }
+}

@@ -1,0 +1,68 @@
+/// <reference lib="dom" />
+/**
+ * The links hub's audience part: the audience page's link (output room and its read token only)
+ * and its QR code, drawn on a canvas from qrcode-generator's modules, so the link never leaves
+ * the browser; "Save QR code" downloads it as a PNG for printing.
+ */
+
+import { audienceUrl, qrModules } from '../lib/audience-link.js';
+import { byId } from '../lib/dom.js';
+
+/** Quiet zone around the code, in modules (the QR standard's 4). */
+const QUIET = 4;
+/** Pixels per module: large enough to print and to read off a projected slide. */
+const MODULE_PX = 8;
+
+/** Shows the audience link and its QR code, or clears both when the room or token is missing. */
+export function updateAudienceLink(
+  site: string,
+  relayUrl: string | null,
+  outputRoom: string,
+  outputReadToken: string | null,
+): string | null {
+  const input = byId<HTMLInputElement>('audience-link');
+  const canvas = byId<HTMLCanvasElement>('audience-qr');
+  const save = byId<HTMLButtonElement>('audience-qr-save');
+  const link =
+    relayUrl && outputRoom && outputReadToken
+      ? audienceUrl(site, relayUrl, outputRoom, outputReadToken)
+      : null;
+  input.value = link ?? '';
+  canvas.hidden = !link;
+  save.disabled = !link;
+  if (link) drawQr(canvas, qrModules(link));
+  return link;
+}
+
+function drawQr(canvas: HTMLCanvasElement, modules: boolean[][]): void {
+  const size = (modules.length + 2 * QUIET) * MODULE_PX;
+  canvas.width = size;
+  canvas.height = size;
+  const context = canvas.getContext('2d');
+  if (!context) return;
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, size, size);
+  context.fillStyle = '#000000';
+  modules.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) context.fillRect((x + QUIET) * MODULE_PX, (y + QUIET) * MODULE_PX, MODULE_PX, MODULE_PX);
+    });
+  });
+}
+
+/** Wires "Save QR code" (a PNG made from the canvas; nothing is uploaded). */
+export function wireAudienceQrSave(): void {
+  byId<HTMLButtonElement>('audience-qr-save').addEventListener('click', () => {
+    byId<HTMLCanvasElement>('audience-qr').toBlob((blob) => {
+      if (!blob) return;
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = 'audience-captions-qr.png';
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    }, 'image/png');
+  });
+}
