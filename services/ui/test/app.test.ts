@@ -128,7 +128,7 @@ describe('pages', () => {
 });
 
 describe('security headers', () => {
-  test('self-only CSP with the relay and the capture host as connect sources', async () => {
+  test('self-only CSP with the relay, the capture host and the local OBS WebSocket as connect sources', async () => {
     const response = await request(
       app({ RELAY_URL: 'wss://relay.example.org/ws', CAPTURE_URL: 'https://capture.example.org/' }),
     ).get('/editor.html');
@@ -137,7 +137,9 @@ describe('security headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("connect-src 'self' wss://relay.example.org https://capture.example.org");
+    expect(csp).toContain(
+      "connect-src 'self' wss://relay.example.org https://capture.example.org ws://127.0.0.1:*;",
+    );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');

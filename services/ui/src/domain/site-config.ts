@@ -11,8 +11,14 @@ export function siteConfigScript(config: SiteConfig): string {
 }
 
 /**
- * CSP `connect-src` beyond 'self': the relay (WebSocket) and the capture host (the links hub reads
- * its /relay-config). Origins only.
+ * The local OBS's WebSocket: the overlay, running inside OBS as a browser source, sends it the
+ * captions as CEA-608 (its `obs` option). Loopback only, any port (OBS's setting).
+ */
+export const OBS_WEBSOCKET_SOURCE = 'ws://127.0.0.1:*';
+
+/**
+ * CSP `connect-src` beyond 'self': the relay (WebSocket), the capture host (the links hub reads
+ * its /relay-config) and the local OBS WebSocket. Origins only.
  */
 export function connectSources(config: SiteConfig): string[] {
   const sources = new Set<string>();
@@ -21,5 +27,6 @@ export function connectSources(config: SiteConfig): string[] {
     const url = new URL(value);
     sources.add(`${url.protocol}//${url.host}`);
   }
+  sources.add(OBS_WEBSOCKET_SOURCE);
   return [...sources];
 }
