@@ -138,7 +138,7 @@ describe('security headers', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(
-      "connect-src 'self' wss://relay.example.org https://capture.example.org ws://127.0.0.1:*;",
+      "connect-src 'self' wss://relay.example.org https://capture.example.org ws://127.0.0.1:*",
     );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -34,7 +34,8 @@ export function cleanCaptionText(text: string): string {
 function pieces(word: string, columns: number): string[] {
   const chars = Array.from(word);
   const out: string[] = [];
-  for (let start = 0; start < chars.length; start += columns) out.push(chars.slice(start, start + columns).join(''));
+  for (let start = 0; start < chars.length; start += columns)
+    out.push(chars.slice(start, start + columns).join(''));
   return out;
 }
 
@@ -107,6 +108,9 @@ export function captionChunks(text: string, options: ChunkOptions = {}): string[
  * catch up with the speaker instead of falling further behind.
  */
 export function holdMs(chunk: string, waiting: number): number {
-  const reading = Math.min(MAX_HOLD_MS, Math.max(MIN_HOLD_MS, Array.from(chunk).length * READING_MS_PER_CHAR));
+  const reading = Math.min(
+    MAX_HOLD_MS,
+    Math.max(MIN_HOLD_MS, Array.from(chunk).length * READING_MS_PER_CHAR),
+  );
   return waiting > BACKLOG_LIMIT ? Math.max(CATCH_UP_MIN_MS, reading / 2) : reading;
 }

@@ -33,7 +33,13 @@ export const OBS_STATUS_OUTPUT_NOT_RUNNING = 501;
  * reachable, the next attempt is scheduled; `auth-failed`: the password was refused (4009);
  * `unsupported`: the RPC version was refused (4010); `closed`: closed by `close()`.
  */
-export type ObsConnectionState = 'connecting' | 'identified' | 'waiting' | 'auth-failed' | 'unsupported' | 'closed';
+export type ObsConnectionState =
+  | 'connecting'
+  | 'identified'
+  | 'waiting'
+  | 'auth-failed'
+  | 'unsupported'
+  | 'closed';
 
 export interface ObsResponse {
   requestType: string;
@@ -89,7 +95,11 @@ export class ObsWebSocket {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private readonly pending = new Map<
     string,
-    { resolve: (response: ObsResponse) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> }
+    {
+      resolve: (response: ObsResponse) => void;
+      reject: (error: Error) => void;
+      timer: ReturnType<typeof setTimeout>;
+    }
   >();
 
   constructor(private readonly options: ObsWebSocketOptions) {
@@ -174,7 +184,11 @@ export class ObsWebSocket {
         eventSubscriptions: this.options.eventSubscriptions ?? OBS_EVENTS_OUTPUTS,
       };
       if (auth && typeof auth.challenge === 'string' && typeof auth.salt === 'string') {
-        identify.authentication = await obsAuthentication(this.options.password ?? '', auth.salt, auth.challenge);
+        identify.authentication = await obsAuthentication(
+          this.options.password ?? '',
+          auth.salt,
+          auth.challenge,
+        );
       }
       if (this.socket === socket && socket.readyState === OPEN) {
         socket.send(JSON.stringify({ op: OBS_OP.identify, d: identify }));
