@@ -126,6 +126,7 @@ describe('OBS native captions from the overlay', () => {
   function captions(obs: FakeObs, overrides: { showtimeMs?: number; password?: string } = {}) {
     const states: ObsCaptionsState[] = [];
     const holds: [string, number][] = [];
+    const sent: string[] = [];
     const forwarder = new ObsCaptions({
       port: obs.port,
       password: overrides.password ?? PASSWORD,
@@ -137,14 +138,15 @@ describe('OBS native captions from the overlay', () => {
         return 100;
       },
       onState: (state) => states.push(state),
+      onSent: (text) => sent.push(text),
     });
     closers.push(() => forwarder.close());
-    return { forwarder, states, holds };
+    return { forwarder, states, holds, sent };
   }
 
   test('not streaming: a visible state, nothing sent; streaming: finals as paced 608 captions', async () => {
     const obs = await server();
-    const { forwarder, states, holds } = captions(obs);
+    const { forwarder, states, holds, sent } = captions(obs);
     await eventually(() => forwarder.state === 'not-streaming');
     expect(OBS_STATE_TEXT['not-streaming']).toBe('CC: OBS is not streaming');
     forwarder.shown(caption({ final: 'Lost while not streaming.' }));
@@ -171,6 +173,8 @@ describe('OBS native captions from the overlay', () => {
     forwarder.shown(caption({ c: true }, 6));
     await eventually(() => obs.captions.length === 4);
     expect(obs.captions[3]).toBe('');
+    await eventually(() => sent.length === 4);
+    expect(sent).toEqual(obs.captions);
     expect(states).toEqual(['not-streaming', 'live']);
   });
 

@@ -46,6 +46,8 @@ export interface ObsCaptionsOptions {
   /** How long a 608 caption stays; default: its reading time (cea608-lines.ts). */
   holdMs?: (chunk: string, waiting: number) => number;
   onState?: (state: ObsCaptionsState) => void;
+  /** A 608 caption OBS accepted ('' clears the screen). */
+  onSent?: (captionText: string) => void;
 }
 
 /** What the overlay's small OBS notice says; nothing while captions reach a live stream. */
@@ -172,7 +174,10 @@ export class ObsCaptions {
     try {
       const answer = await this.socket.request('SendStreamCaption', { captionText });
       const code = answer.requestStatus.code;
-      if (code === OBS_STATUS_SUCCESS) this.setState('live');
+      if (code === OBS_STATUS_SUCCESS) {
+        this.setState('live');
+        this.options.onSent?.(captionText);
+      }
       else if (code === OBS_STATUS_OUTPUT_NOT_RUNNING) this.setState('not-streaming');
     } catch {
       // Not connected: the socket's state says so and the queue was dropped with it.

@@ -26,6 +26,7 @@ function startObsCaptions(): ObsCaptions | undefined {
   const port = obsPort(params.get('obs'));
   if (port === undefined) return undefined;
   const notice = byId('obs-state');
+  let sent = 0;
   return new ObsCaptions({
     port,
     password: params.get('obspw'),
@@ -35,6 +36,9 @@ function startObsCaptions(): ObsCaptions | undefined {
       document.body.dataset.obs = state;
       notice.textContent = OBS_STATE_TEXT[state];
       notice.hidden = OBS_STATE_TEXT[state] === '';
+    },
+    onSent: () => {
+      document.body.dataset.obsSent = String(++sent);
     },
   });
 }
