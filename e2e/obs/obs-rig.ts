@@ -222,6 +222,9 @@ export function startRecorder(file: string): Program & { finish(): Promise<void>
     `rtmp://127.0.0.1:${RTMP_PORT}/live/test`,
     '-c',
     'copy',
+    // Written through at once: the file growing is the sign that the stream is being read.
+    '-flush_packets',
+    '1',
     file,
   ]);
   return {
