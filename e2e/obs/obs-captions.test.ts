@@ -41,12 +41,14 @@ function runScenario(): Promise<{ code: number | null; stdout: string; stderr: s
   );
 }
 
-test('captions published to the output room come out of a real OBS stream as CEA-608, text for text', async () => {
+test('captions published to the output room come out of a real OBS stream as CEA-608, text for text, also after OBS restarts', async () => {
   const run = await runScenario();
   if (run.code !== 0)
     throw new Error(`scenario failed (${run.code}):\n${run.stderr}\n${run.stdout.slice(-4000)}`);
   const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as ScenarioResult;
-  console.log(`OBS scenario: ${JSON.stringify(result.seconds)}; cues: ${JSON.stringify(result.cues)}`);
+  console.log(
+    `OBS scenario: ${JSON.stringify(result.seconds)}; cues: ${JSON.stringify(result.cues)}; after restart: ${JSON.stringify(result.cuesAfterRestart)}`,
+  );
 
   // Before the stream: the overlay says so, in its small notice; a wrong password is its own state.
   expect(result.beforeStream).toEqual({
@@ -69,5 +71,11 @@ test('captions published to the output room come out of a real OBS stream as CEA
   }
   // Text for text, in order, each once, and no interim.
   expect(result.cues.map((cue) => cue.text)).toEqual(result.expected);
-  expect(result.pageErrors).toEqual([]);
+
+  // OBS quit and came back: the overlay said so, reconnected, and captions flow again.
+  expect(result.restartStates).toEqual(['unreachable', 'live']);
+  expect(result.cuesAfterRestart.map((cue) => cue.text)).toEqual(['We are back after the restart.']);
+  // Chromium itself logs each refused reconnect attempt while OBS is away; nothing else may show.
+  const refused = /^WebSocket connection to 'ws:\/\/127\.0\.0\.1:4455\/' failed: .*ERR_CONNECTION_REFUSED$/;
+  expect(result.pageErrors.filter((error) => !refused.test(error))).toEqual([]);
 });

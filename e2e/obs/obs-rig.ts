@@ -197,10 +197,12 @@ export async function startXvfb(): Promise<{ xvfb: Program; display: string }> {
   return { xvfb, display };
 }
 
-export function startObs(home: string, display: string): Program {
+/** OBS with the private HOME; `streaming`: starts its stream at once (else a client starts it). */
+export function startObs(home: string, display: string, streaming = false): Program {
   const runtime = join(home, 'runtime');
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
-  return program('obs', ['obs', '--profile', 'P', '--collection', 'C', '--minimize-to-tray', '--multi'], {
+  const argv = ['obs', '--profile', 'P', '--collection', 'C', '--minimize-to-tray', '--multi'];
+  return program('obs', streaming ? [...argv, '--startstreaming'] : argv, {
     DISPLAY: display,
     HOME: home,
     XDG_RUNTIME_DIR: runtime,
@@ -248,9 +250,9 @@ export interface Cue {
  * The recording's CEA-608 captions as SRT cues. OBS writes the caption SEI after the picture, which
  * ffmpeg's `subcc` skips in FLV; from an Annex B H.264 elementary stream it reads them.
  */
-export function readCaptions(flv: string, dir: string): Cue[] {
-  const h264 = join(dir, 'cap.h264');
-  const srt = join(dir, 'cap.srt');
+export function readCaptions(flv: string): Cue[] {
+  const h264 = `${flv}.h264`;
+  const srt = `${flv}.srt`;
   const quiet = ['-nostdin', '-loglevel', 'error', '-y'];
   execFileSync('ffmpeg', [
     ...quiet,

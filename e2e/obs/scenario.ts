@@ -46,6 +46,8 @@ export const PUBLISHED: CaptionInput[] = [
   },
   { id: 3, final: 'First question, please.' },
 ];
+/** Published after OBS restarted. */
+export const AFTER_RESTART: CaptionInput = { id: 4, final: 'We are back after the restart.' };
 
 export interface ScenarioResult {
   /** The overlay's OBS state before the stream started, its notice, and once streaming. */
@@ -56,6 +58,9 @@ export interface ScenarioResult {
   expected: string[];
   /** The captions read back from the stream (ffmpeg), in order. */
   cues: { start: string; text: string }[];
+  /** The overlay's OBS state while OBS was gone, then after it came back. */
+  restartStates: (string | undefined)[];
+  cuesAfterRestart: { start: string; text: string }[];
   pageErrors: string[];
   seconds: Record<string, number>;
 }
@@ -122,7 +127,8 @@ async function main(): Promise<ScenarioResult> {
     programs.push(startNginx(join(dir, 'nginx')));
     const { xvfb, display } = await startXvfb();
     programs.push(xvfb);
-    programs.push(startObs(home, display));
+    let obs = startObs(home, display);
+    programs.push(obs);
     await until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
     await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
     mark('servers');
@@ -150,6 +156,8 @@ async function main(): Promise<ScenarioResult> {
         relayUrl,
         room: secrets.outputRoom,
         relayReadToken: tokens.outputRead,
+        // No idle clear: the test counts the captions OBS accepted (the clear is a unit test's).
+        showtime: '0',
         obs: String(OBS_PORT),
         obspw: obsPassword,
       })}`;
@@ -200,9 +208,44 @@ async function main(): Promise<ScenarioResult> {
     // The last caption's frames still have to pass nginx to the recorder.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await recorder.finish();
-    const cues = readCaptions(flv, dir);
+    const cues = readCaptions(flv);
     mark('decoded');
-    return { beforeStream, live, wrongPassword, expected, cues, pageErrors, seconds };
+
+    // OBS quits and starts again (streaming at once): the overlay reconnects by itself.
+    const sentBefore = Number(await page.evaluate(() => document.body.dataset.obsSent));
+    await obs.stop();
+    await page.waitForFunction(() => document.body.dataset.obs === 'unreachable', undefined, {
+      timeout: 20_000,
+    });
+    const restartStates = [await state(page)];
+    obs = startObs(home, display, true);
+    programs.push(obs);
+    await page.waitForFunction(() => document.body.dataset.obs === 'live', undefined, { timeout: 60_000 });
+    restartStates.push(await state(page));
+    mark('reconnected');
+    const flvAfter = join(dir, 'after.flv');
+    const recorderAfter = startRecorder(flvAfter);
+    programs.push(recorderAfter);
+    await until('the second recording', () => existsSync(flvAfter) && statSync(flvAfter).size > 0, 30_000);
+    publisher.publish(AFTER_RESTART);
+    await page.waitForFunction((count) => Number(document.body.dataset.obsSent) > count, sentBefore, {
+      timeout: 30_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await recorderAfter.finish();
+    const cuesAfterRestart = readCaptions(flvAfter);
+    mark('restart');
+    return {
+      beforeStream,
+      live,
+      wrongPassword,
+      expected,
+      cues,
+      restartStates,
+      cuesAfterRestart,
+      pageErrors,
+      seconds,
+    };
   } catch (error) {
     const logs = [...services, ...programs].map((p) => `--- ${p.name}\n${p.output()}`).join('\n');
     throw new Error(`${(error as Error).stack}\n${logs}`);

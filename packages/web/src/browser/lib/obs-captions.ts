@@ -131,7 +131,11 @@ export class ObsCaptions {
   }
 
   private setState(state: ObsCaptionsState): void {
-    if (state !== 'live') this.queue.length = 0;
+    if (state !== 'live') {
+      // Nothing to carry them now; and a stream started later begins with an empty 608 screen.
+      this.queue.length = 0;
+      clearTimeout(this.idleTimer);
+    }
     if (this.state === state) return;
     this.state = state;
     this.options.onState?.(state);
@@ -177,8 +181,7 @@ export class ObsCaptions {
       if (code === OBS_STATUS_SUCCESS) {
         this.setState('live');
         this.options.onSent?.(captionText);
-      }
-      else if (code === OBS_STATUS_OUTPUT_NOT_RUNNING) this.setState('not-streaming');
+      } else if (code === OBS_STATUS_OUTPUT_NOT_RUNNING) this.setState('not-streaming');
     } catch {
       // Not connected: the socket's state says so and the queue was dropped with it.
     }
