@@ -40,7 +40,11 @@ export const PROGRAMS = {
   // The real OBS Studio test (e2e/obs): OBS under Xvfb streaming to a private nginx-rtmp, read by ffmpeg.
   obs: { name: 'obs', package: 'obs-studio' },
   xvfb: { name: 'Xvfb', package: 'xvfb' },
-  nginx: { name: 'nginx', package: 'nginx-light', find: () => ['/usr/sbin/nginx'].find(existsSync) ?? onPath('nginx') },
+  nginx: {
+    name: 'nginx',
+    package: 'nginx-light',
+    find: () => ['/usr/sbin/nginx'].find(existsSync) ?? onPath('nginx'),
+  },
   nginxRtmp: {
     name: 'ngx_rtmp_module.so',
     package: 'libnginx-mod-rtmp',
