@@ -18,6 +18,7 @@ import { buildPages } from '@live-captions/web';
 import type { Page } from 'playwright-core';
 import { captionChunks } from '../../packages/web/src/browser/lib/cea608-lines.js';
 import { ObsWebSocket } from '../../packages/web/src/browser/lib/obs-websocket.js';
+import { screenshot } from '../browser/browser.js';
 import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
 import {
   OBS_PORT,
@@ -169,6 +170,7 @@ async function main(): Promise<ScenarioResult> {
       timeout: 20_000,
     });
     const beforeStream = { state: await state(page), ...(await notice(page)) };
+    await screenshot(page, 'obs-overlay-not-streaming');
 
     const wrong = await browser.newPage({ viewport: { width: 320, height: 180 } });
     await wrong.goto(overlay(`${password}x`));
