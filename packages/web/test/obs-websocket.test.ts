@@ -202,6 +202,9 @@ describe('OBS native captions from the overlay', () => {
     await obs.stop();
     const away = captions(obs);
     await eventually(() => away.forwarder.state === 'unreachable');
+    // Between attempts (20 ms apart) it stays unreachable: no flicker back to connecting.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(away.states).toEqual(['unreachable']);
     await obs.start();
     await eventually(() => away.forwarder.state === 'not-streaming');
   });

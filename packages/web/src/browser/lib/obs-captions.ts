@@ -52,7 +52,8 @@ export interface ObsCaptionsOptions {
 
 /** What the overlay's small OBS notice says; nothing while captions reach a live stream. */
 export const OBS_STATE_TEXT: Record<ObsCaptionsState, string> = {
-  connecting: 'CC: connecting to OBS…',
+  // Only the first attempt, well under a second: a notice would flash on the stream at each reload.
+  connecting: '',
   live: '',
   'not-streaming': 'CC: OBS is not streaming',
   unreachable: 'CC: OBS WebSocket not reachable, retrying',
@@ -94,6 +95,8 @@ export class ObsCaptions {
       backoffMs: options.backoffMs,
       onState: (state) => {
         const mapped = CONNECTION_STATES[state];
+        // A retry's attempt keeps `unreachable` (no flicker of the notice between attempts).
+        if (mapped === 'connecting' && this.state === 'unreachable') return;
         if (mapped) this.setState(mapped);
         else void this.checkStream();
       },

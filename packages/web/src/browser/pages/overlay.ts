@@ -7,7 +7,7 @@
  */
 import { RelayReader } from '@live-captions/relay-client';
 import { byId, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
-import { OBS_STATE_TEXT, ObsCaptions, obsPort } from '../lib/obs-captions.js';
+import { OBS_STATE_TEXT, ObsCaptions, type ObsCaptionsState, obsPort } from '../lib/obs-captions.js';
 import { OverlayModel, overlayOptions } from '../lib/overlay-model.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 
@@ -26,21 +26,24 @@ function startObsCaptions(): ObsCaptions | undefined {
   const port = obsPort(params.get('obs'));
   if (port === undefined) return undefined;
   const notice = byId('obs-state');
+  const show = (state: ObsCaptionsState) => {
+    // Exposed for OBS's custom CSS (e.g. `#obs-state { display: none }`) and for tests.
+    document.body.dataset.obs = state;
+    notice.textContent = OBS_STATE_TEXT[state];
+    notice.hidden = OBS_STATE_TEXT[state] === '';
+  };
   let sent = 0;
-  return new ObsCaptions({
+  const captions = new ObsCaptions({
     port,
     password: params.get('obspw'),
     showtimeMs: options.showtimeMs,
-    onState: (state) => {
-      // Exposed for OBS's custom CSS (e.g. `#obs-state { display: none }`) and for tests.
-      document.body.dataset.obs = state;
-      notice.textContent = OBS_STATE_TEXT[state];
-      notice.hidden = OBS_STATE_TEXT[state] === '';
-    },
+    onState: show,
     onSent: () => {
       document.body.dataset.obsSent = String(++sent);
     },
   });
+  show(captions.state);
+  return captions;
 }
 
 // Font options become CSS custom properties (no inline style attributes: CSP self-only).
