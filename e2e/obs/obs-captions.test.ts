@@ -50,6 +50,11 @@ test('captions published to the output room come out of a real OBS stream as CEA
     `OBS scenario: ${JSON.stringify(result.seconds)}; cues: ${JSON.stringify(result.cues)}; after restart: ${JSON.stringify(result.cuesAfterRestart)}`,
   );
 
+  // The links hub's OBS fields put the port and password in the overlay link's fragment.
+  expect(result.hubLink).toMatch(
+    /\/overlay\.html\?maxlines=3&showtime=0#relayUrl=.*&relayReadToken=…&obs=4455&obspw=…$/,
+  );
+
   // Before the stream: the overlay says so, in its small notice; a wrong password is its own state.
   expect(result.beforeStream).toEqual({
     state: 'not-streaming',
@@ -71,6 +76,12 @@ test('captions published to the output room come out of a real OBS stream as CEA
   }
   // Text for text, in order, each once, and no interim.
   expect(result.cues.map((cue) => cue.text)).toEqual(result.expected);
+  expect(result.expected).toEqual([
+    'Hello everyone, and welcome.',
+    'Tonight we look at the budget\nfor next year, then we elect the',
+    'new board, and finally we take\nquestions from the room.',
+    'First question, please.',
+  ]);
 
   // OBS quit and came back: the overlay said so, reconnected, and captions flow again.
   expect(result.restartStates).toEqual(['unreachable', 'live']);

@@ -51,6 +51,8 @@ export const PUBLISHED: CaptionInput[] = [
 export const AFTER_RESTART: CaptionInput = { id: 4, final: 'We are back after the restart.' };
 
 export interface ScenarioResult {
+  /** The overlay link the links hub built (secrets elided). */
+  hubLink: string;
   /** The overlay's OBS state before the stream started, its notice, and once streaming. */
   beforeStream: { state?: string; notice: string; noticeVisible: boolean };
   live: { state?: string; noticeVisible: boolean };
@@ -157,15 +159,24 @@ async function main(): Promise<ScenarioResult> {
         relayUrl,
         room: secrets.outputRoom,
         relayReadToken: tokens.outputRead,
-        // No idle clear: the test counts the captions OBS accepted (the clear is a unit test's).
-        showtime: '0',
         obs: String(OBS_PORT),
         obspw: obsPassword,
       })}`;
+    // The overlay link as an operator gets it: from the links hub's fields.
+    const hub = await browser.newPage();
+    await hub.goto(`${uiOrigin}/links.html`);
+    await hub.fill('#relay-url', relayUrl);
+    await hub.fill('#output-room', secrets.outputRoom);
+    await hub.fill('#output-read', tokens.outputRead);
+    await hub.fill('#showtime', '0'); // no idle clear: the test counts the captions OBS accepted
+    await hub.fill('#obs-port', String(OBS_PORT));
+    await hub.fill('#obs-password', password);
+    const hubLink = await hub.inputValue('#overlay-link');
+    await hub.close();
     const page = await browser.newPage({ viewport: { width: 320, height: 180 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-    await page.goto(overlay(password));
+    await page.goto(hubLink);
     await page.waitForFunction(() => document.body.dataset.obs === 'not-streaming', undefined, {
       timeout: 20_000,
     });
@@ -238,6 +249,7 @@ async function main(): Promise<ScenarioResult> {
     const cuesAfterRestart = readCaptions(flvAfter);
     mark('restart');
     return {
+      hubLink: hubLink.replace(/(Token|obspw)=[^&]+/g, '$1=…'),
       beforeStream,
       live,
       wrongPassword,
