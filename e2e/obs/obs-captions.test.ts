@@ -69,7 +69,7 @@ test('captions published to the output room come out of a real OBS stream as CEA
   expect(result.live).toEqual({ state: 'live', noticeVisible: false });
 
   // The long caption became successive 608 captions of at most two 32-column rows.
-  expect(result.expected.length).toBe(4);
+  expect(result.expected.length).toBe(5);
   for (const chunk of result.expected) {
     expect(chunk.split('\n').length).toBeLessThanOrEqual(2);
     for (const row of chunk.split('\n')) expect(row.length).toBeLessThanOrEqual(32);
@@ -80,6 +80,7 @@ test('captions published to the output room come out of a real OBS stream as CEA
     'Hello everyone, and welcome.',
     'Tonight we look at the budget\nfor next year, then we elect the',
     'new board, and finally we take\nquestions from the room.',
+    'Café... it’s 5EUR - déjà vu!',
     'First question, please.',
   ]);
 

@@ -36,7 +36,7 @@ const { chromium } = createRequire(join(ROOT, 'packages/web/package.json'))(
   'playwright-core',
 ) as typeof import('playwright-core');
 
-/** What the test publishes: an interim (never sent to OBS), finals short and long. */
+/** What the test publishes: an interim (never sent to OBS), finals short, long and accented. */
 export const PUBLISHED: CaptionInput[] = [
   { id: 1, interm: 'Hello every' },
   { id: 1, final: 'Hello everyone, and welcome.' },
@@ -45,7 +45,9 @@ export const PUBLISHED: CaptionInput[] = [
     final:
       'Tonight we look at the budget for next year, then we elect the new board, and finally we take questions from the room.',
   },
-  { id: 3, final: 'First question, please.' },
+  // Characters 608 lacks: OBS would end the caption at the first of them.
+  { id: 3, final: 'Café… it’s 5€ – déjà vu!' },
+  { id: 5, final: 'First question, please.' },
 ];
 /** Published after OBS restarted. */
 export const AFTER_RESTART: CaptionInput = { id: 4, final: 'We are back after the restart.' };

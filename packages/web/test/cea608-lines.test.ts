@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import {
   CEA608_COLUMNS,
   captionChunks,
-  cleanCaptionText,
+  cea608Text,
   holdMs,
   OBS_CAPTION_BYTES,
   wrapRows,
@@ -25,8 +25,18 @@ describe('wrapping for CEA-608', () => {
 
   test('a word longer than a row is split; whitespace and control characters collapse', () => {
     expect(wrapRows(`a ${'x'.repeat(70)} b`)).toEqual(['a', 'x'.repeat(32), 'x'.repeat(32), 'xxxxxx b']);
-    expect(cleanCaptionText('  one\n\ttwo\u0007  three ')).toBe('one two three');
+    expect(cea608Text('  one\n\ttwo\u0007  three ')).toBe('one two three');
     expect(wrapRows('  ')).toEqual([]);
+  });
+
+  test('characters 608 lacks (OBS would end the caption there) are replaced or dropped', () => {
+    expect(cea608Text('Café… it’s 5€ – “déjà vu” `x`')).toBe("Café... it’s 5EUR - “déjà vu” 'x'");
+    expect(cea608Text('Ærø łódź ŝ Größe Œuvre')).toBe('AErø ódz s Größe OEuvre');
+    expect(cea608Text('smile 🙂 please 日本語')).toBe('smile please');
+    expect(cea608Text('日本語')).toBe('');
+    expect(captionChunks('🙂🙂')).toEqual([]);
+    const plain = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_abcxyz{|}~';
+    expect(cea608Text(plain)).toBe(plain.trim());
   });
 
   test('characters, not UTF-16 units, are counted', () => {
@@ -48,8 +58,10 @@ describe('wrapping for CEA-608', () => {
   });
 
   test('multi-byte text is kept within OBS 128-byte buffer (it would cut the rest)', () => {
-    const wide = Array.from({ length: 12 }, () => '日本語のテキスト').join(' ');
+    // Three bytes each in UTF-8: two full rows would be 196 bytes.
+    const wide = Array.from({ length: 12 }, () => '♪♪┌┐└┘•™').join(' ');
     const chunks = captionChunks(wide);
+    expect(chunks.length).toBe(wrapRows(wide).length);
     for (const chunk of chunks) expect(new TextEncoder().encode(chunk).length).toBeLessThanOrEqual(128);
     expect(chunks.join(' ').replace(/\n/g, ' ')).toBe(wide);
   });

@@ -3,7 +3,7 @@
  * keeps at most 128 bytes of one `SendStreamCaption` text and cuts the rest silently, and it shows
  * each text as one pop-on caption. So a caption is wrapped at word boundaries into rows of at most
  * 32 characters, and the rows are grouped into successive 608 captions of at most `rows` rows and
- * 128 bytes, each held long enough to be read.
+ * 128 bytes, each held long enough to be read. Characters 608 lacks are replaced first.
  */
 
 /** Characters in one 608 screen row. */
@@ -24,10 +24,63 @@ const CATCH_UP_MIN_MS = 1000;
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
 
-/** Collapses whitespace and drops control characters (608 has no code for them). */
-export function cleanCaptionText(text: string): string {
+/**
+ * Every character OBS's 608 encoder (libcaption's charmap: the basic, special and extended Western
+ * European sets) can write. It stops a caption at the first other character, silently: seen with
+ * the real OBS, "dots… ok" came out as "dots" and "5€ and more" as "5".
+ */
+const CEA608_CHARACTERS = new Set(
+  Array.from(
+    ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_abcdefghijklmnopqrstuvwxyz{|}~' +
+      'áéíóúç÷Ññ█®°½¿™¢£♪àèâêîôû' +
+      'ÁÉÓÚÜü‘’¡—©℠•“”ÀÂÇÈÊËëÎÏïÔÙùÛ«»ÃãÍÌìÒòÕõÄäÖößØø¥¤¦Åå┌┐└┘',
+  ),
+);
+
+/** Characters common in transcripts that 608 lacks, written with ones it has. */
+const CEA608_REPLACEMENTS: Record<string, string> = {
+  '…': '...',
+  '–': '-',
+  '‐': '-',
+  '‑': '-',
+  '‒': '-',
+  '−': '-',
+  '―': '—',
+  '‚': ',',
+  '„': '"',
+  '‟': '"',
+  '′': "'",
+  '″': '"',
+  '`': "'",
+  '´': "'",
+  '‹': '<',
+  '›': '>',
+  '×': 'x',
+  '€': 'EUR',
+  œ: 'oe',
+  Œ: 'OE',
+  æ: 'ae',
+  Æ: 'AE',
+};
+
+/** One character as 608 can carry it: itself, a replacement, its letter without accents, or nothing. */
+function cea608Char(char: string): string {
+  if (CEA608_CHARACTERS.has(char)) return char;
+  const replacement = CEA608_REPLACEMENTS[char];
+  if (replacement !== undefined) return replacement;
+  const base = char.normalize('NFD').replace(/\p{M}+/gu, '');
+  return base !== char && Array.from(base).every((part) => CEA608_CHARACTERS.has(part)) ? base : '';
+}
+
+/**
+ * The text as 608 can carry it: whitespace and control characters become single spaces (a tab
+ * would also end the caption), other characters outside 608's sets are replaced or dropped (emoji,
+ * non-Latin scripts: 608 has no code for them).
+ */
+export function cea608Text(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
+  const spaced = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ');
+  return Array.from(spaced, cea608Char).join('').replace(/ {2,}/g, ' ').trim();
 }
 
 /** Splits a word longer than a row into row-sized pieces (by characters, not UTF-16 units). */
@@ -43,7 +96,7 @@ function pieces(word: string, columns: number): string[] {
 export function wrapRows(text: string, columns = CEA608_COLUMNS): string[] {
   const rows: string[] = [];
   let row = '';
-  for (const word of cleanCaptionText(text).split(' ')) {
+  for (const word of cea608Text(text).split(' ')) {
     for (const piece of pieces(word, columns)) {
       const joined = row ? `${row} ${piece}` : piece;
       if (Array.from(joined).length <= columns) {
