@@ -174,6 +174,7 @@ async function main(): Promise<ScenarioResult> {
     await hub.fill('#obs-port', String(OBS_PORT));
     await hub.fill('#obs-password', password);
     const hubLink = await hub.inputValue('#overlay-link');
+    await screenshot(hub, 'obs-links-hub');
     await hub.close();
     const page = await browser.newPage({ viewport: { width: 320, height: 180 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
