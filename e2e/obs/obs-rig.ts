@@ -9,6 +9,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A user's PATH may lack the sbin folders, where nginx and ip are. */
+export const SYSTEM_PATH = `${process.env.PATH ?? '/usr/bin:/bin'}:/usr/sbin:/sbin`;
 export const RTMP_PORT = 1935;
 export const OBS_PORT = 4455;
 const FPS = 10;
@@ -28,7 +30,7 @@ export function program(
   stdio3 = false,
 ): Program {
   const child = spawn(argv[0]!, argv.slice(1), {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    env: { PATH: SYSTEM_PATH, ...env },
     stdio: stdio3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
   });
   let text = '';

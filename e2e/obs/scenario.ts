@@ -24,6 +24,7 @@ import {
   OBS_PORT,
   type Program,
   readCaptions,
+  SYSTEM_PATH,
   startNginx,
   startObs,
   startRecorder,
@@ -83,7 +84,7 @@ async function main(): Promise<ScenarioResult> {
   const mark = (name: string) => {
     seconds[name] = (Date.now() - began) / 1000;
   };
-  execFileSync('ip', ['link', 'set', 'lo', 'up']);
+  execFileSync('ip', ['link', 'set', 'lo', 'up'], { env: { ...process.env, PATH: SYSTEM_PATH } });
   await buildPages();
   const dir = mkdtempSync(join(tmpdir(), 'e2e-obs-'));
   const services: ServiceProcess[] = [];
