@@ -6,7 +6,17 @@ import { tsImport } from 'tsx/esm/api';
 export default async function globalSetup() {
   const services = await tsImport('./packages/test-services/src/index.ts', import.meta.url);
   const { PROGRAMS, reapOrphanClusters, requirePrograms, startPostgresCluster, startRedisServer } = services;
-  requirePrograms([PROGRAMS.redis, PROGRAMS.postgres, PROGRAMS.chromium, PROGRAMS.dockerCompose]);
+  requirePrograms([
+    PROGRAMS.redis,
+    PROGRAMS.postgres,
+    PROGRAMS.chromium,
+    PROGRAMS.dockerCompose,
+    PROGRAMS.obs,
+    PROGRAMS.xvfb,
+    PROGRAMS.nginx,
+    PROGRAMS.nginxRtmp,
+    PROGRAMS.ffmpeg,
+  ]);
 
   await reapOrphanClusters();
   const [redis, postgres] = await Promise.all([startRedisServer(), startPostgresCluster()]);

@@ -37,6 +37,20 @@ export const PROGRAMS = {
   chromium: { name: 'chromium', package: 'chromium' },
   dockerCompose: { name: 'docker-compose', package: 'docker-compose' },
   docker: { name: 'docker', package: 'docker.io' },
+  // The real OBS Studio test (e2e/obs): OBS under Xvfb streaming to a private nginx-rtmp, read by ffmpeg.
+  obs: { name: 'obs', package: 'obs-studio' },
+  xvfb: { name: 'Xvfb', package: 'xvfb' },
+  nginx: {
+    name: 'nginx',
+    package: 'nginx-light',
+    find: () => ['/usr/sbin/nginx'].find(existsSync) ?? onPath('nginx'),
+  },
+  nginxRtmp: {
+    name: 'ngx_rtmp_module.so',
+    package: 'libnginx-mod-rtmp',
+    find: () => ['/usr/lib/nginx/modules/ngx_rtmp_module.so'].find(existsSync),
+  },
+  ffmpeg: { name: 'ffmpeg', package: 'ffmpeg' },
 } satisfies Record<string, SystemProgram>;
 
 /**

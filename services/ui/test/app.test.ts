@@ -139,7 +139,7 @@ describe('pages', () => {
 });
 
 describe('security headers', () => {
-  test('self-only CSP with the relay, the capture host and the outputs service as connect sources', async () => {
+  test('self-only CSP with the relay, the capture host, the outputs service and the local OBS WebSocket as connect sources', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org/ws',
@@ -153,7 +153,7 @@ describe('security headers', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(
-      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org",
+      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org ws://127.0.0.1:*",
     );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -12,8 +12,15 @@ export function siteConfigScript(config: SiteConfig): string {
 }
 
 /**
+ * The local OBS's WebSocket: the overlay, running inside OBS as a browser source, sends it the
+ * captions as CEA-608 (its `obs` option). Loopback only, any port (OBS's setting).
+ */
+export const OBS_WEBSOCKET_SOURCE = 'ws://127.0.0.1:*';
+
+/**
  * CSP `connect-src` beyond 'self': the relay (WebSocket), the capture host (the links hub reads
- * its /relay-config) and the outputs service (the editor's destinations). Origins only.
+ * its /relay-config), the outputs service (the editor's destinations) and the local OBS
+ * WebSocket. Origins only.
  */
 export function connectSources(config: SiteConfig): string[] {
   const sources = new Set<string>();
@@ -22,5 +29,6 @@ export function connectSources(config: SiteConfig): string[] {
     const url = new URL(value);
     sources.add(`${url.protocol}//${url.host}`);
   }
+  sources.add(OBS_WEBSOCKET_SOURCE);
   return [...sources];
 }

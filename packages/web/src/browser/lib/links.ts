@@ -22,6 +22,9 @@ export interface OverlayOptions {
   dual?: boolean;
   fontsize?: number;
   color?: string;
+  /** OBS native captions: the local OBS WebSocket port and password (fragment only). */
+  obsPort?: number;
+  obsPassword?: string;
 }
 
 export interface Links {
@@ -82,5 +85,7 @@ export function overlayUrl(
     color: options.color,
   });
   url.search = query;
-  return `${url.href}#${fragment({ relayUrl, room, relayReadToken: readToken })}`;
+  // The OBS password is a secret like the token; the port goes with it (no password without a port).
+  const obs = options.obsPort ? { obs: options.obsPort, obspw: options.obsPassword } : {};
+  return `${url.href}#${fragment({ relayUrl, room, relayReadToken: readToken, ...obs })}`;
 }

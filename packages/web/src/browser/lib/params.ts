@@ -13,6 +13,8 @@ export const TOKEN_KEYS: readonly string[] = [
   'outputWriteToken',
   'outputReadToken',
   'token',
+  // The local OBS WebSocket password (overlay's `obs` option).
+  'obspw',
 ];
 
 export interface PageParams {

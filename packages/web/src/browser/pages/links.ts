@@ -28,6 +28,8 @@ const ui = {
   color: input('color'),
   clear: input('clear'),
   dual: input('dual'),
+  obsPort: input('obs-port'),
+  obsPassword: input('obs-password'),
   captureLink: input('capture-link'),
   editorLink: input('editor-link'),
   overlayLink: input('overlay-link'),
@@ -77,6 +79,8 @@ function update(): void {
           color: ui.color.value.trim() || undefined,
           clear: ui.clear.checked,
           dual: ui.dual.checked,
+          obsPort: numberOrUndefined(ui.obsPort),
+          obsPassword: ui.obsPassword.value || undefined,
         },
       )
     : { capture: null, editor: null, overlay: null };

@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 /**
  * Overlay (an OBS browser source): transparent page that reads the output room and shows the
- * captions as text. Options (query or fragment): maxlines, clear, showtime, dual, fontsize, color.
+ * captions as text. Options (query or fragment): maxlines, clear, showtime, dual, fontsize, color;
+ * `obs` (port) and `obspw` (fragment only) also send the captions to OBS as CEA-608 (obs-captions.ts).
  * The reader resumes with its cursor after a reconnect, so a relay restart repeats nothing.
  */
 import { RelayReader } from '@live-captions/relay-client';
 import { byId, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
+import { OBS_STATE_TEXT, ObsCaptions, type ObsCaptionsState, obsPort } from '../lib/obs-captions.js';
 import { OverlayModel, overlayOptions } from '../lib/overlay-model.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 
@@ -17,6 +19,32 @@ stripTokensFromAddress(params.cleanUrl, params.hadTokens);
 const options = overlayOptions(params.get);
 const model = new OverlayModel(options);
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
+const obs = startObsCaptions();
+
+/** With `obs=<port>`: OBS native captions, and a small notice while they cannot reach a stream. */
+function startObsCaptions(): ObsCaptions | undefined {
+  const port = obsPort(params.get('obs'));
+  if (port === undefined) return undefined;
+  const notice = byId('obs-state');
+  const show = (state: ObsCaptionsState) => {
+    // Exposed for OBS's custom CSS (e.g. `#obs-state { display: none }`) and for tests.
+    document.body.dataset.obs = state;
+    notice.textContent = OBS_STATE_TEXT[state];
+    notice.hidden = OBS_STATE_TEXT[state] === '';
+  };
+  let sent = 0;
+  const captions = new ObsCaptions({
+    port,
+    password: params.get('obspw'),
+    showtimeMs: options.showtimeMs,
+    onState: show,
+    onSent: () => {
+      document.body.dataset.obsSent = String(++sent);
+    },
+  });
+  show(captions.state);
+  return captions;
+}
 
 // Font options become CSS custom properties (no inline style attributes: CSP self-only).
 const fontSize = Number(params.get('fontsize'));
@@ -64,7 +92,9 @@ if (!isRelayUrl(url) || !room || !token) {
     room,
     token,
     onCaption: (caption) => {
-      if (model.apply(caption)) render();
+      if (!model.apply(caption)) return;
+      render();
+      obs?.shown(caption);
     },
     // The state is exposed for OBS users' custom CSS and for tests; nothing is shown to the audience.
     onState: (event) => {
