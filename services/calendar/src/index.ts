@@ -21,7 +21,7 @@ async function main() {
     poolSize: config.CALENDAR_DB_POOL,
     statementTimeoutMs: config.CALENDAR_STATEMENT_TIMEOUT_MS,
   });
-  const applied = await migrate(db.knex);
+  const applied = await migrate(db.knex, [...tokens.values()]);
   log.info({ database: db.kind, migrations: applied }, 'database ready');
 
   const app = buildApp({

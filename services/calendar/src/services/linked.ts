@@ -111,7 +111,7 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
       const row = await writable(by, user, 'edit');
       const updated = await writeTransaction(knex, async (trx) => {
         const now = ctx.now();
-        const changes = linkedColumns(kind, input);
+        const changes = linkedColumns(kind, input, user!);
         const published = publicationDate(input as { date?: string; date_utc?: string }, ctx.timezone, now);
         if (published) changes.date_utc = published;
         if (input.status !== undefined)

@@ -16,6 +16,7 @@ import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domai
 import { parseDate, wallOf } from '../domain/date-parse.js';
 import { fromWall } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
+import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
 import { slugify, uniqueSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
@@ -57,8 +58,18 @@ export async function freeSlug(knex: Knex, table: string, wanted: string, except
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
 }
 
-/** Columns of a venue or organizer from its write fields. */
-export function linkedColumns(kind: LinkedKind, input: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Columns of a venue or organizer from its write fields: URLs checked, HTML filtered for `user`
+ * when the role lacks `unfiltered_html`.
+ */
+export function linkedColumns(
+  kind: LinkedKind,
+  sent: Record<string, unknown>,
+  user: User,
+): Record<string, unknown> {
+  checkUrl('website', sent.website);
+  checkImage('image', sent.image);
+  const input = filterHtml(kind, sent, user);
   const columns: Record<string, unknown> = {};
   const skip = new Set(['date', 'date_utc', 'slug', 'status', 'author', kind]);
   for (const [name, value] of Object.entries(input)) {
@@ -103,7 +114,7 @@ export async function createLinked(
 ): Promise<LinkedRow> {
   const { user, now } = writer;
   const author = checkedAuthor(writer, input.author);
-  const columns = linkedColumns(kind, input);
+  const columns = linkedColumns(kind, input, user);
   const dedupe: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(columns)) {
     if (typeof value === 'string' && value !== '') dedupe[name] = value;

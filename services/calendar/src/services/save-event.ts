@@ -15,6 +15,7 @@ import {
 } from '../domain/dates.js';
 import { invalidParam } from '../domain/errors.js';
 import { type EventRow, type Site, taxonomies } from '../domain/render.js';
+import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
 import type { EventWrite } from '../domain/schemas.js';
 import {
   checkedAuthor,
@@ -26,23 +27,16 @@ import {
 } from './linking.js';
 import { renderOne, type ServiceContext } from './shared.js';
 
-const isUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
-
 /** Creates (no `current`) or partially updates an event, then answers it rendered. */
 export async function saveEvent(
   trx: Knex.Transaction,
   ctx: ServiceContext,
   user: User,
-  input: Partial<EventWrite>,
+  sent: Partial<EventWrite>,
   site: Site,
   current?: EventRow,
 ) {
+  const input = filterHtml('event', sent, user);
   const now = ctx.now();
   const columns: Record<string, unknown> = {};
   const timezone = input.timezone ?? current?.timezone ?? ctx.timezone;
@@ -85,11 +79,8 @@ export async function saveEvent(
     });
   }
 
-  if (input.website !== undefined && input.website !== null && input.website !== '') {
-    if (typeof input.website !== 'string' || !isUrl(input.website)) {
-      throw invalidParam('website', 'website must be a valid URL.');
-    }
-  }
+  checkUrl('website', input.website);
+  checkImage('image', input.image);
   const writer: Writer = { user, tokens: ctx.tokens, timeZone: ctx.timezone, now };
   const author = checkedAuthor(writer, input.author);
   if (author !== undefined) columns.author = author;
@@ -141,7 +132,12 @@ export async function saveEvent(
   const termIds: Partial<Record<'categories' | 'tags', number[]>> = {};
   for (const kind of ['categories', 'tags'] as const) {
     const refs = input[kind];
-    if (refs !== undefined) termIds[kind] = await resolveTermRefs(trx, taxonomies[kind], kind, refs);
+    if (refs === undefined) continue;
+    // A term created by name gets the name filtered as the term routes filter it.
+    const names = refs
+      .map((ref) => (typeof ref === 'string' ? filterHtml('term', { name: ref }, user).name.trim() : ref))
+      .filter((ref) => ref !== '');
+    termIds[kind] = await resolveTermRefs(trx, taxonomies[kind], kind, names);
   }
 
   columns.modified_utc = now;

@@ -15,6 +15,7 @@ import { canPublish, forbidden, isEditor, type User } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, paginate } from '../domain/listing.js';
 import { renderTerm, type Site, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
+import { filterHtml } from '../domain/safe-fields.js';
 import type { TermListQuery, TermWrite } from '../domain/schemas.js';
 import { slugify } from '../domain/slug.js';
 import { checkRelatedEvent } from './linking.js';
@@ -47,6 +48,14 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
       throw invalidParam('parent', 'parent: a category cannot go under itself or one of its descendants.');
     }
+  }
+
+  /** Name and description filtered as WordPress's pre_term_* filters; a name left empty is refused. */
+  function filtered<T extends Partial<TermWrite>>(sent: T, user: User | undefined): T {
+    const input = filterHtml('term', sent, user);
+    if (input.name !== undefined && input.name.trim() === '')
+      throw invalidParam('name', 'name must not be empty.');
+    return input;
   }
 
   async function checkWrite(
@@ -125,8 +134,9 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
       return renderTerm(row, site);
     },
 
-    async create(user: User | undefined, input: TermWrite, site: Site) {
+    async create(user: User | undefined, sent: TermWrite, site: Site) {
       mayWrite(user, 'write');
+      const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const changes = await checkWrite(trx, input);
         return insertTerm(trx, {
@@ -141,8 +151,9 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
       return renderTerm(row, site);
     },
 
-    async update(user: User | undefined, id: number, input: Partial<TermWrite>, site: Site) {
+    async update(user: User | undefined, id: number, sent: Partial<TermWrite>, site: Site) {
       mayWrite(user, 'write');
+      const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const current = await findTerm(trx, taxonomy, id);
         if (!current) throw refusals.termInvalid();
