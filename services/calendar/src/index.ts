@@ -29,6 +29,11 @@ async function main() {
     restRoot: config.CALENDAR_REST_ROOT,
     timezone: config.CALENDAR_TIMEZONE,
     tokens,
+    currency: {
+      symbol: config.CALENDAR_CURRENCY_SYMBOL,
+      position: config.CALENDAR_CURRENCY_POSITION,
+      code: config.CALENDAR_CURRENCY_CODE,
+    },
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
     logger: log,

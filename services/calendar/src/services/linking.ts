@@ -16,9 +16,10 @@ import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domai
 import { parseDate, wallOf } from '../domain/date-parse.js';
 import { fromWall } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
+import { taxonomies } from '../domain/render.js';
 import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
-import { slugify, uniqueSlug } from '../domain/slug.js';
+import { slugify, trashedSlug, uniqueSlug, untrashedSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 
 /**
@@ -56,6 +57,23 @@ export async function freeSlug(knex: Knex, table: string, wanted: string, except
   const base = slugify(wanted);
   await lockName(knex, `${table}:${base}`);
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
+}
+
+/**
+ * The slug a post gets when it moves into the trash (`slug__trashed`, as WordPress: the slug is
+ * free for others meanwhile) or out of it (its old slug, or the next free one); undefined when
+ * the status change is neither.
+ */
+export async function trashMoveSlug(
+  knex: Knex,
+  table: string,
+  current: { id: number; slug: string; status: string } | undefined,
+  status: string | undefined,
+): Promise<string | undefined> {
+  if (!current || status === undefined || (current.status === 'trash') === (status === 'trash'))
+    return undefined;
+  if (status === 'trash') return trashedSlug(current.slug);
+  return freeSlug(knex, table, untrashedSlug(current.slug), current.id);
 }
 
 /**
@@ -179,7 +197,10 @@ export async function resolveLinks(
   return ids;
 }
 
-/** Term ids from ids and/or names; unknown names create the term, unknown ids are a 400. */
+/**
+ * Term ids from ids and/or names; unknown names create the term; unknown category ids are
+ * dropped, unknown tag ids are a 400.
+ */
 export async function resolveTermRefs(
   knex: Knex,
   taxonomy: string,
@@ -189,7 +210,13 @@ export async function resolveTermRefs(
   const { rows, missing } = await resolveTerms(knex, taxonomy, refs);
   const ids = rows.map((row) => row.id);
   for (const ref of missing) {
-    if (typeof ref === 'number') throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    if (typeof ref === 'number') {
+      // The Events Calendar drops an unknown category id and saves the rest (importers send
+      // ids of another site); an unknown tag id stays an error: it would make a tag named
+      // after the number there.
+      if (taxonomy === taxonomies.categories) continue;
+      throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    }
     await lockName(knex, `${taxonomy}:${ref.toLowerCase()}`);
     const existing = await findTermByName(knex, taxonomy, ref);
     if (existing) {

@@ -10,6 +10,7 @@ import {
   fromWall,
   isTimezone,
   parseWall,
+  siteZoneLabel,
   startOfDay,
   toWall,
 } from '../domain/dates.js';
@@ -23,6 +24,7 @@ import {
   publicationDate,
   resolveLinks,
   resolveTermRefs,
+  trashMoveSlug,
   type Writer,
 } from './linking.js';
 import { renderOne, type ServiceContext } from './shared.js';
@@ -42,7 +44,7 @@ export async function saveEvent(
   const timezone = input.timezone ?? current?.timezone ?? ctx.timezone;
   if (!isTimezone(timezone)) throw invalidParam('timezone', 'timezone is not a valid timezone.');
   if (input.timezone !== undefined) columns.timezone = input.timezone;
-  else if (!current) columns.timezone = timezone;
+  else if (!current) columns.timezone = siteZoneLabel(timezone);
 
   // Dates: read in the event's timezone; all-day events span whole days; end never before start.
   const readDate = (name: 'start_date' | 'end_date') => {
@@ -123,6 +125,8 @@ export async function saveEvent(
       current?.id,
     );
   }
+  const slug = await trashMoveSlug(trx, 'cal_events', current, columns.status as string | undefined);
+  if (slug !== undefined && input.slug === undefined) columns.slug = slug;
   if (input.venue !== undefined) {
     const ids = await resolveLinks(trx, 'venue', input.venue, writer);
     columns.venue_id = ids[0] ?? null;

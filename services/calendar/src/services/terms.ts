@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { lockName, writeTransaction } from '../adapters/db.js';
 import {
   ancestorIds,
+  categoryPaths,
   deleteTerm,
   findTerm,
   findTermByName,
@@ -38,6 +39,11 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     const allowed = kind === 'categories' && action === 'write' ? canPublish(user) : isEditor(user);
     if (!allowed) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
   };
+
+  /** A term as the routes answer it, a category's URL under its ancestors' slugs. */
+  async function rendered(knex: Knex, row: TermRow, site: Site) {
+    return renderTerm(row, site, (await categoryPaths(knex, [row])).get(row.id));
+  }
 
   /** The parent must exist and must not be the term itself or one of its descendants. */
   async function checkParent(knex: Knex, parent: number, current?: TermRow) {
@@ -125,13 +131,14 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
       const page = paginate(query.page, perPage, total, () =>
         invalidParam('page', 'The page number requested is larger than the number of pages available.'),
       );
-      return { items: rows.map((row) => renderTerm(row, site)), page };
+      const paths = await categoryPaths(knex, rows);
+      return { items: rows.map((row) => renderTerm(row, site, paths.get(row.id))), page };
     },
 
     async read(id: number, site: Site) {
       const row = await findTerm(knex, taxonomy, id);
       if (!row) throw refusals.termInvalid();
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
     async create(user: User | undefined, sent: TermWrite, site: Site) {
@@ -148,7 +155,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
           count: 0,
         });
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
     async update(user: User | undefined, id: number, sent: Partial<TermWrite>, site: Site) {
@@ -160,7 +167,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         await updateTerm(trx, id, await checkWrite(trx, input, current));
         return (await findTerm(trx, taxonomy, id))!;
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
     async delete(user: User | undefined, id: number, site: Site) {
@@ -171,7 +178,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         await deleteTerm(trx, id);
         return current;
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
   };
 }
