@@ -222,11 +222,7 @@ export interface RawRelations {
 }
 
 /** Relations rendered once per distinct record: a page often repeats venues and organizers. */
-export function renderRelations(
-  raw: RawRelations,
-  site: Site,
-  memo = new Map<string, unknown>(),
-): EventRelations {
+export function renderRelations(raw: RawRelations, site: Site, memo = new Map<string, unknown>()) {
   const once = <T>(key: string, make: () => T): T => {
     let found = memo.get(key) as T | undefined;
     if (found === undefined) {
@@ -244,12 +240,7 @@ export function renderRelations(
   };
 }
 
-export interface EventRelations {
-  categories: ReturnType<typeof renderEventTerm>[];
-  tags: ReturnType<typeof renderEventTerm>[];
-  venue: ReturnType<typeof renderVenue> | undefined;
-  organizers: ReturnType<typeof renderOrganizer>[];
-}
+export type EventRelations = ReturnType<typeof renderRelations>;
 
 /**
  * An event as The Events Calendar answers it, fields in its order. `locked` (a protected event
