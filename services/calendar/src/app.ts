@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
+import { type Currency, defaultCurrency } from './domain/cost.js';
 import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domain/errors.js';
 import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
@@ -20,6 +21,8 @@ export interface AppOptions {
   restRoot: string;
   timezone: string;
   tokens: Tokens;
+  /** The site's currency for costs (TEC's settings). @defaultValue `$`, prefix, USD */
+  currency?: Currency;
   now?: () => Date;
   /** Lifetime of cached GET answers in ms (0: no cache). */
   cacheTtlMs?: number;
@@ -127,6 +130,7 @@ export function buildApp(options: AppOptions): Express {
     restRoot: options.restRoot,
     timezone: options.timezone,
     tokens: options.tokens,
+    currency: options.currency ?? defaultCurrency,
     now: options.now ?? (() => new Date()),
     renderedEventsBytes: options.renderedEventsBytes,
   };

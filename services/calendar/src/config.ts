@@ -27,6 +27,15 @@ export const configSchema = z.object({
    * uniquelocal; comma-separated.
    */
   CALENDAR_TRUSTED_PROXIES: trustedProxiesVar().default('loopback'),
+  // The site's currency, as The Events Calendar's settings: costs without a symbol show it.
+  CALENDAR_CURRENCY_SYMBOL: z.string().max(10, { message: 'must be at most 10 characters' }).default('$'),
+  CALENDAR_CURRENCY_POSITION: z
+    .enum(['prefix', 'postfix'], { message: 'must be prefix or postfix' })
+    .default('prefix'),
+  CALENDAR_CURRENCY_CODE: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as USD' })
+    .default('USD'),
 });
 
 export type Config = z.infer<typeof configSchema>;

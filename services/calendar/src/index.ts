@@ -21,7 +21,7 @@ async function main() {
     poolSize: config.CALENDAR_DB_POOL,
     statementTimeoutMs: config.CALENDAR_STATEMENT_TIMEOUT_MS,
   });
-  const applied = await migrate(db.knex);
+  const applied = await migrate(db.knex, [...tokens.values()]);
   log.info({ database: db.kind, migrations: applied }, 'database ready');
 
   const app = buildApp({
@@ -29,6 +29,11 @@ async function main() {
     restRoot: config.CALENDAR_REST_ROOT,
     timezone: config.CALENDAR_TIMEZONE,
     tokens,
+    currency: {
+      symbol: config.CALENDAR_CURRENCY_SYMBOL,
+      position: config.CALENDAR_CURRENCY_POSITION,
+      code: config.CALENDAR_CURRENCY_CODE,
+    },
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
     logger: log,

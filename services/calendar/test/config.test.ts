@@ -32,3 +32,25 @@ describe('DATABASE_URL', () => {
     );
   });
 });
+
+describe('CALENDAR_CURRENCY_*', () => {
+  it("defaults to The Events Calendar's $, prefix, USD and names a wrong value", () => {
+    expect(loadConfig({})).toMatchObject({
+      CALENDAR_CURRENCY_SYMBOL: '$',
+      CALENDAR_CURRENCY_POSITION: 'prefix',
+      CALENDAR_CURRENCY_CODE: 'USD',
+    });
+    expect(
+      loadConfig({ CALENDAR_CURRENCY_SYMBOL: '€', CALENDAR_CURRENCY_POSITION: 'postfix' }),
+    ).toMatchObject({
+      CALENDAR_CURRENCY_SYMBOL: '€',
+      CALENDAR_CURRENCY_POSITION: 'postfix',
+    });
+    expect(() => loadConfig({ CALENDAR_CURRENCY_POSITION: 'after' })).toThrow(
+      /CALENDAR_CURRENCY_POSITION="after": must be prefix or postfix/,
+    );
+    expect(() => loadConfig({ CALENDAR_CURRENCY_CODE: 'euro' })).toThrow(
+      /CALENDAR_CURRENCY_CODE="euro": must be an ISO 4217/,
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { autop } from '../src/domain/autop.js';
-import { costDetails, displayCost } from '../src/domain/cost.js';
+import { costDetails, defaultCurrency, displayCost } from '../src/domain/cost.js';
 import { fixedOffset, timezoneAbbr } from '../src/domain/dates.js';
 import { refusals } from '../src/domain/errors.js';
 import { searchPlan } from '../src/domain/search.js';
@@ -15,17 +15,37 @@ describe('autop', () => {
 });
 
 describe('cost', () => {
-  it('reads the symbol and its side from the text', () => {
-    expect(costDetails('€ 5')).toMatchObject({ currency_symbol: '€', currency_position: 'prefix' });
-    expect(costDetails('5 £')).toMatchObject({ currency_symbol: '£', currency_position: 'postfix' });
+  // Issue 28: each line measured on The Events Calendar 6.17.2 (site currency `$`, prefix).
+  it.each([
+    ['€ 5', '€5', '€', 'prefix', ['5']],
+    ['5 £', '5£', '£', 'postfix', ['5']],
+    ['5€ - 10€', '$5 – $10', '', '', ['5', '10']],
+    ['Donation, 5 suggested', '5suggested', 'suggested', 'postfix', ['5']],
+    ['1,000', '$1,000', '', '', ['1000']],
+    ['12,50 €', '$12,50', '', '', ['12.50']],
+    ['0, 20, 30', 'Free – $30', '', '', ['0', '20', '30']],
+    ['0', '', '', '', []],
+  ])('shows %j as %j', (cost, shown, symbol, position, values) => {
+    expect(displayCost(cost, defaultCurrency)).toBe(shown);
+    expect(costDetails(cost)).toEqual({
+      currency_symbol: symbol,
+      currency_code: '',
+      currency_position: position,
+      values,
+    });
+  });
+
+  it("uses the site's currency where the cost names none, and none for the JSON-LD price", () => {
+    const euro = { symbol: '€', position: 'postfix', code: 'EUR' } as const;
+    expect(displayCost('10-20', euro)).toBe('10€ – 20€');
+    expect(displayCost('$12', euro)).toBe('$12');
+    expect(displayCost('0, 30', defaultCurrency, false)).toBe('Free – 30');
     expect(costDetails(null)).toEqual({
       currency_symbol: '',
       currency_code: '',
-      currency_position: 'prefix',
+      currency_position: '',
       values: [],
     });
-    expect(displayCost('5€ - 10€')).toBe('5€ – 10€');
-    expect(displayCost('Donation, 5 suggested')).toBe('Donation, 5 suggested');
   });
 });
 

@@ -62,10 +62,10 @@ describe('cost', () => {
   it('takes a price, a number or a list of prices, and refuses anything else', async () => {
     const list = (await post({ ...base, title: 'Priced', cost: ['5', 15] })).body;
     // Issue 17: a list of prices shows as a range, as The Events Calendar.
-    expect(list.cost).toBe('5 – 15');
+    expect(list.cost).toBe('$5 – $15');
     expect(list.cost_details.values).toEqual(['5', '15']);
     const number = (await post({ ...base, title: 'Priced 2', cost: 12.5 })).body;
-    expect([number.cost, number.cost_details.values]).toEqual(['12.5', ['12.5']]);
+    expect([number.cost, number.cost_details.values]).toEqual(['$12.5', ['12.5']]);
     const object = await post({ ...base, title: 'Priced 3', cost: { a: 1 } });
     expect(object.status).toBe(400);
     expect(object.body.data.params.cost).toBe('cost must be a string, a number or a list of them.');

@@ -160,7 +160,7 @@ describe('update events', () => {
       expect(res.body).toMatchObject({
         title: `Partial ${method}`,
         description: '<p>Keep me</p>\n',
-        cost: '10',
+        cost: '$10',
         start_date: created.start_date,
       });
     }

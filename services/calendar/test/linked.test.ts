@@ -17,8 +17,9 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
     expect(res.body).toMatchObject({ ...fields, status: 'publish', author: '3', slug: expect.any(String) });
     expect(res.body).not.toHaveProperty('description');
     expect(res.body).not.toHaveProperty('zip');
-    // Issue 17: map flags default to false on create, as The Events Calendar.
-    if (kind === 'venue') expect(res.body).toMatchObject({ show_map: false, show_map_link: false });
+    // Issue 28: The Events Calendar 6.17.2 turns a new venue's map flags on unless the request
+    // turns them off (Tribe__Events__Venue::create; issue 17 had read them as off).
+    if (kind === 'venue') expect(res.body).toMatchObject({ show_map: true, show_map_link: true });
     expect(res.body.global_id_lineage).toEqual([res.body.global_id]);
   });
 

@@ -30,7 +30,7 @@ describe('our behaviour where The Events Calendar is buggy', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       title: 'Renamed',
-      cost: '15',
+      cost: '$15',
       website: 'https://keep.example.org/',
       featured: true,
       sticky: true,

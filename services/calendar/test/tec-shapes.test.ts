@@ -57,14 +57,21 @@ describe('password-protected events in lists', () => {
 
 describe('cost and cost_details', () => {
   it.each([
+    // Issue 28: as The Events Calendar 6.17.2 answers each (site currency `$`, prefix).
     ['5€', '5€', { currency_symbol: '€', currency_position: 'postfix', values: ['5'] }],
     ['$12', '$12', { currency_symbol: '$', currency_position: 'prefix', values: ['12'] }],
-    ['12', '12', { currency_symbol: '', currency_position: 'prefix', values: ['12'] }],
-    ['10-20', '10 – 20', { currency_symbol: '', currency_position: 'prefix', values: ['10', '20'] }],
-    ['$10 - $20', '$10 – $20', { currency_symbol: '$', currency_position: 'prefix', values: ['10', '20'] }],
-    [['20', 10], '10 – 20', { currency_symbol: '', currency_position: 'prefix', values: ['20', '10'] }],
-    ['0', '', { currency_symbol: '', currency_position: 'prefix', values: ['0'] }],
-    ['Free', 'Free', { currency_symbol: '', currency_position: 'prefix', values: ['free'] }],
+    ['12', '$12', { currency_symbol: '', currency_position: '', values: ['12'] }],
+    ['10-20', '$10 – $20', { currency_symbol: '', currency_position: '', values: ['10', '20'] }],
+    ['$10 - $20', '$10 – $20', { currency_symbol: '', currency_position: '', values: ['10', '20'] }],
+    [['20', 10], '$10 – $20', { currency_symbol: '', currency_position: '', values: ['10', '20'] }],
+    [
+      ['0', '20', '30'],
+      'Free – $30',
+      { currency_symbol: '', currency_position: '', values: ['0', '20', '30'] },
+    ],
+    ['0', '', { currency_symbol: '', currency_position: '', values: [] }],
+    ['Free', 'Free', { currency_symbol: '', currency_position: '', values: ['free'] }],
+    [12.5, '$12.5', { currency_symbol: '', currency_position: '', values: ['12.5'] }],
   ])('reads %j as cost %j', async (cost, shown, details) => {
     const event = await create({ title: `Cost ${JSON.stringify(cost)}`, cost });
     expect(event.cost).toBe(shown);
@@ -131,8 +138,9 @@ describe('event shape', () => {
   it('defaults the map flags to false, carries custom_fields and terms in TEC order', async () => {
     const event = await create({ title: 'Shape', categories: ['Shapes'], tags: ['round'] });
     expect(event).toMatchObject({ show_map: false, show_map_link: false, custom_fields: [] });
-    const order = ['id', 'term_group', 'term_taxonomy_id', 'count', 'description', 'name', 'slug'];
-    const tail = ['taxonomy', 'parent', 'meta', 'url', 'urls'];
+    // Issue 28: the WP_Term fields The Events Calendar 6.17.2 answers inside an event.
+    const order = ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description'];
+    const tail = ['parent', 'count', 'filter', 'id', 'urls'];
     expect(Object.keys(event.categories[0])).toEqual([...order, ...tail]);
     // Inside an event tags carry a parent too; on /tags they do not.
     expect(Object.keys(event.tags[0])).toEqual([...order, ...tail]);

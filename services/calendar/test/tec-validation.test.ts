@@ -50,8 +50,9 @@ describe('organizer e-mails', () => {
       .set(api.as('admin'))
       .send({ organizer: 'Bang Mail', email: "o'neil!@mail.example" });
     expect(bang.status).toBe(201);
-    // is_email's minimum is 6 characters: `a@b.c` stays refused, naming the e-mail.
-    for (const email of ['a@b.c', 'ab@cd', 'a@@bc.d', 'a b@c.de', 'ab@-c.de', 'ab@c..de']) {
+    // Issue 28: `a@b.c` is accepted (The Events Calendar stores any text); what is not an
+    // address stays refused, naming the e-mail.
+    for (const email of ['ab@cd', 'a@@bc.d', 'a b@c.de', 'ab@-c.de', 'ab@c..de']) {
       const bad = await api.request
         .post(`${ROOT}/organizers`)
         .set(api.as('admin'))

@@ -46,7 +46,14 @@ export async function listLinked(
     });
   }
   if (filter.event !== undefined) query.whereIn('p.id', eventsOf(knex, kind).where('e.id', filter.event));
-  if (filter.hasEvents) query.whereIn('p.id', eventsOf(knex, kind).where('e.status', 'publish'));
+  if (filter.hasEvents !== undefined) {
+    // Tribe__Events__Linked_Posts__Base::find_with_events: an event of any status but draft and
+    // pending counts; `false` lists the records without one.
+    const withEvents = eventsOf(knex, kind).whereNotIn('e.status', ['draft', 'pending']);
+    if (filter.hasEvents) query.whereIn('p.id', withEvents);
+    else
+      query.whereNotIn('p.id', withEvents.whereNotNull(kind === 'venue' ? 'e.venue_id' : 'l.organizer_id'));
+  }
   if (filter.onlyWithUpcoming) {
     query.whereIn(
       'p.id',

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { User } from '../domain/auth.js';
+import { filterStoredHtml } from './kses-migration.js';
 
 /**
  * The schema, as knex migrations kept in code (not files) so that the built service and the
@@ -14,7 +16,8 @@ const LISTED_TABLES = [
   'cal_event_organizers',
 ];
 
-const migrations: Record<string, Knex.Migration> = {
+/** The migrations; `users` (the tokens file's) tell 0005 which authors may keep their markup. */
+const migrationsFor = (users: User[]): Record<string, Knex.Migration> => ({
   '0001_calendar_schema': {
     async up(knex) {
       // Events, venues and organizers share one id space, as WordPress posts do.
@@ -183,18 +186,46 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.raw('DROP TABLE cal_generation');
     },
   },
-};
+  '0005_filter_stored_html': {
+    // Writes of roles without unfiltered_html are filtered since issue 28; what they stored
+    // before is filtered once here (kses-migration.ts). Filtering cannot be undone.
+    up: (knex) => filterStoredHtml(knex, users),
+    async down() {},
+  },
+  '0006_venue_map_flags_default_true': {
+    // The Events Calendar turns a new venue's show_map and show_map_link on when the request
+    // does not turn them off (Tribe__Events__Venue::create); 0002 had them off. Stored rows keep
+    // their values: an explicit false cannot be told from the old default.
+    async up(knex) {
+      await knex.raw(
+        'ALTER TABLE cal_venues ALTER COLUMN show_map SET DEFAULT true, ALTER COLUMN show_map_link SET DEFAULT true',
+      );
+    },
+    async down(knex) {
+      await knex.raw(
+        'ALTER TABLE cal_venues ALTER COLUMN show_map SET DEFAULT false, ALTER COLUMN show_map_link SET DEFAULT false',
+      );
+    },
+  },
+});
 
 /** knex's migration source over the list above. */
-export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name]!,
+export const migrationSource = (users: User[] = []): Knex.MigrationSource<string> => {
+  const migrations = migrationsFor(users);
+  return {
+    getMigrations: async () => Object.keys(migrations).sort(),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => migrations[name]!,
+  };
 };
 
-export async function migrate(knex: Knex): Promise<string[]> {
+/**
+ * Applies the pending migrations. `users` are the known users (the tokens file): without them
+ * every record's stored HTML counts as written by a role without unfiltered_html (0005).
+ */
+export async function migrate(knex: Knex, users: User[] = []): Promise<string[]> {
   const [, names] = (await knex.migrate.latest({
-    migrationSource,
+    migrationSource: migrationSource(users),
     tableName: 'cal_migrations',
   })) as [number, string[]];
   return names;

@@ -44,7 +44,8 @@ export async function listTerms(knex: Knex, filter: TermFilter, limit: number, o
     query.where((q) => q.whereILike('t.name', pattern).orWhereILike('t.slug', pattern));
   }
   if (filter.include) query.whereIn('t.id', filter.include);
-  if (filter.exclude) query.whereNotIn('t.id', filter.exclude);
+  // WP_Term_Query ignores `exclude` when `include` is given.
+  if (filter.exclude && !filter.include) query.whereNotIn('t.id', filter.exclude);
   if (filter.parent !== undefined) query.where('t.parent', filter.parent);
   if (filter.slug !== undefined) query.where('t.slug', filter.slug);
   if (filter.post !== undefined) {
@@ -98,6 +99,26 @@ export async function ancestorIds(knex: Knex, id: number): Promise<number[]> {
     [id],
   )) as { rows: { id: number }[] };
   return rows.map((row) => row.id);
+}
+
+/**
+ * The slug paths (`music/jazz`) of categories: each category's ancestors' slugs, root first,
+ * then its own. A parent that no longer exists ends the path there.
+ */
+export async function categoryPaths(knex: Knex, rows: TermRow[]): Promise<Map<number, string>> {
+  const ids = rows.filter((row) => row.parent).map((row) => row.id);
+  const paths = new Map(rows.map((row) => [row.id, row.slug]));
+  if (ids.length === 0) return paths;
+  const { rows: found } = (await knex.raw(
+    `WITH RECURSIVE up(start, id, parent, path, depth) AS (
+       SELECT id, id, parent, slug, 0 FROM cal_terms WHERE id = ANY(?)
+       UNION ALL SELECT up.start, t.id, t.parent, t.slug || '/' || up.path, up.depth + 1
+         FROM cal_terms t JOIN up ON t.id = up.parent WHERE up.depth < 100
+     ) SELECT DISTINCT ON (start) start, path FROM up ORDER BY start, depth DESC`,
+    [ids],
+  )) as { rows: { start: number; path: string }[] };
+  for (const { start, path } of found) paths.set(start, path);
+  return paths;
 }
 
 export async function findTermByName(knex: Knex, taxonomy: string, name: string, parent?: number) {

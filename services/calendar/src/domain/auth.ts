@@ -21,6 +21,12 @@ const rank: Record<Role, number> = { administrator: 4, editor: 3, author: 2, con
 /** Editors and administrators: every record, every status, the terms. */
 export const isEditor = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.editor;
 
+/**
+ * WordPress's `unfiltered_html`: editors and administrators store markup as sent; every other
+ * role's HTML is filtered on write (safe-fields.ts).
+ */
+export const hasUnfilteredHtml = isEditor;
+
 /** Authors and up publish their own posts (WordPress's publish_posts). */
 export const canPublish = (user: User | undefined) => user !== undefined && rank[user.role] >= rank.author;
 

@@ -49,6 +49,13 @@ export function fixedOffset(name: string): number | undefined {
   return (match[1] === '-' ? -1 : 1) * minutes * 60_000;
 }
 
+/**
+ * The zone an event gets from the site: WordPress's default site setting is the offset UTC+0,
+ * which The Events Calendar stores and answers as `UTC+0`; CALENDAR_TIMEZONE's default `UTC`
+ * stands for it. Other site zones are stored as named.
+ */
+export const siteZoneLabel = (zone: string) => (zone === 'UTC' ? 'UTC+0' : zone);
+
 /** True when `name` is an IANA timezone this runtime knows, `UTC`, or a `UTC±H[:MM]` offset. */
 export function isTimezone(name: string): boolean {
   if (fixedOffset(name) !== undefined) return true;

@@ -3,7 +3,7 @@
  * length (`ab@c.d`), a local part of the characters it allows, a domain of at least two dot-separated labels of letters, digits and inner hyphens.
  */
 export function isEmail(value: string): boolean {
-  if (value.length < 6 || value.length > 254) return false;
+  if (value.length > 254) return false;
   const at = value.indexOf('@', 1);
   if (at < 1 || at !== value.lastIndexOf('@')) return false;
   const local = value.slice(0, at);

@@ -1,5 +1,5 @@
 import { autop } from './autop.js';
-import { costDetails, displayCost } from './cost.js';
+import { type Currency, costDetails, displayCost } from './cost.js';
 import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
 
 /** Where the API lives, as the caller reached it; every URL in a response is built from it. */
@@ -12,6 +12,8 @@ export interface Site {
   timezone: string;
   /** The tz database's zone abbreviations (`JST`), where the system has them. */
   abbreviations?: AbbreviationLookup;
+  /** The site's currency settings, for costs. */
+  currency: Currency;
 }
 
 export const restBase = (site: Site) => `${site.origin}${site.restRoot}/${site.namespace}`;
@@ -87,28 +89,49 @@ export type TermKind = keyof typeof taxonomies;
 export const kindOfTaxonomy = (taxonomy: string): TermKind =>
   taxonomy === 'post_tag' ? 'tags' : 'categories';
 
-/**
- * A term in The Events Calendar's key order. Tags carry no `parent` on the term routes; inside
- * an event every term does, with `term_group` and `term_taxonomy_id` after its id.
- */
-export function renderTerm(row: TermRow, site: Site, inEvent = false) {
-  const kind = kindOfTaxonomy(row.taxonomy);
-  const collection = `${restBase(site)}/${kind}`;
+function termUrls(row: TermRow, site: Site) {
+  const collection = `${restBase(site)}/${kindOfTaxonomy(row.taxonomy)}`;
   const urls: Record<string, string> = { self: `${collection}/${row.id}`, collection };
-  if (kind === 'categories' && row.parent) urls.up = `${collection}/${row.parent}`;
-  const base = kind === 'categories' ? 'events/category' : 'tag';
+  if (row.taxonomy !== taxonomies.tags && row.parent) urls.up = `${collection}/${row.parent}`;
+  return urls;
+}
+
+/**
+ * A term of the term routes in The Events Calendar's key order; tags carry no `parent`. A
+ * category's `url` is its archive under its ancestors' slugs (`path`, e.g. `music/jazz`), as
+ * WordPress builds hierarchical term links.
+ */
+export function renderTerm(row: TermRow, site: Site, path = row.slug) {
+  const kind = kindOfTaxonomy(row.taxonomy);
   return {
     id: row.id,
-    ...(inEvent ? { term_group: 0, term_taxonomy_id: row.id } : {}),
     count: row.count,
     description: row.description,
     name: row.name,
     slug: row.slug,
     taxonomy: row.taxonomy,
-    ...(kind === 'categories' || inEvent ? { parent: row.parent } : {}),
+    ...(kind === 'categories' ? { parent: row.parent } : {}),
     meta: [],
-    url: `${site.origin}/${base}/${row.slug}/`,
-    urls,
+    url:
+      kind === 'categories' ? `${site.origin}/events/category/${path}/` : `${site.origin}/tag/${row.slug}/`,
+    urls: termUrls(row, site),
+  };
+}
+
+/** A term inside an event: the WP_Term fields The Events Calendar answers there, in its order. */
+export function renderEventTerm(row: TermRow, site: Site) {
+  return {
+    name: row.name,
+    slug: row.slug,
+    term_group: 0,
+    term_taxonomy_id: row.id,
+    taxonomy: row.taxonomy,
+    description: row.description,
+    parent: row.parent,
+    count: row.count,
+    filter: 'raw',
+    id: row.id,
+    urls: termUrls(row, site),
   };
 }
 
@@ -199,11 +222,7 @@ export interface RawRelations {
 }
 
 /** Relations rendered once per distinct record: a page often repeats venues and organizers. */
-export function renderRelations(
-  raw: RawRelations,
-  site: Site,
-  memo = new Map<string, unknown>(),
-): EventRelations {
+export function renderRelations(raw: RawRelations, site: Site, memo = new Map<string, unknown>()) {
   const once = <T>(key: string, make: () => T): T => {
     let found = memo.get(key) as T | undefined;
     if (found === undefined) {
@@ -212,7 +231,7 @@ export function renderRelations(
     }
     return found;
   };
-  const term = (t: TermRow) => once(`t${t.id}`, () => renderTerm(t, site, true));
+  const term = (t: TermRow) => once(`t${t.id}`, () => renderEventTerm(t, site));
   return {
     categories: raw.terms.filter((t) => t.taxonomy !== taxonomies.tags).map(term),
     tags: raw.terms.filter((t) => t.taxonomy === taxonomies.tags).map(term),
@@ -221,12 +240,7 @@ export function renderRelations(
   };
 }
 
-export interface EventRelations {
-  categories: ReturnType<typeof renderTerm>[];
-  tags: ReturnType<typeof renderTerm>[];
-  venue: ReturnType<typeof renderVenue> | undefined;
-  organizers: ReturnType<typeof renderOrganizer>[];
-}
+export type EventRelations = ReturnType<typeof renderRelations>;
 
 /**
  * An event as The Events Calendar answers it, fields in its order. `locked` (a protected event
@@ -263,7 +277,7 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     utc_end_date_details: details(toWall(row.end_utc, 'UTC')),
     timezone: row.timezone,
     timezone_abbr: timezoneAbbr(row.timezone, row.start_utc, site.abbreviations),
-    cost: displayCost(cost),
+    cost: displayCost(cost, site.currency),
     cost_details: costDetails(cost),
     website: locked ? '' : row.website || url,
     show_map: flag(row.show_map),

@@ -13,7 +13,7 @@ export const dateDetails = z.object({
 export const costDetails = z.object({
   currency_symbol: z.string(),
   currency_code: z.string(),
-  currency_position: z.enum(['prefix', 'postfix']),
+  currency_position: z.enum(['', 'prefix', 'postfix']).describe("'' when the cost names no symbol"),
   values: z.array(z.string()),
 });
 export const image = z.object({
@@ -24,20 +24,37 @@ export const image = z.object({
   height: z.number().int().nullable(),
   sizes: z.record(z.string(), z.unknown()),
 });
+const termUrls = z.object({ self: z.string(), collection: z.string(), up: z.string().optional() });
 export const term = z.object({
   id: z.number().int(),
-  term_group: z.number().int().optional().describe('Inside events only'),
-  term_taxonomy_id: z.number().int().optional().describe('Inside events only'),
   count: z.number().int(),
   description: z.string(),
   name: z.string(),
   slug: z.string(),
   taxonomy: z.string(),
-  parent: z.number().int().optional().describe('Categories; tags inside events'),
+  parent: z.number().int().optional().describe('Categories only'),
   meta: z.array(z.unknown()),
-  url: z.string(),
-  urls: z.object({ self: z.string(), collection: z.string(), up: z.string().optional() }),
+  url: z.string().describe("The archive page; a category's under its ancestors' slugs"),
+  urls: termUrls,
 });
+/** A term inside an event: the WP_Term fields The Events Calendar answers there. */
+const eventTerm = z.object({
+  name: z.string(),
+  slug: z.string(),
+  term_group: z.number().int(),
+  term_taxonomy_id: z.number().int(),
+  taxonomy: z.string(),
+  description: z.string(),
+  parent: z.number().int(),
+  count: z.number().int(),
+  filter: z.literal('raw'),
+  id: z.number().int(),
+  urls: termUrls,
+});
+const jsonLd = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('schema.org JSON-LD; single reads only (and the venue and organizers of a single event)');
 /** Post fields every object carries after its id (events put their global ids between). */
 const postOut = {
   author: z.string(),
@@ -72,6 +89,7 @@ export const venue = z.object({
   stateprovince: z.string().optional(),
   geo_lat: z.number().optional(),
   geo_lng: z.number().optional(),
+  json_ld: jsonLd,
   show_map: z.boolean(),
   show_map_link: z.boolean(),
   ...globalIds,
@@ -84,6 +102,7 @@ export const organizer = z.object({
   phone: z.string().optional(),
   website: z.string().optional(),
   email: z.string().optional(),
+  json_ld: jsonLd,
   ...globalIds,
 });
 export const event = z.object({
@@ -116,9 +135,10 @@ export const event = z.object({
   sticky: z.boolean().nullable(),
   featured: z.boolean().nullable(),
   ticketed: z.boolean().nullable(),
-  categories: z.array(term),
-  tags: z.array(term),
+  categories: z.array(eventTerm),
+  tags: z.array(eventTerm),
   venue: z.union([venue, z.array(z.never())]),
   organizer: z.array(organizer),
   custom_fields: z.array(z.unknown()),
+  json_ld: jsonLd,
 });

@@ -94,9 +94,14 @@ export const statusList = () =>
       .min(1, { error: 'must not be empty' }),
   );
 
+const perPageError = { error: 'must be a positive integer' };
 const paging = {
   page: positiveInt().default(1).describe('Archive page'),
-  per_page: positiveInt().default(10).describe('Items per page (at most 50)'),
+  // No upper bound: larger values are clamped to 50 (listing.ts), as The Events Calendar does.
+  per_page: z
+    .preprocess(toInt, z.number(perPageError).int(perPageError).min(1, perPageError))
+    .default(10)
+    .describe('Items per page (at most 50)'),
 };
 
 export const eventListQuery = z.object({

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { Tokens } from '../adapters/tokens.js';
 import { tzAbbreviation } from '../adapters/tzdata.js';
 import type { User } from '../domain/auth.js';
+import type { Currency } from '../domain/cost.js';
+import { MAX_PER_PAGE } from '../domain/listing.js';
 import { restBase, type Site } from '../domain/render.js';
 
 export const NAMESPACE = 'cal/events/v1';
@@ -12,6 +14,7 @@ export interface AppContext {
   restRoot: string;
   timezone: string;
   tokens: Tokens;
+  currency: Currency;
   /** The clock, replaceable in tests. */
   now: () => Date;
   /** Bytes of rendered list events kept for reuse (0: none; the benchmark measures both). */
@@ -25,6 +28,7 @@ export function siteOf(req: Request, ctx: AppContext): Site {
     namespace: NAMESPACE,
     timezone: ctx.timezone,
     abbreviations: tzAbbreviation,
+    currency: ctx.currency,
   };
 }
 
@@ -77,6 +81,8 @@ export function sendList(
   const linkTo = (target: number) => {
     const query = new URLSearchParams(original);
     query.delete('page');
+    // A per_page above the cap names the cap, as the page was built with it.
+    if (Number(query.get('per_page')) > MAX_PER_PAGE) query.set('per_page', String(MAX_PER_PAGE));
     if (target > 1) query.set('page', String(target));
     const text = query.toString();
     return text ? `${collection}?${text}` : collection;

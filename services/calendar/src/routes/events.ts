@@ -1,4 +1,5 @@
 import { eventListQuery, eventWrite, idParam, passwordQuery, slugParam } from '../domain/schemas.js';
+import { storedSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 import { eventNotFound, eventService } from '../services/events.js';
 import {
@@ -19,7 +20,7 @@ export function eventHandlers(ctx: AppContext): Handlers {
   const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') => {
     // Id 0 names no event (The Events Calendar: 404), rather than a malformed id (400).
     if (key === 'id' && /^0+$/.test(String(req.params.id))) throw eventNotFound();
-    return key === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
+    return key === 'id' ? validate(idParam, req.params) : storedSlug(validate(slugParam, req.params));
   };
 
   return {

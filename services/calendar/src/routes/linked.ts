@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { LinkedKind } from '../adapters/linked-repo.js';
 import { idParam, linkedListQuery, organizerWrite, slugParam, venueWrite } from '../domain/schemas.js';
+import { storedSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 import { linkedService } from '../services/linked.js';
 import {
@@ -20,7 +21,7 @@ export function linkedHandlers(ctx: AppContext, kind: LinkedKind): Handlers {
   const collection = `${kind}s`;
   const schema = kind === 'venue' ? venueWrite : organizerWrite;
   const by = (req: Request) =>
-    keyOf(req) === 'id' ? validate(idParam, req.params) : validate(slugParam, req.params);
+    keyOf(req) === 'id' ? validate(idParam, req.params) : storedSlug(validate(slugParam, req.params));
 
   return {
     [`${collection}.list`]: handle(async (req, res) => {

@@ -1,5 +1,6 @@
 import { migrate } from '../adapters/migrations.js';
 import { seedEvents } from '../adapters/seed.js';
+import { readTokens } from '../adapters/tokens.js';
 import { openConfiguredDatabase } from './cli.js';
 
 // `pnpm calendar:seed N`: N realistic events with venues, organizers and terms.
@@ -10,7 +11,7 @@ if (!Number.isInteger(count) || count < 1) {
 }
 const { config, db } = await openConfiguredDatabase();
 try {
-  await migrate(db.knex);
+  await migrate(db.knex, [...readTokens(config.CALENDAR_TOKENS_FILE).values()]);
   const started = Date.now();
   await seedEvents(db.knex, count, { timezone: config.CALENDAR_TIMEZONE });
   console.log(`seeded ${count} events into ${db.kind} in ${Date.now() - started} ms`);

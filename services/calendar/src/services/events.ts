@@ -17,9 +17,11 @@ import {
 } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
 import { fragmentStore } from '../domain/fragments.js';
+import { withEventJsonLd } from '../domain/json-ld.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import type { EventListQuery, EventWrite } from '../domain/schemas.js';
+import { trashedSlug } from '../domain/slug.js';
 import { saveEvent } from './save-event.js';
 import { renderOne, type ServiceContext } from './shared.js';
 
@@ -218,7 +220,7 @@ export function eventService(ctx: ServiceContext) {
 
     async read(user: User | undefined, by: EventKey, password: string | undefined, site: Site) {
       const { row, relations } = await readable(by, user, password);
-      return renderEvent(row, renderRelations(relations, site), site);
+      return withEventJsonLd(row, renderEvent(row, renderRelations(relations, site), site), site);
     },
 
     async create(user: User | undefined, input: EventWrite, site: Site) {
@@ -235,7 +237,11 @@ export function eventService(ctx: ServiceContext) {
     async trash(user: User | undefined, by: EventKey, site: Site) {
       const { row } = await writable(by, user, 'delete');
       return writeTransaction(knex, async (trx) => {
-        const updated = await updateEvent(trx, row.id, { status: 'trash', modified_utc: ctx.now() });
+        const updated = await updateEvent(trx, row.id, {
+          status: 'trash',
+          slug: trashedSlug(row.slug),
+          modified_utc: ctx.now(),
+        });
         await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));
         return renderOne(trx, updated.id, site, user);
       });

@@ -16,6 +16,7 @@ import {
   type User,
 } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
+import { withJsonLd } from '../domain/json-ld.js';
 import { clampPerPage, paginate, pastEndOf } from '../domain/listing.js';
 import {
   type OrganizerRow,
@@ -25,6 +26,7 @@ import {
   type VenueRow,
 } from '../domain/render.js';
 import type { LinkedListQuery } from '../domain/schemas.js';
+import { trashedSlug } from '../domain/slug.js';
 import {
   checkedAuthor,
   checkRelatedEvent,
@@ -32,6 +34,7 @@ import {
   freeSlug,
   linkedColumns,
   publicationDate,
+  trashMoveSlug,
 } from './linking.js';
 import type { ServiceContext } from './shared.js';
 
@@ -87,7 +90,7 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
       if (!row) throw missing(by);
       if (row.status === 'trash') throw refusals.noLongerAvailable(kind);
       if (!canRead(user, row)) throw refusals.notAccessible(kind);
-      return render(kind, row, site);
+      return withJsonLd(render(kind, row, site), kind);
     },
 
     async create(user: User | undefined, input: Record<string, unknown>, site: Site) {
@@ -111,7 +114,7 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
       const row = await writable(by, user, 'edit');
       const updated = await writeTransaction(knex, async (trx) => {
         const now = ctx.now();
-        const changes = linkedColumns(kind, input);
+        const changes = linkedColumns(kind, input, user!);
         const published = publicationDate(input as { date?: string; date_utc?: string }, ctx.timezone, now);
         if (published) changes.date_utc = published;
         if (input.status !== undefined)
@@ -119,6 +122,14 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
         if (author !== undefined) changes.author = author;
         if (typeof input.slug === 'string' && 'id' in by) {
           changes.slug = await freeSlug(trx, `cal_${collection}`, input.slug, row.id);
+        } else {
+          const moved = await trashMoveSlug(
+            trx,
+            `cal_${collection}`,
+            row,
+            changes.status as string | undefined,
+          );
+          if (moved !== undefined) changes.slug = moved;
         }
         changes.modified_utc = now;
         return updateLinked(trx, kind, row.id, changes);
@@ -130,7 +141,11 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
       const row = await writable(by, user, 'delete');
       return render(
         kind,
-        await updateLinked(knex, kind, row.id, { status: 'trash', modified_utc: ctx.now() }),
+        await updateLinked(knex, kind, row.id, {
+          status: 'trash',
+          slug: trashedSlug(row.slug),
+          modified_utc: ctx.now(),
+        }),
         site,
       );
     },

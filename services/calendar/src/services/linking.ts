@@ -16,8 +16,10 @@ import { canRead, forbidden, isEditor, statusOnWrite, type User } from '../domai
 import { parseDate, wallOf } from '../domain/date-parse.js';
 import { fromWall } from '../domain/dates.js';
 import { ApiError, invalidParam } from '../domain/errors.js';
+import { taxonomies } from '../domain/render.js';
+import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
 import { MAX_ID, organizerWrite, venueWrite } from '../domain/schemas.js';
-import { slugify, uniqueSlug } from '../domain/slug.js';
+import { slugify, trashedSlug, uniqueSlug, untrashedSlug } from '../domain/slug.js';
 import { validate } from '../domain/validate.js';
 
 /**
@@ -57,8 +59,35 @@ export async function freeSlug(knex: Knex, table: string, wanted: string, except
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
 }
 
-/** Columns of a venue or organizer from its write fields. */
-export function linkedColumns(kind: LinkedKind, input: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The slug a post gets when it moves into the trash (`slug__trashed`, as WordPress: the slug is
+ * free for others meanwhile) or out of it (its old slug, or the next free one); undefined when
+ * the status change is neither.
+ */
+export async function trashMoveSlug(
+  knex: Knex,
+  table: string,
+  current: { id: number; slug: string; status: string } | undefined,
+  status: string | undefined,
+): Promise<string | undefined> {
+  if (!current || status === undefined || (current.status === 'trash') === (status === 'trash'))
+    return undefined;
+  if (status === 'trash') return trashedSlug(current.slug);
+  return freeSlug(knex, table, untrashedSlug(current.slug), current.id);
+}
+
+/**
+ * Columns of a venue or organizer from its write fields: URLs checked, HTML filtered for `user`
+ * when the role lacks `unfiltered_html`.
+ */
+export function linkedColumns(
+  kind: LinkedKind,
+  sent: Record<string, unknown>,
+  user: User,
+): Record<string, unknown> {
+  checkUrl('website', sent.website);
+  checkImage('image', sent.image);
+  const input = filterHtml(kind, sent, user);
   const columns: Record<string, unknown> = {};
   const skip = new Set(['date', 'date_utc', 'slug', 'status', 'author', kind]);
   for (const [name, value] of Object.entries(input)) {
@@ -103,7 +132,7 @@ export async function createLinked(
 ): Promise<LinkedRow> {
   const { user, now } = writer;
   const author = checkedAuthor(writer, input.author);
-  const columns = linkedColumns(kind, input);
+  const columns = linkedColumns(kind, input, user);
   const dedupe: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(columns)) {
     if (typeof value === 'string' && value !== '') dedupe[name] = value;
@@ -168,7 +197,10 @@ export async function resolveLinks(
   return ids;
 }
 
-/** Term ids from ids and/or names; unknown names create the term, unknown ids are a 400. */
+/**
+ * Term ids from ids and/or names; unknown names create the term; unknown category ids are
+ * dropped, unknown tag ids are a 400.
+ */
 export async function resolveTermRefs(
   knex: Knex,
   taxonomy: string,
@@ -178,7 +210,13 @@ export async function resolveTermRefs(
   const { rows, missing } = await resolveTerms(knex, taxonomy, refs);
   const ids = rows.map((row) => row.id);
   for (const ref of missing) {
-    if (typeof ref === 'number') throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    if (typeof ref === 'number') {
+      // The Events Calendar drops an unknown category id and saves the rest (importers send
+      // ids of another site); an unknown tag id stays an error: it would make a tag named
+      // after the number there.
+      if (taxonomy === taxonomies.categories) continue;
+      throw invalidParam(param, `${param}: no term with ID ${ref}.`);
+    }
     await lockName(knex, `${taxonomy}:${ref.toLowerCase()}`);
     const existing = await findTermByName(knex, taxonomy, ref);
     if (existing) {

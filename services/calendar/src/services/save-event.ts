@@ -10,11 +10,13 @@ import {
   fromWall,
   isTimezone,
   parseWall,
+  siteZoneLabel,
   startOfDay,
   toWall,
 } from '../domain/dates.js';
 import { invalidParam } from '../domain/errors.js';
 import { type EventRow, type Site, taxonomies } from '../domain/render.js';
+import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
 import type { EventWrite } from '../domain/schemas.js';
 import {
   checkedAuthor,
@@ -22,33 +24,27 @@ import {
   publicationDate,
   resolveLinks,
   resolveTermRefs,
+  trashMoveSlug,
   type Writer,
 } from './linking.js';
 import { renderOne, type ServiceContext } from './shared.js';
-
-const isUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
 
 /** Creates (no `current`) or partially updates an event, then answers it rendered. */
 export async function saveEvent(
   trx: Knex.Transaction,
   ctx: ServiceContext,
   user: User,
-  input: Partial<EventWrite>,
+  sent: Partial<EventWrite>,
   site: Site,
   current?: EventRow,
 ) {
+  const input = filterHtml('event', sent, user);
   const now = ctx.now();
   const columns: Record<string, unknown> = {};
   const timezone = input.timezone ?? current?.timezone ?? ctx.timezone;
   if (!isTimezone(timezone)) throw invalidParam('timezone', 'timezone is not a valid timezone.');
   if (input.timezone !== undefined) columns.timezone = input.timezone;
-  else if (!current) columns.timezone = timezone;
+  else if (!current) columns.timezone = siteZoneLabel(timezone);
 
   // Dates: read in the event's timezone; all-day events span whole days; end never before start.
   const readDate = (name: 'start_date' | 'end_date') => {
@@ -85,11 +81,8 @@ export async function saveEvent(
     });
   }
 
-  if (input.website !== undefined && input.website !== null && input.website !== '') {
-    if (typeof input.website !== 'string' || !isUrl(input.website)) {
-      throw invalidParam('website', 'website must be a valid URL.');
-    }
-  }
+  checkUrl('website', input.website);
+  checkImage('image', input.image);
   const writer: Writer = { user, tokens: ctx.tokens, timeZone: ctx.timezone, now };
   const author = checkedAuthor(writer, input.author);
   if (author !== undefined) columns.author = author;
@@ -132,6 +125,8 @@ export async function saveEvent(
       current?.id,
     );
   }
+  const slug = await trashMoveSlug(trx, 'cal_events', current, columns.status as string | undefined);
+  if (slug !== undefined && input.slug === undefined) columns.slug = slug;
   if (input.venue !== undefined) {
     const ids = await resolveLinks(trx, 'venue', input.venue, writer);
     columns.venue_id = ids[0] ?? null;
@@ -141,7 +136,12 @@ export async function saveEvent(
   const termIds: Partial<Record<'categories' | 'tags', number[]>> = {};
   for (const kind of ['categories', 'tags'] as const) {
     const refs = input[kind];
-    if (refs !== undefined) termIds[kind] = await resolveTermRefs(trx, taxonomies[kind], kind, refs);
+    if (refs === undefined) continue;
+    // A term created by name gets the name filtered as the term routes filter it.
+    const names = refs
+      .map((ref) => (typeof ref === 'string' ? filterHtml('term', { name: ref }, user).name.trim() : ref))
+      .filter((ref) => ref !== '');
+    termIds[kind] = await resolveTermRefs(trx, taxonomies[kind], kind, names);
   }
 
   columns.modified_utc = now;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { lockName, writeTransaction } from '../adapters/db.js';
 import {
   ancestorIds,
+  categoryPaths,
   deleteTerm,
   findTerm,
   findTermByName,
@@ -15,6 +16,7 @@ import { canPublish, forbidden, isEditor, type User } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, paginate } from '../domain/listing.js';
 import { renderTerm, type Site, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
+import { filterHtml } from '../domain/safe-fields.js';
 import type { TermListQuery, TermWrite } from '../domain/schemas.js';
 import { slugify } from '../domain/slug.js';
 import { checkRelatedEvent } from './linking.js';
@@ -38,6 +40,11 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     if (!allowed) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
   };
 
+  /** A term as the routes answer it, a category's URL under its ancestors' slugs. */
+  async function rendered(knex: Knex, row: TermRow, site: Site) {
+    return renderTerm(row, site, (await categoryPaths(knex, [row])).get(row.id));
+  }
+
   /** The parent must exist and must not be the term itself or one of its descendants. */
   async function checkParent(knex: Knex, parent: number, current?: TermRow) {
     if (!(await findTerm(knex, taxonomy, parent))) {
@@ -47,6 +54,14 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     if (current && (await ancestorIds(knex, parent)).includes(current.id)) {
       throw invalidParam('parent', 'parent: a category cannot go under itself or one of its descendants.');
     }
+  }
+
+  /** Name and description filtered as WordPress's pre_term_* filters; a name left empty is refused. */
+  function filtered<T extends Partial<TermWrite>>(sent: T, user: User | undefined): T {
+    const input = filterHtml('term', sent, user);
+    if (input.name !== undefined && input.name.trim() === '')
+      throw invalidParam('name', 'name must not be empty.');
+    return input;
   }
 
   async function checkWrite(
@@ -116,17 +131,19 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
       const page = paginate(query.page, perPage, total, () =>
         invalidParam('page', 'The page number requested is larger than the number of pages available.'),
       );
-      return { items: rows.map((row) => renderTerm(row, site)), page };
+      const paths = await categoryPaths(knex, rows);
+      return { items: rows.map((row) => renderTerm(row, site, paths.get(row.id))), page };
     },
 
     async read(id: number, site: Site) {
       const row = await findTerm(knex, taxonomy, id);
       if (!row) throw refusals.termInvalid();
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
-    async create(user: User | undefined, input: TermWrite, site: Site) {
+    async create(user: User | undefined, sent: TermWrite, site: Site) {
       mayWrite(user, 'write');
+      const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const changes = await checkWrite(trx, input);
         return insertTerm(trx, {
@@ -138,18 +155,19 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
           count: 0,
         });
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
-    async update(user: User | undefined, id: number, input: Partial<TermWrite>, site: Site) {
+    async update(user: User | undefined, id: number, sent: Partial<TermWrite>, site: Site) {
       mayWrite(user, 'write');
+      const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const current = await findTerm(trx, taxonomy, id);
         if (!current) throw refusals.termInvalid();
         await updateTerm(trx, id, await checkWrite(trx, input, current));
         return (await findTerm(trx, taxonomy, id))!;
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
 
     async delete(user: User | undefined, id: number, site: Site) {
@@ -160,7 +178,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         await deleteTerm(trx, id);
         return current;
       });
-      return renderTerm(row, site);
+      return rendered(knex, row, site);
     },
   };
 }
