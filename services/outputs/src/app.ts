@@ -62,6 +62,7 @@ export async function createOutputs(
     intervalMs: { youtube: config.OUTPUTS_YOUTUBE_INTERVAL_MS, zoom: config.OUTPUTS_ZOOM_INTERVAL_MS },
     timeoutMs: config.OUTPUTS_REQUEST_TIMEOUT_MS,
     failingRetryMs: config.OUTPUTS_FAILING_RETRY_MS,
+    retryMaxMs: config.OUTPUTS_RETRY_MAX_MS,
   });
 
   const app = express();

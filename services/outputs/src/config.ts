@@ -36,6 +36,8 @@ export const configSchema = z.object({
   OUTPUTS_ZOOM_INTERVAL_MS: intVar(50, 60_000).default(2500),
   /** A platform request with no answer after this long is abandoned and retried. */
   OUTPUTS_REQUEST_TIMEOUT_MS: intVar(100, 120_000).default(10_000),
+  /** Longest wait between two retries of a failed POST (backoff from 500 ms, doubled, jittered). */
+  OUTPUTS_RETRY_MAX_MS: intVar(500, 600_000).default(30_000),
   /** Retry interval of a destination in `failing` (403/405, refused redirects). */
   OUTPUTS_FAILING_RETRY_MS: intVar(100, 3_600_000).default(60_000),
   /** An archive session ends after this long without a caption. */

@@ -25,6 +25,7 @@ export interface SenderDeps {
   intervalMs: { youtube: number; zoom: number };
   timeoutMs: number;
   failingRetryMs: number;
+  retryMaxMs: number;
 }
 
 /** Captions per POST at most: a backlog after an outage goes out in bounded bodies. */
@@ -112,7 +113,9 @@ export class Sender {
   }
 
   private retryDelay(): number {
-    return this.state === 'failing' ? this.deps.failingRetryMs : backoffMs(this.attempt);
+    return this.state === 'failing'
+      ? this.deps.failingRetryMs
+      : backoffMs(this.attempt, this.deps.retryMaxMs);
   }
 
   private async send(post: Post): Promise<void> {
