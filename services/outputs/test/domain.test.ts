@@ -37,7 +37,7 @@ describe('destination URLs (SSRF)', () => {
     ['zoom', YT],
     ['zoom', 'file:///etc/passwd'],
     ['zoom', 'not a url'],
-  ] as const)('%s %s is refused', (kind, url) => {
+  ] as ['youtube' | 'zoom', string][])('%s %s is refused', (kind, url) => {
     expect(() => destinationUrl(kind, url, none)).toThrow(DestinationNotAllowed);
   });
 
