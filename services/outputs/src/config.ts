@@ -29,7 +29,7 @@ export const configSchema = z.object({
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
     .default('outputs:'),
   /** Lease time to live: a dead replica's rooms are taken over at most this long (plus a poll) after. */
-  OUTPUTS_LEASE_MS: intVar(2000, 60_000).default(8000),
+  OUTPUTS_LEASE_MS: intVar(2000, 60_000).default(6000),
   /** Least time between two POSTs to one YouTube ingestion URL (YouTube: at most one per second). */
   OUTPUTS_YOUTUBE_INTERVAL_MS: intVar(50, 60_000).default(1000),
   /** Least time between two POSTs to one Zoom meeting (Web Captioner's pacing). */

@@ -22,6 +22,12 @@ export function outboxRepo(knex: Knex) {
         : undefined;
     },
 
+    /** Whether anything waits to be sent (a fixed POST, or captions not yet in one). */
+    async waiting(destinationId: string): Promise<boolean> {
+      const [row] = await knex('out_outbox').where({ destination_id: destinationId }).limit(1).select('id');
+      return row !== undefined;
+    },
+
     /**
      * Fixes the next POST from up to `max` waiting captions: its seq (last + 1) and its body.
      * Undefined when nothing waits.

@@ -89,7 +89,12 @@ export class Sender {
   private async step(): Promise<void> {
     const { room, id, kind } = this.destination;
     if (!this.deps.leases.valid(room)) return this.sleep(200);
-    if (!this.synced) return this.resync();
+    if (!this.synced) {
+      // Zoom is asked only once there is something to send: a destination added before the
+      // meeting (or the event) starts stays quiet until its first caption.
+      if (!(await this.deps.outbox.waiting(id))) return this.idle();
+      return this.resync();
+    }
     let post = await this.deps.outbox.pending(id);
     if (!post) {
       const waitMs =
@@ -98,11 +103,7 @@ export class Sender {
       post = await this.deps.outbox.fix(id, MAX_CAPTIONS, (captions) =>
         kind === 'zoom' ? zoomBody(captions) : youtubeBody(captions, this.offsetMs),
       );
-      if (!post) {
-        this.deps.metrics.behind.set({ destination: id, kind }, 0);
-        if (this.state === 'starting') this.setState('sending');
-        return this.sleep(IDLE_POLL_MS);
-      }
+      if (!post) return this.idle();
     } else if (this.attempt > 0) {
       const waitMs = this.lastAttempt + this.retryDelay() - Date.now();
       if (waitMs > 0) return this.sleep(waitMs);
@@ -110,6 +111,11 @@ export class Sender {
     // Fencing: the lease may have lapsed while the body was fixed.
     if (!this.deps.leases.valid(room) || this.stopped) return;
     await this.send(post);
+  }
+
+  private idle(): Promise<void> {
+    if (this.state === 'starting') this.setState('sending');
+    return this.sleep(IDLE_POLL_MS);
   }
 
   private retryDelay(): number {

@@ -104,8 +104,12 @@ export class Supervisor {
         await this.stopRoom(room);
         continue;
       }
-      if (await this.deps.leases.hold(room)) this.runRoom(room, token, list);
-      else await this.stopRoom(room, false);
+      if (await this.deps.leases.hold(room)) {
+        this.runRoom(room, token, list);
+        for (const d of list)
+          if (d.kind !== 'archive')
+            this.deps.metrics.behind.set({ destination: d.id, kind: d.kind }, d.behind);
+      } else await this.stopRoom(room, false);
     }
     for (const room of [...this.running.keys()]) if (!byRoom.has(room)) await this.stopRoom(room);
     this.deps.metrics.leases.set(this.deps.leases.held());
