@@ -61,11 +61,18 @@ beforeAll(async () => {
     OUTPUTS_YOUTUBE_INTERVAL_MS: '100',
   });
   const rooms = readRooms(configPath);
-  outputs = await createOutputs(config, createLogger('outputs', { level: 'debug' }, logs.stream), () => rooms);
+  outputs = await createOutputs(
+    config,
+    createLogger('outputs', { level: 'debug' }, logs.stream),
+    () => rooms,
+  );
   const added = await request(outputs.app)
     .post(`/rooms/${ROOM}/destinations`)
     .set('Authorization', `Bearer ${TOKENS.write}`)
-    .send({ kind: 'youtube', url: `http://127.0.0.1:${redirecting}/closedcaption?id=abcd&signature=${SIGNATURE}` });
+    .send({
+      kind: 'youtube',
+      url: `http://127.0.0.1:${redirecting}/closedcaption?id=abcd&signature=${SIGNATURE}`,
+    });
   expect(added.status).toBe(201);
 });
 
