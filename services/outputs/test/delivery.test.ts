@@ -35,7 +35,10 @@ import {
 
 jest.setTimeout(180_000);
 
+/** What the platforms must get, in order (a correction is a new caption there). */
 const published: string[] = [];
+/** What the archive must hold: the latest text per caption id, in first-seen order. */
+const archived = new Map<string, string>();
 let youtube: StandIn;
 let zoom: ZoomStandIn;
 let relay: Running | undefined;
@@ -85,6 +88,7 @@ function publish(from: number, to: number): void {
       n % 4 === 0 ? ' and then a much longer sentence that no caption window can hold on two lines' : '';
     const text = `Caption ${n} says ünïcödé hello${long}.`;
     writer?.publish({ final: text, id: `c${n}`, ln: 'en' });
+    archived.set(`c${n}`, text);
     // Interim captions and clears go nowhere.
     writer?.publish({ interm: `Caption ${n + 1} say`, id: `c${n + 1}`, ln: 'en' });
     published.push(text);
@@ -123,6 +127,10 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
 
   writer = publisher(relayPort);
   publish(1, 8);
+  // The editor corrects caption 3: the platforms get it as a new caption, the archive replaces it.
+  writer.publish({ final: 'Caption 3 corrected.', id: 'c3', ln: 'en' });
+  published.push('Caption 3 corrected.');
+  archived.set('c3', 'Caption 3 corrected.');
   await until('YouTube got the first captions', () => youtubeWords().length === words(published).length);
 
   // The meeting has not started: Zoom answers 400, retried; the editor sees why.
@@ -188,16 +196,17 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
     .sessions;
   expect(sessions).toHaveLength(1);
   const session = sessions[0]!;
-  expect(session).toMatchObject({ captions: published.length, endedAt: null });
+  expect(session).toMatchObject({ captions: archived.size, endedAt: null });
   const srt = await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive/${session.id}.srt`, TOKENS.read);
   expect(srt.status).toBe(200);
-  expect(parseSrt(srt.text).map((cue) => cue.text)).toEqual(published);
+  expect(parseSrt(srt.text).map((cue) => cue.text)).toEqual([...archived.values()]);
   const vtt = await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive/${session.id}.vtt`, TOKENS.read);
   const cues = parseWebVtt(vtt.text);
-  expect(cues.map((cue) => cue.text)).toEqual(published);
+  expect(cues.map((cue) => cue.text)).toEqual([...archived.values()]);
   expect(cues.at(-1)!.startMs).toBeGreaterThan(cues[0]!.startMs);
   const txt = await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive/${session.id}.txt`, TOKENS.read);
-  expect(txt.text.split('\n').filter((line) => line.startsWith('[')).length).toBe(published.length);
+  expect(txt.text.split('\n').filter((line) => line.startsWith('[')).length).toBe(archived.size);
+  expect(txt.text).toContain('Caption 3 corrected.');
   for (const other of [TOKENS.otherRead, TOKENS.otherWrite, ''])
     expect((await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive/${session.id}.srt`, other)).status).toBe(
       401,
