@@ -87,7 +87,9 @@ function publish(from: number, to: number): void {
     const long =
       n % 4 === 0 ? ' and then a much longer sentence that no caption window can hold on two lines' : '';
     const text = `Caption ${n} says ünïcödé hello${long}.`;
-    writer?.publish({ final: text, id: `c${n}`, ln: 'en' });
+    writer?.publish({ final: text, id: `c${n}`, ln: 'fr' });
+    // The second stream of a room carrying both goes nowhere (same id: not a correction either).
+    writer?.publish({ final: `Translation ${n}`, id: `c${n}`, ln: 'en', label: 'translation' });
     archived.set(`c${n}`, text);
     // Interim captions and clears go nowhere.
     writer?.publish({ interm: `Caption ${n + 1} say`, id: `c${n + 1}`, ln: 'en' });
@@ -128,7 +130,7 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
   writer = publisher(relayPort);
   publish(1, 8);
   // The editor corrects caption 3: the platforms get it as a new caption, the archive replaces it.
-  writer.publish({ final: 'Caption 3 corrected.', id: 'c3', ln: 'en' });
+  writer.publish({ final: 'Caption 3 corrected.', id: 'c3', ln: 'fr' });
   published.push('Caption 3 corrected.');
   archived.set('c3', 'Caption 3 corrected.');
   await until('YouTube got the first captions', () => youtubeWords().length === words(published).length);
@@ -229,5 +231,6 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
     expect(text).not.toContain(signature);
   }
   expect(text).not.toContain('ünïcödé');
+  expect(JSON.stringify([youtube.accepted, zoom.accepted])).not.toContain('Translation');
   expect(text).toContain('destination sending');
 });

@@ -21,15 +21,20 @@ export interface AcceptedCaption {
 const CORRECTION_WINDOW_MS = 10 * 60_000;
 
 export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
-  /** True when `cursor` is past the stored one (and stores it); false for a replayed position. */
+  /**
+   * True when `cursor` is past the stored one (and stores it); false for a replayed position. One
+   * statement: of two transactions accepting the same caption (a replica that has not noticed
+   * yet that it lost the room), the second waits on the row and then finds it already there.
+   */
   async function advance(trx: Knex.Transaction, room: string, cursor: RelayCursor): Promise<boolean> {
-    const [stored] = await trx('out_cursors').where({ room }).forUpdate().select('epoch', 'sequence');
-    if (stored && stored.epoch === cursor.epoch && Number(stored.sequence) >= cursor.sequence) return false;
-    await trx('out_cursors')
-      .insert({ room, epoch: cursor.epoch, sequence: cursor.sequence })
-      .onConflict('room')
-      .merge();
-    return true;
+    const { rows } = await trx.raw(
+      `INSERT INTO out_cursors (room, epoch, sequence) VALUES (?, ?, ?)
+       ON CONFLICT (room) DO UPDATE SET epoch = excluded.epoch, sequence = excluded.sequence
+       WHERE out_cursors.epoch <> excluded.epoch OR out_cursors.sequence < excluded.sequence
+       RETURNING room`,
+      [room, cursor.epoch, cursor.sequence],
+    );
+    return (rows as unknown[]).length === 1;
   }
 
   /** The room's open archive session for a caption at `at` (a new one after an idle time). */

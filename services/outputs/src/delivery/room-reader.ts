@@ -19,6 +19,7 @@ export interface RoomReaderDeps {
 }
 
 const REOPEN_MS = 2000;
+const TRANSLATION_LABEL = 'translation';
 
 export class RoomReader {
   private reader?: RelayReader;
@@ -91,6 +92,9 @@ export class RoomReader {
     const text = caption.final;
     // Interim captions and clears go nowhere; their positions need no write (a replay skips them).
     if (text === undefined || caption.c || text.trim() === '') return;
+    // A room carrying both transcript and translation: destinations take the primary stream
+    // (the capture page labels the second one `translation`, with the same id).
+    if (caption.label === TRANSLATION_LABEL) return;
     const accepted = await this.deps.ingest.accept(this.room, {
       cursor: caption.relay,
       key: String(caption.id),

@@ -98,7 +98,8 @@ export function destinationRoutes(deps: DestinationRoutesDeps): Router {
       { room: String(req.params.room), destination: id, kind: body.kind },
       'destination added',
     );
-    await deps.supervisor.check();
+    // Not awaited: the check may be stopping another room's sender (up to a request timeout).
+    void deps.supervisor.check();
     const row = await deps.repo.get(id);
     if (!row) throw new HttpError(404, 'not_found', 'Destination removed meanwhile');
     res.status(201).json({ destination: await viewOf(row, deps) });
@@ -111,6 +112,8 @@ export function destinationRoutes(deps: DestinationRoutesDeps): Router {
       { room: String(req.params.room), destination: String(req.params.id) },
       'destination removed',
     );
+    // Awaited: once this answers, the removed destination's sender has stopped.
+    // Awaited: once this answers, the removed destination's sender has stopped.
     await deps.supervisor.check();
     res.status(204).end();
   });
