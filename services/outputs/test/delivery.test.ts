@@ -25,6 +25,7 @@ import {
   publisher,
   ROOM,
   type Running,
+  reading,
   relayConfigFile,
   startOutputs,
   startRelay,
@@ -120,10 +121,7 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
     (await api(outputs!.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, { kind: 'archive' }))
       .status,
   ).toBe(201);
-  await until('outputs joined the relay', async () => {
-    const health = (await api(outputs!.port, 'GET', '/health', '')).json as { relay: string };
-    return health.relay === 'connected';
-  });
+  await reading(outputs!.port);
   youtube.script({ status: 503 }, 'timeout', 'lose-answer');
   zoom.script('lose-answer', { status: 500 }, 'timeout');
 

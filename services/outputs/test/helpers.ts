@@ -130,6 +130,20 @@ export async function api(
   return { status: res.status, json, text };
 }
 
+/**
+ * Resolves once the replica on `port` holds `rooms` rooms and reads all of them: a room's first
+ * join starts at the relay's live edge, so a caption published earlier would not be for it.
+ */
+export async function reading(port: number, rooms = 1): Promise<void> {
+  await until(`reading ${rooms} room(s)`, async () => {
+    const health = (await api(port, 'GET', '/health', '')).json as {
+      relay: string;
+      leases: { held: number };
+    };
+    return health.leases.held === rooms && health.relay === 'connected';
+  });
+}
+
 /** A publisher of the output room (as the editor is). */
 export function publisher(relayPort: number): RelayPublisher {
   return createPublisher({ url: `ws://127.0.0.1:${relayPort}/ws`, room: ROOM, token: TOKENS.write });

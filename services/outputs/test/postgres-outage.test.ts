@@ -19,6 +19,7 @@ import {
   publisher,
   ROOM,
   type Running,
+  reading,
   relayConfigFile,
   startOutputs,
   startRelay,
@@ -79,11 +80,7 @@ test('captions read while PostgreSQL is down are read again from the cursor, onc
       })
     ).status,
   ).toBe(201);
-  await until(
-    'joined',
-    async () =>
-      ((await api(outputs.port, 'GET', '/health', '')).json as { relay: string }).relay === 'connected',
-  );
+  await reading(outputs.port);
   writer = publisher(relay.port);
   publish(1, 5);
   await until('first captions delivered', () => youtubeWords().length === words(published).length);

@@ -80,11 +80,14 @@ afterAll(async () => {
   writer?.close();
   await outputs?.close();
   await kill(relay);
-  for (const server of servers) server.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
 test('a redirect is refused, reported without the URL, and never followed', async () => {
-  await until('outputs joined the relay', () => outputs.supervisor.relayState() === 'connected');
+  await until('outputs reads the room', () => outputs.supervisor.roomState(ROOM) === 'joined');
   writer = publisher(relay.port);
   writer.publish({ final: 'Nobody may read this elsewhere.', id: 1 });
   let view: { state: string; lastError: { message: string } | null; behind: number } | undefined;

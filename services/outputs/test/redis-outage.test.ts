@@ -21,6 +21,7 @@ import {
   publisher,
   ROOM,
   type Running,
+  reading,
   relayConfigFile,
   startOutputs,
   startRelay,
@@ -85,7 +86,7 @@ test('no lease, no sending; the lease back, everything delivered once', async ()
       })
     ).status,
   ).toBe(201);
-  await until('lease held', async () => (await health()).leases.held === 1);
+  await reading(outputs.port);
   writer = publisher(relay.port);
   publish(1, 5);
   await until('first captions delivered', () => youtubeWords().length === words(published).length);

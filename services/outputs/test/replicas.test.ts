@@ -22,6 +22,7 @@ import {
   publisher,
   ROOM,
   type Running,
+  reading,
   relayConfigFile,
   startOutputs,
   startRelay,
@@ -94,6 +95,7 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
   const holder = (await held(replicas[0]!)) === 1 ? replicas[0]! : replicas[1]!;
   const other = holder === replicas[0] ? replicas[1]! : replicas[0]!;
   expect(await held(other)).toBe(0);
+  await reading(holder.port);
 
   writer = publisher(relay.port);
   let n = 0;
