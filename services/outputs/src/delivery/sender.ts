@@ -38,6 +38,8 @@ export class Sender {
   private wakeUp?: () => void;
   private lastAttempt = 0;
   private attempt = 0;
+  /** When the failed request may be tried again (fixed once per failure: the jitter is not re-rolled). */
+  private retryAt = 0;
   private synced: boolean;
   private offsetMs: number;
   private readonly log: Logger;
@@ -89,6 +91,8 @@ export class Sender {
   private async step(): Promise<void> {
     const { room, id, kind } = this.destination;
     if (!this.deps.leases.valid(room)) return this.sleep(200);
+    // A new caption wakes the sender; it does not shorten a backoff.
+    if (this.attempt > 0 && this.retryAt > Date.now()) return this.sleep(this.retryAt - Date.now());
     if (!this.synced) {
       // Zoom is asked only once there is something to send: a destination added before the
       // meeting (or the event) starts stays quiet until its first caption.
@@ -104,9 +108,6 @@ export class Sender {
         kind === 'zoom' ? zoomBody(captions) : youtubeBody(captions, this.offsetMs),
       );
       if (!post) return this.idle();
-    } else if (this.attempt > 0) {
-      const waitMs = this.lastAttempt + this.retryDelay() - Date.now();
-      if (waitMs > 0) return this.sleep(waitMs);
     }
     // Fencing: the lease may have lapsed while the body was fixed.
     if (!this.deps.leases.valid(room) || this.stopped) return;
@@ -116,12 +117,6 @@ export class Sender {
   private idle(): Promise<void> {
     if (this.state === 'starting') this.setState('sending');
     return this.sleep(IDLE_POLL_MS);
-  }
-
-  private retryDelay(): number {
-    return this.state === 'failing'
-      ? this.deps.failingRetryMs
-      : backoffMs(this.attempt, this.deps.retryMaxMs);
   }
 
   private async send(post: Post): Promise<void> {
@@ -163,15 +158,19 @@ export class Sender {
       outcome.ok ? { ok: false, failing: true, message: 'seq answer unreadable' } : outcome,
       {},
     );
-    await this.sleep(this.retryDelay());
   }
 
   private async failed(outcome: Outcome & { ok: false }, fields: Record<string, unknown>): Promise<void> {
     this.attempt += 1;
     await this.deps.destinations.recordError(this.destination.id, outcome.message, outcome.failing);
     const state = outcome.failing ? 'failing' : 'waiting';
-    if (state !== this.state || this.attempt === 1)
-      this.log.warn({ ...fields, error: outcome.message, attempt: this.attempt }, `destination ${state}`);
+    this.retryAt =
+      Date.now() +
+      (outcome.failing ? this.deps.failingRetryMs : backoffMs(this.attempt, this.deps.retryMaxMs));
+    // One warning per change of state; every further failed attempt at debug level.
+    const fieldsOf = { ...fields, error: outcome.message, attempt: this.attempt };
+    if (state !== this.state || this.attempt === 1) this.log.warn(fieldsOf, `destination ${state}`);
+    else this.log.debug(fieldsOf, 'destination retry failed');
     this.setState(state);
   }
 
