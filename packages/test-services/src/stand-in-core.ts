@@ -34,6 +34,9 @@ export interface StandIn {
   readonly counts: { retries: number; requests: number };
   /** Faults for the next POSTs that carry new data, in order. */
   script(...faults: Fault[]): void;
+  /** The platform goes away (connections refused) and comes back on the same port, state kept. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -120,6 +123,14 @@ export async function startStandIn(path: string, rules: StandInRules): Promise<S
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const query = new URLSearchParams(rules.params).toString();
+  async function stop(): Promise<void> {
+    if (!server.listening) return;
+    for (const res of held) res.socket?.destroy();
+    held.clear();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
   return {
     port,
     url: `http://127.0.0.1:${port}${path}?${query}`,
@@ -129,11 +140,9 @@ export async function startStandIn(path: string, rules: StandInRules): Promise<S
     script: (...next) => {
       faults.push(...next);
     },
-    close: async () => {
-      for (const res of held) res.socket?.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => stop(),
+    down: () => stop(),
+    up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
   };
 }
 

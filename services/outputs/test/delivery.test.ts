@@ -104,6 +104,7 @@ const youtubeWords = () =>
     youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
   );
 const zoomWords = () => zoom.accepted.flatMap((post) => post.body.split(/\s+/));
+const arrivedAt = (got: () => string[]) => () => got().length === words(published).length;
 const arrived = () =>
   youtubeWords().length === words(published).length && zoomWords().length === words(published).length;
 
@@ -162,12 +163,19 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
   publish(17, 20);
   await until('all captions after the outputs restart', arrived, 60_000);
 
+  // YouTube goes away (connections refused) and comes back: retried, nothing lost or repeated.
+  await youtube.down();
+  publish(21, 24);
+  await until('Zoom got them meanwhile', arrivedAt(zoomWords), 30_000);
+  await youtube.up();
+  await until('YouTube caught up', arrivedAt(youtubeWords), 30_000);
+
   // SIGKILL the relay; the publisher resends what it did not get acked once the relay is back.
   await kill(relay);
   logs.push(relay!.proc.output());
-  publish(21, 28);
+  publish(25, 30);
   relay = await startRelay(configPath, relayPort, relayRedis);
-  publish(29, 32);
+  publish(31, 34);
   await until('all captions after the relay restart', arrived, 60_000);
 
   expect(youtube.violations).toEqual([]);
@@ -234,4 +242,5 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
   expect(text).toContain('destination sending');
   expect(text).toContain('"error":"HTTP 403: URL or token refused"');
   expect(text).toContain('"error":"no answer within 1000 ms"');
+  expect(text).toContain('"error":"connection failed (ECONNREFUSED)"');
 });
