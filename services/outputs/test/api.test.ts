@@ -66,7 +66,8 @@ describe('destinations', () => {
       lastError: null,
       sent: 0,
     });
-    expect(['starting', 'sending', 'waiting']).toContain(added.body.destination.state);
+    // The relay is unreachable: nothing can be read yet.
+    expect(added.body.destination.state).toBe('starting');
     const zoom = await request(outputs.app)
       .post(path)
       .set(as(TOKENS.write))

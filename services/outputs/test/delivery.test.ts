@@ -199,6 +199,22 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
   const stamp = Date.parse(`${youtubeBlocks(last.body)[0]?.at}Z`);
   expect(Math.abs(stamp - (last.at + 60_000))).toBeLessThan(10_000);
 
+  // What the editor sees: all delivered, counted once.
+  await until('the senders report idle', async () => {
+    const list = (await api(outputs!.port, 'GET', `/rooms/${ROOM}/destinations`, TOKENS.write)).json as {
+      destinations: { state: string; behind: number }[];
+    };
+    return list.destinations.every((d) => d.state === 'sending' && d.behind === 0);
+  });
+  const views = (await api(outputs!.port, 'GET', `/rooms/${ROOM}/destinations`, TOKENS.write)).json as {
+    destinations: { kind: string; sent: number }[];
+  };
+  expect(views.destinations.map((d) => [d.kind, d.sent])).toEqual([
+    ['youtube', published.length],
+    ['zoom', published.length],
+    ['archive', archived.size],
+  ]);
+
   // The archive: one session, valid files, in order, with times; read token downloads.
   const archive = await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive`, TOKENS.read);
   const sessions = (archive.json as { sessions: { id: string; captions: number; endedAt: null | string }[] })

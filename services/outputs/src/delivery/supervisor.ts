@@ -66,7 +66,8 @@ export class Supervisor {
   /** Whether this replica reads `room` and its reader is joined. */
   roomState(room: string): 'joined' | 'connecting' | 'elsewhere' {
     const running = this.running.get(room);
-    if (!running) return 'elsewhere';
+    // Without Redis this replica runs every room: one not running yet is about to start.
+    if (!running) return this.deps.leases.kind === 'local' ? 'connecting' : 'elsewhere';
     return running.reader.joined ? 'joined' : 'connecting';
   }
 

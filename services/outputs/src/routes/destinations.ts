@@ -32,9 +32,10 @@ export interface DestinationRoutesDeps {
  */
 function stateOf(row: DestinationRow, deps: DestinationRoutesDeps): DestinationState {
   if (!deps.rooms().has(row.room)) return 'stopped';
-  const sender = deps.supervisor.sender(row.id);
-  if (sender) return sender.state;
   const room = deps.supervisor.roomState(row.room);
+  const sender = deps.supervisor.sender(row.id);
+  // Idle while the room's reader has not joined the relay yet: nothing can come, `starting`.
+  if (sender) return sender.state === 'sending' && room !== 'joined' ? 'starting' : sender.state;
   if (row.kind === 'archive') return room === 'connecting' ? 'starting' : 'sending';
   if (row.failing) return 'failing';
   return row.behind > 0 ? 'waiting' : room === 'elsewhere' ? 'sending' : 'starting';
