@@ -14,6 +14,7 @@ import {
   startZoomStandIn,
   youtubeBlocks,
 } from '@live-captions/test-services';
+import { Redis } from 'ioredis';
 import {
   api,
   createDatabase,
@@ -41,6 +42,7 @@ const replicas: Running[] = [];
 let writer: RelayPublisher | undefined;
 let timer: NodeJS.Timeout | undefined;
 const published: string[] = [];
+let env: Record<string, string>;
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -48,7 +50,7 @@ beforeAll(async () => {
   zoom = await startZoomStandIn();
   const configPath = relayConfigFile();
   relay = await startRelay(configPath, await freePort());
-  const env = {
+  env = {
     CAPTION_RELAY_CONFIG: configPath,
     RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
     DATABASE_URL: await createDatabase(),
@@ -130,4 +132,23 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
   expect(zoom.violations).toEqual([]);
   expect(youtubeWords()).toEqual(words(published));
   expect(zoomWords()).toEqual(words(published));
+
+  // A clean shutdown (SIGTERM) releases the lease at once instead of letting it expire.
+  const third = await startOutputs(env);
+  replicas.push(third);
+  other.proc.child.kill('SIGTERM');
+  expect(await other.proc.exited).toBe(0);
+  const client = new Redis(redis.url);
+  const owner = await client.get(`${env.OUTPUTS_REDIS_PREFIX}lease:${ROOM}`);
+  client.disconnect();
+  expect(owner ?? '').not.toContain(`-${other.proc.child.pid}-`);
+  expect(other.proc.logLines(/^room released$/)).toHaveLength(1);
+  await reading(third.port);
+  for (let i = 1; i <= 3; i++) {
+    published.push(`After handover ${i}.`);
+    writer.publish({ final: `After handover ${i}.`, id: `h${i}` });
+  }
+  await until('captions after the handover', () => youtubeWords().length === words(published).length);
+  expect(youtube.violations).toEqual([]);
+  expect(youtubeWords()).toEqual(words(published));
 });
