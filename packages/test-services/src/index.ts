@@ -14,4 +14,7 @@ export {
   startServiceProcess,
   WORKER_ENTRY,
 } from './service-process.js';
+export type { AcceptedPost, Fault, StandIn } from './stand-in-core.js';
 export { PROGRAMS, postgresBinDir, requirePrograms, type SystemProgram } from './system.js';
+export { startYouTubeStandIn, type YouTubeBlock, youtubeBlocks } from './youtube-stand-in.js';
+export { startZoomStandIn, type ZoomStandIn } from './zoom-stand-in.js';

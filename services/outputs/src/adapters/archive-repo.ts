@@ -1,0 +1,47 @@
+import type { TimedCaption } from '@live-captions/caption-files';
+import type { Knex } from 'knex';
+
+export interface SessionRow {
+  id: string;
+  startedAt: number;
+  lastAt: number | null;
+  endedAt: number | null;
+  captions: number;
+}
+
+const sessionOf = (r: Record<string, unknown>): SessionRow => ({
+  id: String(r.id),
+  startedAt: Number(r.started_at),
+  lastAt: r.last_at === null ? null : Number(r.last_at),
+  endedAt: r.ended_at === null ? null : Number(r.ended_at),
+  captions: Number(r.captions),
+});
+
+export function archiveRepo(knex: Knex) {
+  return {
+    async sessions(room: string): Promise<SessionRow[]> {
+      const rows = await knex('out_sessions').where({ room }).orderBy('started_at').orderBy('id');
+      return rows.map(sessionOf);
+    },
+
+    async session(room: string, id: string): Promise<SessionRow | undefined> {
+      const [row] = await knex('out_sessions').where({ room, id });
+      return row ? sessionOf(row) : undefined;
+    },
+
+    /** The session's captions in the order they went out (a correction keeps its place). */
+    async captions(sessionId: string): Promise<TimedCaption[]> {
+      const rows = await knex('out_archive')
+        .where({ session_id: sessionId })
+        .orderBy('id')
+        .select('at', 'text');
+      return rows.map((r: { at: unknown; text: string }) => ({ at: Number(r.at), text: r.text }));
+    },
+
+    async remove(room: string, id: string): Promise<boolean> {
+      return (await knex('out_sessions').where({ room, id }).del()) > 0;
+    },
+  };
+}
+
+export type ArchiveRepo = ReturnType<typeof archiveRepo>;

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { DestinationKind } from '../domain/destination-url.js';
+
+/** A destination as stored (with its secret URL: stays server-side). */
+export interface DestinationRow {
+  id: string;
+  room: string;
+  kind: DestinationKind;
+  url: string | null;
+  lang: string | null;
+  createdAt: number;
+  lastSeq: number;
+  sent: number;
+  clockOffsetMs: number;
+  lastErrorAt: number | null;
+  lastError: string | null;
+  failing: boolean;
+  /** Outbox rows not yet delivered. */
+  behind: number;
+}
+
+const COLUMNS = `d.id, d.room, d.kind, d.url, d.lang, d.created_at, d.last_seq, d.sent, d.clock_offset_ms,
+  d.last_error_at, d.last_error, d.failing,
+  (SELECT count(*) FROM out_outbox o WHERE o.destination_id = d.id) AS behind`;
+
+const rowOf = (r: Record<string, unknown>): DestinationRow => ({
+  id: String(r.id),
+  room: String(r.room),
+  kind: r.kind as DestinationKind,
+  url: (r.url as string | null) ?? null,
+  lang: (r.lang as string | null) ?? null,
+  createdAt: Number(r.created_at),
+  lastSeq: Number(r.last_seq),
+  sent: Number(r.sent),
+  clockOffsetMs: Number(r.clock_offset_ms),
+  lastErrorAt: r.last_error_at === null ? null : Number(r.last_error_at),
+  lastError: (r.last_error as string | null) ?? null,
+  failing: Boolean(r.failing),
+  behind: Number(r.behind),
+});
+
+export class DuplicateDestination extends Error {}
+
+export function destinationsRepo(knex: Knex) {
+  return {
+    async list(room?: string): Promise<DestinationRow[]> {
+      const where = room === undefined ? '' : 'WHERE d.room = ?';
+      const { rows } = await knex.raw(
+        `SELECT ${COLUMNS} FROM out_destinations d ${where} ORDER BY d.created_at, d.id`,
+        room === undefined ? [] : [room],
+      );
+      return (rows as Record<string, unknown>[]).map(rowOf);
+    },
+
+    async get(id: string): Promise<DestinationRow | undefined> {
+      const { rows } = await knex.raw(`SELECT ${COLUMNS} FROM out_destinations d WHERE d.id = ?`, [id]);
+      const row = (rows as Record<string, unknown>[])[0];
+      return row ? rowOf(row) : undefined;
+    },
+
+    /** Rooms with at least one destination: the rooms this service reads. */
+    async rooms(): Promise<string[]> {
+      const rows = await knex('out_destinations').distinct('room').orderBy('room');
+      return rows.map((r: { room: string }) => r.room);
+    },
+
+    /**
+     * Adds a destination; throws DuplicateDestination when the room already has that URL (or an
+     * archive). Adding an archive ends the room's open session: the next caption starts a new one.
+     */
+    async add(room: string, kind: DestinationKind, url: string | null, lang: string | null): Promise<string> {
+      const id = randomUUID();
+      const now = Date.now();
+      try {
+        await knex.transaction(async (trx) => {
+          await trx('out_destinations').insert({
+            id,
+            room,
+            kind,
+            url,
+            lang,
+            target_key: url ?? 'archive',
+            created_at: now,
+          });
+          if (kind === 'archive') await endOpenSessions(trx, room, now);
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') throw new DuplicateDestination();
+        throw error;
+      }
+      return id;
+    },
+
+    /** Removes it with its undelivered outbox; an archive's sessions stay (ended). */
+    async remove(room: string, id: string): Promise<boolean> {
+      return knex.transaction(async (trx) => {
+        const [row] = (await trx('out_destinations').where({ id, room }).del(['kind'])) as { kind: string }[];
+        if (row?.kind === 'archive') await endOpenSessions(trx, room, Date.now());
+        return row !== undefined;
+      });
+    },
+
+    async recordError(id: string, message: string, failing: boolean): Promise<void> {
+      await knex('out_destinations')
+        .where({ id })
+        .update({ last_error: message, last_error_at: Date.now(), failing });
+    },
+
+    async clearError(id: string): Promise<void> {
+      await knex('out_destinations').where({ id }).update({ failing: false });
+    },
+
+    async setClockOffset(id: string, offsetMs: number): Promise<void> {
+      await knex('out_destinations').where({ id }).update({ clock_offset_ms: offsetMs });
+    },
+  };
+}
+
+export type DestinationsRepo = ReturnType<typeof destinationsRepo>;
+
+async function endOpenSessions(trx: Knex.Transaction, room: string, now: number): Promise<void> {
+  await trx('out_sessions')
+    .where({ room })
+    .whereNull('ended_at')
+    .update({ ended_at: trx.raw('coalesce(last_at, ?)', [now]) });
+}

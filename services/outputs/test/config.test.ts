@@ -1,0 +1,60 @@
+import { describe, expect, test } from '@jest/globals';
+import { ConfigError } from '@live-captions/runtime';
+import { loadConfig } from '../src/config.js';
+
+function issues(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  test('defaults: port 8083 on loopback, one replica, platform pacing', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      OUTPUTS_BIND: '127.0.0.1',
+      OUTPUTS_PORT: 8083,
+      RELAY_URL: 'ws://127.0.0.1:8080/ws',
+      OUTPUTS_YOUTUBE_INTERVAL_MS: 1000,
+      OUTPUTS_ZOOM_INTERVAL_MS: 2500,
+      OUTPUTS_LEASE_MS: 6000,
+    });
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.allowedHosts.size).toBe(0);
+  });
+
+  test('one line per wrong variable, naming it, never echoing a secret', () => {
+    const lines = issues({
+      OUTPUTS_PORT: 'eighty',
+      OUTPUTS_ALLOWED_HOSTS: '127.0.0.1',
+      OUTPUTS_ALLOWED_ORIGINS: 'https://*.example.org',
+      REDIS_URL: 'http://:hunter2@redis:6379',
+      DATABASE_URL: 'mysql://user:hunter2@db/outputs',
+      RELAY_URL: 'http://relay',
+    });
+    expect(lines).toHaveLength(6);
+    for (const name of [
+      'OUTPUTS_PORT',
+      'OUTPUTS_ALLOWED_HOSTS',
+      'OUTPUTS_ALLOWED_ORIGINS',
+      'REDIS_URL',
+      'DATABASE_URL',
+      'RELAY_URL',
+    ])
+      expect(lines.some((line) => line.startsWith(name))).toBe(true);
+    expect(lines.join('\n')).not.toContain('hunter2');
+  });
+
+  test('allowed hosts and origins are normalised', () => {
+    const config = loadConfig({
+      OUTPUTS_ALLOWED_HOSTS: 'Stand-In.local:9000, 127.0.0.1:9001',
+      OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081/,https://UI.example.org',
+    });
+    expect([...config.allowedHosts]).toEqual(['stand-in.local:9000', '127.0.0.1:9001']);
+    expect([...config.allowedOrigins]).toEqual(['http://localhost:8081', 'https://ui.example.org']);
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, expect, test } from '@jest/globals';
+import { newDestinationSchema } from '../src/domain/api.js';
+import {
+  DestinationNotAllowed,
+  destinationUrl,
+  maskUrl,
+  parseHostList,
+} from '../src/domain/destination-url.js';
+import { clockOffset, youtubeBody, zoomBody } from '../src/domain/platform-bodies.js';
+import { appendQuery, zoomSeqUrl } from '../src/domain/request-urls.js';
+import { backoffMs, outcomeOf } from '../src/domain/retry.js';
+import { archiveFileName, continuesSession, endedAtOf } from '../src/domain/sessions.js';
+import { screensOf, wrapLines } from '../src/domain/shape.js';
+
+const YT =
+  'http://upload.youtube.com/closedcaption?cid=abc&ns=yt&id=0123456789wxyz&signature=SECRETSIG&key=yt_qc';
+const ZOOM =
+  'https://wmcapi.zoom.us/closedcaption?id=200610693&ns=GZHkEA==&expire=86400&signature=nYtXJqRKCW';
+const none = new Set<string>();
+
+describe('destination URLs (SSRF)', () => {
+  test("YouTube's http ingestion URL is accepted and sent over https, query untouched", () => {
+    expect(destinationUrl('youtube', YT, none)).toBe(YT.replace('http:', 'https:'));
+    expect(destinationUrl('zoom', ZOOM, none)).toBe(ZOOM);
+  });
+
+  test.each([
+    ['youtube', 'https://upload.youtube.com.evil.example/closedcaption?x=1'],
+    ['youtube', 'https://evil.example/closedcaption?x=1'],
+    ['youtube', 'https://169.254.169.254/latest/meta-data?x=1'],
+    ['youtube', 'http://127.0.0.1:6379/closedcaption?x=1'],
+    ['youtube', 'https://upload.youtube.com:8443/closedcaption?x=1'],
+    ['youtube', 'https://upload.youtube.com/other?x=1'],
+    ['youtube', 'https://user:pw@upload.youtube.com/closedcaption?x=1'],
+    ['youtube', 'https://upload.youtube.com/closedcaption'],
+    ['zoom', ZOOM.replace('https:', 'http:')],
+    ['zoom', YT],
+    ['zoom', 'file:///etc/passwd'],
+    ['zoom', 'not a url'],
+  ] as ['youtube' | 'zoom', string][])('%s %s is refused', (kind, url) => {
+    expect(() => destinationUrl(kind, url, none)).toThrow(DestinationNotAllowed);
+  });
+
+  test('a listed host:port is allowed over http, other ports of it are not', () => {
+    const listed = new Set(parseHostList('127.0.0.1:9000, localhost:80'));
+    expect(destinationUrl('zoom', 'http://127.0.0.1:9000/closedcaption?id=1', listed)).toContain('9000');
+    expect(destinationUrl('zoom', 'http://localhost/anything', listed)).toBe('http://localhost/anything');
+    expect(() => destinationUrl('zoom', 'http://127.0.0.1:9001/closedcaption?id=1', listed)).toThrow(
+      DestinationNotAllowed,
+    );
+    expect(() => parseHostList('127.0.0.1')).toThrow('host:port');
+  });
+
+  test('refusals never quote the URL', () => {
+    try {
+      destinationUrl('youtube', 'https://evil.example/closedcaption?signature=SECRETSIG', none);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('SECRETSIG');
+    }
+    expect.assertions(1);
+  });
+
+  test('the mask keeps the id tail only', () => {
+    expect(maskUrl(YT)).toBe('http://upload.youtube.com/closedcaption?id=…wxyz');
+    expect(maskUrl(ZOOM)).toBe('https://wmcapi.zoom.us/closedcaption?id=…0693');
+    expect(maskUrl(ZOOM)).not.toContain('nYtXJqRKCW');
+  });
+
+  test('seq and lang are appended to the query as it was given', () => {
+    expect(appendQuery(ZOOM, { seq: 7, lang: 'en-US' })).toBe(`${ZOOM}&seq=7&lang=en-US`);
+    expect(zoomSeqUrl(ZOOM)).toBe(ZOOM.replace('/closedcaption?', '/closedcaption/seq?'));
+  });
+});
+
+describe('bodies', () => {
+  test('lines fill up to the width at word boundaries; screens hold two lines', () => {
+    const text = 'The quick brown fox jumps over the lazy dog and keeps running far beyond the hills of home';
+    const lines = wrapLines(text, 32);
+    expect(lines.every((line) => line.length <= 32)).toBe(true);
+    expect(lines.join(' ')).toBe(text);
+    expect(screensOf(text, 32).every((screen) => screen.length <= 2)).toBe(true);
+    expect(wrapLines('x'.repeat(70), 32)).toEqual(['x'.repeat(32), 'x'.repeat(32), 'x'.repeat(6)]);
+  });
+
+  test('YouTube: UTC timestamp lines, <br> between lines, long captions as several blocks', () => {
+    const at = Date.UTC(2026, 10, 26, 9, 30, 0, 5);
+    const body = youtubeBody([{ at, text: `Hello\nworld ${'word '.repeat(20).trim()}` }], 250);
+    const lines = body.split('\n');
+    expect(lines[0]).toBe('2026-11-26T09:30:00.255');
+    expect(lines[1]).toContain('<br>');
+    expect(lines[2]).toBe('2026-11-26T09:30:01.755');
+    expect(body.endsWith('\n')).toBe(true);
+    expect(
+      lines
+        .filter((_, i) => i % 2 === 1 && lines[i] !== '')
+        .join('<br>')
+        .split('<br>')
+        .join(' '),
+    ).toBe(`Hello world ${'word '.repeat(20).trim()}`);
+  });
+
+  test('Zoom: text only, lines of 32, batched captions in order', () => {
+    const body = zoomBody([
+      { at: 0, text: 'first caption' },
+      { at: 1, text: 'second one, somewhat longer than thirty-two characters' },
+    ]);
+    expect(body.split('\n').every((line) => line.length <= 32)).toBe(true);
+    expect(body.replaceAll('\n', ' ')).toBe(
+      'first caption second one, somewhat longer than thirty-two characters',
+    );
+  });
+
+  test("the clock offset is YouTube's time minus the request's midpoint", () => {
+    expect(
+      clockOffset(
+        '2026-11-26T09:30:10.000\n',
+        Date.UTC(2026, 10, 26, 9, 30, 0),
+        Date.UTC(2026, 10, 26, 9, 30, 2),
+      ),
+    ).toBe(9000);
+    expect(clockOffset('ok', 0, 0)).toBeUndefined();
+  });
+});
+
+describe('retries and sessions', () => {
+  test("Zoom's codes: 400/408/5xx retried, 403/405 and redirects failing", () => {
+    expect(outcomeOf(200)).toEqual({ ok: true });
+    for (const status of [400, 408, 429, 500, 502, 503, 504])
+      expect(outcomeOf(status)).toMatchObject({ failing: false });
+    for (const status of [302, 403, 405, 404]) expect(outcomeOf(status)).toMatchObject({ failing: true });
+  });
+
+  test('backoff grows, is capped and jittered', () => {
+    expect(backoffMs(1, 30_000, () => 0.5)).toBe(500);
+    expect(backoffMs(4, 30_000, () => 0.5)).toBe(4000);
+    expect(backoffMs(20, 30_000, () => 1)).toBe(37_500);
+    expect(backoffMs(20, 30_000, () => 0)).toBe(22_500);
+  });
+
+  test('a session continues until idle or ended', () => {
+    expect(continuesSession(undefined, 0, 1000)).toBe(false);
+    expect(continuesSession({ id: 'a', lastAt: 0, ended: false }, 1000, 1000)).toBe(true);
+    expect(continuesSession({ id: 'a', lastAt: 0, ended: false }, 1001, 1000)).toBe(false);
+    expect(endedAtOf({ endedAt: null, lastAt: 10 }, 500, 1000)).toBeNull();
+    expect(endedAtOf({ endedAt: null, lastAt: 10 }, 2000, 1000)).toBe(10);
+    expect(endedAtOf({ endedAt: 7, lastAt: 10 }, 20, 1000)).toBe(7);
+    expect(archiveFileName('room', Date.UTC(2026, 0, 2, 3, 4), 'srt')).toBe('room-2026-01-02-0304.srt');
+  });
+
+  test('request bodies name the wrong field', () => {
+    expect(newDestinationSchema.safeParse({ kind: 'zoom', url: 'x' }).data).toMatchObject({ lang: 'en-US' });
+    expect(newDestinationSchema.safeParse({ kind: 'fax' }).success).toBe(false);
+    expect(newDestinationSchema.safeParse({ kind: 'archive', url: 'x' }).success).toBe(false);
+  });
+});
