@@ -26,9 +26,18 @@ import { repoRoot } from '../deploy/helpers/compose.js';
 export { repoRoot };
 export const PROJECT = 'live-captions-ctest';
 export const LOCAL_PROJECT = `${PROJECT}-local`;
-export const IMAGES = ['worker', 'speech', 'relay', 'ui', 'calendar'] as const;
+export const IMAGES = ['worker', 'speech', 'relay', 'ui', 'calendar', 'outputs'] as const;
 /** What runs in production here: everything but Traefik and its socket proxy (no image here). */
-export const PRODUCTION_SERVICES = ['redis', 'postgres', 'worker', 'speech', 'relay', 'ui', 'calendar'];
+export const PRODUCTION_SERVICES = [
+  'redis',
+  'postgres',
+  'worker',
+  'speech',
+  'relay',
+  'ui',
+  'calendar',
+  'outputs',
+];
 export const MODEL_FILE = 'ggml-synthetic-tiny.bin';
 export const CALENDAR_TOKEN = randomBytes(16).toString('hex');
 

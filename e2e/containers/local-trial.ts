@@ -23,6 +23,7 @@ import {
   waitHealthy,
   work,
 } from './harness.js';
+import { archiveRoundTrip, outputRoomIn } from './outputs.js';
 import { EVENT, LOCAL, realtimeTurn, transcriptionBody, upgradeStatus } from './requests.js';
 
 const { WebSocket } = createRequire(join(repoRoot, 'packages/relay-client/package.json'))('ws') as {
@@ -42,7 +43,7 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       placeModel(LOCAL_PROJECT);
       const started = Date.now();
       must('make', ['local-up', `PROJECT=${PROJECT}`]);
-      await waitHealthy(LOCAL_PROJECT, 7);
+      await waitHealthy(LOCAL_PROJECT, 8);
       // `make local-up` builds first: with the operator's files (env, secrets) changed and no source
       // change, every layer comes from the cache.
       expect(imageIds()).toEqual(builtImages());
@@ -161,6 +162,24 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       const site = await (await fetch(`${LOCAL.ui}/site-config.js`)).text();
       expect(site).toContain('"relayUrl":"ws://localhost:8080/ws"');
       expect(site).toContain('"captureUrl":"http://localhost:8765/"');
+    });
+
+    it('outputs: an archive destination keeps a caption of the output room, downloaded as WebVTT', async () => {
+      const health = await fetch(`${LOCAL.outputs}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ db: 'ok', redis: 'ok' });
+      const room = outputRoomIn(join(work, 'secrets/local'));
+      const text = 'Archived by the container test';
+      const { cues, rows } = await archiveRoundTrip(
+        true,
+        LOCAL.outputs,
+        'ws://127.0.0.1:8080/ws',
+        room,
+        text,
+        WebSocket,
+      );
+      expect(cues.map((cue) => cue.text)).toEqual([text]);
+      expect(Number(rows)).toBeGreaterThanOrEqual(1);
     });
 
     it('calendar: migrated, and a write is read back from the PostgreSQL container', async () => {

@@ -18,12 +18,14 @@ import {
   placeModel,
   projectContainers,
   projectObjects,
+  psql,
   run,
   storedTitles,
   tryCompose,
   waitHealthy,
   work,
 } from './harness.js';
+import { outputRoomIn } from './outputs.js';
 import {
   EDGE_NETWORK,
   EVENT,
@@ -184,6 +186,35 @@ export function describeProduction(): void {
       expect((JSON.parse(other!.body) as { rest_url: string }).rest_url).toBe(
         `http://${HOSTS.UI_HOST}/wp-json/cal/events/v1/events/${id}`,
       );
+    });
+
+    it('outputs behind Traefik: the output room’s writer manages destinations, a reader cannot', () => {
+      const room = outputRoomIn(join(work, 'secrets'));
+      // Traefik strips /outputs: the service sees /rooms/...
+      const url = `http://outputs:8083/rooms/${encodeURIComponent(room.room)}/destinations`;
+      const [health, refused, added, listed] = probe(
+        [
+          { url: 'http://outputs:8083/health', headers: viaTraefik(HOSTS.UI_HOST) },
+          { url, headers: viaTraefik(HOSTS.UI_HOST, { Authorization: `Bearer ${room.read}` }) },
+          {
+            method: 'POST',
+            url,
+            headers: viaTraefik(HOSTS.UI_HOST, {
+              Authorization: `Bearer ${room.write}`,
+              'Content-Type': 'application/json',
+            }),
+            body: JSON.stringify({ kind: 'archive' }),
+          },
+          { url, headers: viaTraefik(HOSTS.UI_HOST, { Authorization: `Bearer ${room.write}` }) },
+        ],
+        TRAEFIK_ADDRESS,
+      );
+      expect(JSON.parse(health!.body)).toMatchObject({ db: 'ok', redis: 'ok' });
+      expect([refused!.status, added!.status, listed!.status]).toEqual([401, 201, 200]);
+      expect(JSON.parse(listed!.body).destinations.map((item: { kind: string }) => item.kind)).toEqual([
+        'archive',
+      ]);
+      expect(psql(false, 'select count(*) from out_destinations')).toBe('1');
     });
 
     it('keeps its own volumes and edge network: neither stack sees the other’s writes', () => {

@@ -24,6 +24,7 @@ export const LOCAL = {
   relay: 'http://127.0.0.1:8080',
   ui: 'http://127.0.0.1:8081',
   calendar: 'http://127.0.0.1:8082/wp-json/cal/events/v1',
+  outputs: 'http://127.0.0.1:8083',
 };
 
 export const EVENT = {

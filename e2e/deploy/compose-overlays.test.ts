@@ -106,7 +106,7 @@ describe('compose.auth.yaml', () => {
   });
 
   it('leaves the token-protected services without Basic Auth', () => {
-    for (const name of ['speech', 'relay', 'calendar']) {
+    for (const name of ['speech', 'relay', 'calendar', 'outputs']) {
       const router = routersOf(config.services[name]!).get(name)!;
       expect([name, router.middlewares]).not.toEqual([name, expect.stringContaining('basic-auth')]);
     }

@@ -27,6 +27,7 @@ const IMAGES = [
   { service: 'relay', dockerfile: 'services/relay/Dockerfile', port: '8080', health: HTTP_CHECK },
   { service: 'ui', dockerfile: 'services/ui/Dockerfile', port: '8081', health: HTTP_CHECK },
   { service: 'calendar', dockerfile: 'services/calendar/Dockerfile', port: '8082', health: HTTP_CHECK },
+  { service: 'outputs', dockerfile: 'services/outputs/Dockerfile', port: '8083', health: HTTP_CHECK },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined, health: WORKER_CHECK },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined, health: WORKER_CHECK },
 ] as const;

@@ -5,13 +5,13 @@
  * Before every POST the room's lease is checked: a replica that lost it stops first.
  */
 import { randomUUID } from 'node:crypto';
+import type { DestinationState } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import type { DestinationRow, DestinationsRepo } from '../adapters/destinations-repo.js';
 import type { Leases } from '../adapters/leases.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
 import type { OutboxRepo, Post } from '../adapters/outbox-repo.js';
 import { PlatformUnreachable, platformRequest } from '../adapters/platform-http.js';
-import type { DestinationState } from '../domain/api.js';
 import { clockOffset, youtubeBody, zoomBody } from '../domain/platform-bodies.js';
 import { appendQuery, zoomSeqUrl } from '../domain/request-urls.js';
 import { backoffMs, type Outcome, outcomeOf } from '../domain/retry.js';

@@ -1,9 +1,9 @@
 /**
- * The HTTP API's shapes (briefs: outputs-api): request bodies, checked with zod, and the
- * `Destination` the editor shows.
+ * The HTTP API's request bodies, checked with zod, and its errors; the answers' shapes are the
+ * protocol's (`Destination`, `ArchiveSession`), which the editor page reads.
  */
+import type { DestinationKind } from '@live-captions/protocol';
 import { z } from 'zod';
-import type { DestinationKind } from './destination-url.js';
 
 const url = z.string({ message: 'url: must be a string' }).max(4096, { message: 'url: too long' });
 const lang = z
@@ -19,7 +19,8 @@ export const newDestinationSchema = z.discriminatedUnion(
   ],
   { message: 'kind: must be youtube, zoom or archive' },
 );
-export type NewDestination = z.infer<typeof newDestinationSchema>;
+/** What a checked body holds: the protocol's `NewDestination` with Zoom's language filled in. */
+export type CheckedNewDestination = z.infer<typeof newDestinationSchema>;
 
 /** One message naming the field, for a 400. */
 export function bodyProblem(error: z.ZodError): string {
@@ -30,25 +31,11 @@ export function bodyProblem(error: z.ZodError): string {
   return issue.message.includes(':') || !field ? issue.message : `${field}: ${issue.message}`;
 }
 
-export type DestinationState = 'starting' | 'sending' | 'waiting' | 'failing' | 'stopped';
-
 export const LABELS: Record<DestinationKind, string> = {
   youtube: 'YouTube Live',
   zoom: 'Zoom',
   archive: 'Transcript archive',
 };
-
-export interface Destination {
-  id: string;
-  kind: DestinationKind;
-  label: string;
-  target: string;
-  lang?: string;
-  state: DestinationState;
-  behind: number;
-  lastError: null | { at: string; message: string };
-  sent: number;
-}
 
 /** Error codes of the `{error:{message, code}}` body. */
 export type ErrorCode =

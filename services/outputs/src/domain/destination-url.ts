@@ -2,7 +2,7 @@
  * Which URLs a room's writer may make this server call (SSRF): the platforms' own caption hosts
  * over https, or hosts the operator listed. Also how a secret URL is shown: masked, never whole.
  */
-export type DestinationKind = 'youtube' | 'zoom' | 'archive';
+export type { DestinationKind } from '@live-captions/protocol';
 
 /** The platforms' caption ingestion hosts and paths (YouTube's ingestion URL; Zoom's API token). */
 const PLATFORM: Record<'youtube' | 'zoom', { host: string; path: string; http: boolean }> = {

@@ -1,3 +1,4 @@
+import type { Destination, DestinationState } from '@live-captions/protocol';
 import { Router } from 'express';
 import type { ArchiveRepo } from '../adapters/archive-repo.js';
 import {
@@ -6,14 +7,7 @@ import {
   DuplicateDestination,
 } from '../adapters/destinations-repo.js';
 import type { Supervisor } from '../delivery/supervisor.js';
-import {
-  bodyProblem,
-  type Destination,
-  type DestinationState,
-  HttpError,
-  LABELS,
-  newDestinationSchema,
-} from '../domain/api.js';
+import { bodyProblem, HttpError, LABELS, newDestinationSchema } from '../domain/api.js';
 import { DestinationNotAllowed, destinationUrl, maskUrl } from '../domain/destination-url.js';
 import type { RoomTokens } from '../domain/rooms.js';
 import { requireToken } from './http.js';
@@ -51,7 +45,7 @@ async function viewOf(row: DestinationRow, deps: DestinationRoutesDeps): Promise
     id: row.id,
     kind: row.kind,
     label: LABELS[row.kind],
-    target: row.url === null ? 'archive' : maskUrl(row.url),
+    target: row.url === null ? null : maskUrl(row.url),
     ...(row.lang ? { lang: row.lang } : {}),
     state: stateOf(row, deps),
     behind: row.behind,
