@@ -66,6 +66,20 @@ export class CaptionBoard {
     this.add({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
   }
 
+  /**
+   * The lag watchdog skipped audio: a visible gap mark on the page and in the transcript, never a
+   * caption for the audience.
+   */
+  addGap(seconds: number): void {
+    const mark = `[… ${formatSeconds(seconds)} skipped to catch up with the live edge …]`;
+    this.transcript.add({ at: new Date(), text: mark });
+    const item = document.createElement('li');
+    item.className = 'caption-gap';
+    item.textContent = mark;
+    this.ui.captions.append(item);
+    this.ui.empty.hidden = true;
+  }
+
   showPartial(text: string): void {
     this.ui.partial.textContent = text;
     this.ui.partial.hidden = text === '';
