@@ -145,7 +145,9 @@ export function speechMetrics(
     ...metrics,
     decoded(result, request) {
       const path = decodePath(request);
-      if (result.guards) {
+      // A realtime re-decode for deltas (the only non-final request outside windows) would count
+      // its turn's guards twice.
+      if (result.guards && (request.window || request.final)) {
         nonSpeech.inc({ path }, result.guards.nonSpeechSeconds);
         phrases.inc({ path }, result.guards.phrasesDropped);
         loops.inc({ path }, result.guards.loopsCut);

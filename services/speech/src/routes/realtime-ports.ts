@@ -63,7 +63,9 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
             language: settings.language ?? 'auto',
             mode: settings.task,
             window: false,
-            final: true,
+            // Only a turn's final decode is final (outside windows nothing else reads it): the
+            // guard counters skip the re-decodes, so each turn is counted once.
+            final: !partial,
             contextSeconds: 0,
             requestId: '',
             streamId,
