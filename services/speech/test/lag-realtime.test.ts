@@ -88,6 +88,10 @@ describe.each(['in-process', 'redis'] as const)('%s backend: a realtime session 
       expect(String((skipped?.error as { message?: string } | undefined)?.message)).toMatch(
         /Skipped 5 s of audio/,
       );
+      // issue 29: the stream's own real-time factor and queue wait, the figures the watchdog reads
+      const value = async (line: RegExp) => Number((await metric(line))?.split(' ').at(-1));
+      expect(await value(/^speech_stream_real_time_factor\{stream="realtime-/)).toBeGreaterThan(0);
+      expect(await value(/^speech_stream_queue_wait_seconds\{stream="realtime-/)).toBeGreaterThanOrEqual(0);
       expect(await metric(/^speech_live_edge_skips_total\{path="realtime"\}/)).toMatch(/ 1$/);
       expect(await metric(/^speech_live_edge_skipped_seconds_total\{path="realtime"\}/)).toMatch(/ 5$/);
       await until(
