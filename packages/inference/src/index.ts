@@ -1,4 +1,13 @@
-export { type EngineConfig, loadEngineConfig } from './config.js';
+export { type EngineConfig, loadEngineConfig, VAD_OFF } from './config.js';
+export {
+  compressionRatio,
+  cutLoops,
+  DEFAULT_GUARDS,
+  type GuardReport,
+  type GuardSettings,
+  guardSegments,
+  isKnownPhrase,
+} from './domain/guards/index.js';
 export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
 export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';

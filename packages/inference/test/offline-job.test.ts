@@ -145,6 +145,7 @@ describe('runOfflineDecode', () => {
         language: 'en',
         text: '',
         segments: [],
+        report: { nonSpeechSeconds: 2, phrasesDropped: 0, loopsCut: 0, unsureDropped: 0 },
       },
     );
     expect(none.calls).toEqual([]);

@@ -64,4 +64,6 @@ export interface SpeechHealth {
   queue_timeout: number;
   rejected: number;
   queue_timeouts: number;
+  /** Largest backlog of a live stream on this gateway: seconds captured but not yet captioned. */
+  backlog_seconds: number;
 }

@@ -91,6 +91,20 @@ export interface InferenceResult {
   inferenceSeconds: number;
   /** Offline decodes only: every segment, in order. */
   segments?: ResultSegment[];
+  /** What the non-speech, hallucination and loop guards removed (absent: nothing). */
+  guards?: GuardCounts;
+}
+
+/** What the guards removed from one request's audio or text. */
+export interface GuardCounts {
+  /** Seconds of audio without speech (energy gate or VAD), never decoded or answered like silence. */
+  nonSpeechSeconds: number;
+  /** Known non-speech phrases ("Thank you for watching.") dropped. */
+  phrasesDropped: number;
+  /** Repetition loops cut back to their first occurrence, or dropped. */
+  loopsCut: number;
+  /** Segments dropped on whisper.cpp's own signals (no-speech and log-probability). */
+  unsureDropped: number;
 }
 
 /**

@@ -72,6 +72,8 @@ const captionFields = {
   ln: z.string().max(RELAY_LN_MAX).optional(),
   /** Clears the overlay. */
   c: z.boolean().optional(),
+  /** A guard removed hallucinated or repeated text from it: the editor marks it for review. */
+  trimmed: z.boolean().optional(),
 };
 
 /**

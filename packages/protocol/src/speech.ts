@@ -19,6 +19,8 @@ export interface TranscribeResponse {
   stream_id: string;
   queue_seconds: number;
   inference_seconds: number;
+  /** Present (true) when a guard removed hallucinated or repeated text from this answer. */
+  trimmed?: true;
 }
 
 /**

@@ -76,6 +76,13 @@ export const intVar = (min: number, max: number) =>
     .min(min, { message: `must be at least ${min}` })
     .max(max, { message: `must be at most ${max}` });
 
+/** Decimal number variable within [min, max]. */
+export const numberVar = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
 /** `1/true/yes/on` or `0/false/no/off`. */
 export const flagVar = () =>
   z

@@ -4,6 +4,7 @@ export {
   flagVar,
   intVar,
   issueLine,
+  numberVar,
   parseEnv,
   parseEnvInto,
   portVar,

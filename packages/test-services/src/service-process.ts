@@ -39,6 +39,8 @@ export function startServiceProcess(entry: string, env: Record<string, string>):
       CAPTION_MODEL: `${repoRoot}models/ggml-synthetic-tiny.bin`,
       CAPTION_THREADS: '1',
       CAPTION_OFFLINE: '1',
+      // Whether a developer ran `pnpm model silero` must not change what the synthetic model says.
+      CAPTION_VAD_MODEL: 'off',
       CAPTION_LOCAL_ENV_FILE: '/nonexistent/caption-local.env',
       CAPTION_RELAY_TOKENS_FILE: '/nonexistent/relay-tokens.env',
       // Several workers run side by side in tests: no fixed metrics port unless asked for.

@@ -164,3 +164,72 @@ describe('capture session', () => {
     expect(s.status.state).toBe('failed');
   });
 });
+
+describe('lag watchdog', () => {
+  test('past 8 s of backlog the session skips to the live edge, marks the gap and tells the gateway', async () => {
+    const inner = gateway();
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const slow = (async (input: URL | string, init?: RequestInit) => {
+      await gate;
+      return inner.fetch(input, init);
+    }) as typeof globalThis.fetch;
+    const skips: number[] = [];
+    const s = new CaptureSession({
+      baseUrl: 'http://localhost:8765/',
+      streamId: 'stream-lag-1',
+      language: 'en',
+      mode: 'transcribe',
+      threshold: 0.002,
+      intervalSeconds: 3,
+      fetch: slow,
+      retry: { sleep: async () => {} },
+      onSkip: (seconds) => skips.push(seconds),
+    });
+    speak(s, 3); // the first window goes out and hangs
+    await settle();
+    speak(s, 10); // 13 s captured, 0 captioned
+    expect(s.status.backlogSeconds).toBeCloseTo(13, 1);
+    open();
+    for (let i = 0; i < 5; i++) await settle();
+    // the answer committed 2 s of the 3 s window: 11 s were waiting, all but the newest 2 s go
+    expect(skips).toHaveLength(1);
+    expect(skips[0]).toBeCloseTo(9, 1);
+    expect(s.status.skippedSeconds).toBeCloseTo(9, 1);
+    await s.stop();
+    const posts = inner.calls.filter((call) => call.method === 'POST');
+    expect(posts[0]!.headers['X-Caption-Backlog']).toBe('3.00');
+    expect(posts[0]!.headers['X-Caption-Skipped']).toBeUndefined();
+    expect(Number(posts[1]!.headers['X-Caption-Skipped'])).toBeCloseTo(9, 1);
+    // what was kept starts a fresh window: no context, 2 s of the newest audio
+    expect(posts[1]!.url.searchParams.get('context_seconds')).toBe('0');
+    expect((posts[1]!.body?.length ?? 0) / 4 / RATE).toBeCloseTo(2, 1);
+  });
+
+  test('under the bound nothing is skipped', async () => {
+    const { fetch, calls } = gateway();
+    const skips: number[] = [];
+    const s = new CaptureSession({
+      baseUrl: 'http://localhost:8765/',
+      streamId: 'stream-lag-2',
+      language: 'en',
+      mode: 'transcribe',
+      threshold: 0.002,
+      intervalSeconds: 3,
+      fetch,
+      retry: { sleep: async () => {} },
+      onSkip: (seconds) => skips.push(seconds),
+    });
+    for (let i = 0; i < 4; i++) {
+      speak(s, 3);
+      await settle();
+    }
+    await s.stop();
+    expect(skips).toEqual([]);
+    expect(
+      calls.filter((call) => call.method === 'POST').every((c) => !('X-Caption-Skipped' in c.headers)),
+    ).toBe(true);
+  });
+});

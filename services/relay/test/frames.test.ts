@@ -101,6 +101,10 @@ describe('parsePublish', () => {
       '{"msg":true,"interm":"hel","id":"line-1","label":"translation","ln":"en","c":true}',
     );
     expect(parsePublish({ ...PUBLISH }).body).toBe('{"msg":true,"final":"hello","id":1}');
+    // a caption a guard trimmed keeps its mark for the editor
+    expect(parsePublish({ ...PUBLISH, trimmed: true }).body).toBe(
+      '{"msg":true,"final":"hello","id":1,"trimmed":true}',
+    );
     expect(parsePublish({ ...PUBLISH, final: 'x'.repeat(4000), id: 'i'.repeat(128) }).body).toContain(
       '"id":"i',
     );
@@ -138,6 +142,7 @@ describe('parsePublish', () => {
     ],
     ['a label over 128', { ...PUBLISH, label: 'l'.repeat(129) }, 'label must be a string of at most 128'],
     ['a null label', { ...PUBLISH, label: null }, 'label must be a string of at most 128'],
+    ['a trimmed mark that is not a boolean', { ...PUBLISH, trimmed: 1 }, 'trimmed must be true or false'],
     ['an ln over 32', { ...PUBLISH, ln: 'l'.repeat(33) }, 'ln must be a string of at most 32'],
     ['a c that is not a boolean', { ...PUBLISH, c: 'yes' }, 'c must be true or false'],
     [

@@ -17,6 +17,7 @@ import { QUEUE_BOARD_PATH } from './adapters/queue-board.js';
 import { sileroVad, type VadSource } from './adapters/vad.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
+import { decodePath } from './domain/decode-path.js';
 import type { SessionStore } from './domain/session-store.js';
 import { apiGuards } from './routes/guards.js';
 import {
@@ -91,8 +92,12 @@ export function createApp(options: AppOptions): SpeechApp {
     now: options.now,
     store: options.sessionStore,
   });
-  const metrics = speechMetrics(queue, () => admission.store);
-  admission.onDecoded = (result) => metrics.decoded(result);
+  const metrics = speechMetrics(queue, () => admission.store, admission.lag);
+  admission.onDecoded = (result, request) => {
+    metrics.decoded(result, request);
+    if (decodePath(request) !== 'v1') admission.lag.decoded(request.streamId, result);
+  };
+  admission.lag.onSkip = (path, seconds) => metrics.skipped(path, seconds);
   const allowed = new Set(config.allowedOrigins);
   const guards = apiGuards(config.apiKey, allowed);
   const state = { closing: false };

@@ -8,6 +8,7 @@ import { parseOrigin, trustedProxiesVar } from '@live-captions/http';
 import { ConfigError, intVar, parseEnvInto, portVar, readEnvFile, redisUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
 import { apiKeyProblem } from './domain/access.js';
+import { DEFAULT_LAG_BOUND_SECONDS } from './domain/stream-lag.js';
 
 export interface SpeechConfig {
   bind: string;
@@ -43,6 +44,8 @@ export interface RealtimeConfig {
   maxBufferSeconds: number;
   /** A session without any client message for this long is closed. */
   idleTimeoutSeconds: number;
+  /** Backlog of committed turns past which the oldest waiting ones are skipped (the lag watchdog). */
+  lagBoundSeconds: number;
 }
 
 /** The repository's `secrets/` folder, for `src/` and `dist/` alike. */
@@ -62,6 +65,7 @@ const schema = z.object({
   CAPTION_REALTIME_MAX_MESSAGE_BYTES: intVar(1024, 16 * 1024 * 1024).default(1024 * 1024),
   CAPTION_REALTIME_MAX_BUFFER_SECONDS: intVar(1, 12).default(12),
   CAPTION_REALTIME_IDLE_TIMEOUT: intVar(5, 3600).default(60),
+  CAPTION_LAG_BOUND_SECONDS: intVar(2, 120).default(DEFAULT_LAG_BOUND_SECONDS),
 });
 
 /**
@@ -123,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
       maxMessageBytes: vars.CAPTION_REALTIME_MAX_MESSAGE_BYTES,
       maxBufferSeconds: vars.CAPTION_REALTIME_MAX_BUFFER_SECONDS,
       idleTimeoutSeconds: vars.CAPTION_REALTIME_IDLE_TIMEOUT,
+      lagBoundSeconds: vars.CAPTION_LAG_BOUND_SECONDS,
     },
   };
 }

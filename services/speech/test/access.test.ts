@@ -140,7 +140,7 @@ describe('origins and CORS', () => {
       'access-control-allow-origin': UI,
       'access-control-allow-methods': 'GET, POST, DELETE',
       'access-control-allow-headers':
-        'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID',
+        'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Backlog, X-Caption-Skipped',
       'access-control-max-age': '600',
     });
   });
@@ -258,6 +258,7 @@ describe('health and unknown routes', () => {
         queue_timeout: 20,
         rejected: 0,
         queue_timeouts: 0,
+        backlog_seconds: 0,
       });
     } finally {
       await cold.close();

@@ -4,6 +4,9 @@
  * on SIGTERM.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, jest } from '@jest/globals';
 import {
   GATEWAY_ENTRY,
@@ -60,6 +63,28 @@ describe('speech gateway process', () => {
       expect(await started.exited).toBe(0);
     } finally {
       started.child.kill('SIGKILL');
+    }
+  });
+
+  it('starts offline without the Silero file: one warning, no VAD, and serves', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'no-vad-'));
+    const started = startProcess({ CAPTION_VAD_MODEL: 'silero', CAPTION_MODEL_DIR: empty });
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(started)}`;
+      await healthy(base);
+      const warnings = started.logLines(/^VAD model unavailable: running without speech detection/);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: 40, vadModel: 'silero' });
+      expect(String(warnings[0]?.reason)).toContain('missing (offline)');
+      const res = await request(base)
+        .post('/transcribe')
+        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
+        .send(oneSecond)
+        .expect(200);
+      expect(res.body.text).toBe('test');
+    } finally {
+      started.child.kill('SIGKILL');
+      await rm(empty, { recursive: true, force: true });
     }
   });
 

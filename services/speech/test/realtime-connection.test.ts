@@ -81,6 +81,9 @@ function harness(partialIntervalSamples = 16_000, vad: StreamingVad = instantVad
     },
     checkSettings: () => undefined,
     log: () => undefined,
+    lagBoundSeconds: 8,
+    backlog: () => undefined,
+    skipped: () => undefined,
   };
   const connection = new RealtimeConnection(
     ports,

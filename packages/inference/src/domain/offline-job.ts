@@ -7,6 +7,13 @@
 import { SAMPLE_RATE } from '@live-captions/audio';
 import type { InferenceProgress, InferenceRequest, ResultSegment } from '@live-captions/protocol';
 import type { Transcription } from '@live-captions/whisper';
+import {
+  DEFAULT_GUARDS,
+  emptyReport,
+  type GuardReport,
+  type GuardSettings,
+  guardSegments,
+} from './guards/index.js';
 import { isSilent, sliceSeconds } from './pcm.js';
 import type { DecodeSlot } from './run-job.js';
 import { round3 } from './word-cut.js';
@@ -73,6 +80,12 @@ export interface OfflineOutcome {
   language: string | null;
   text: string;
   segments: ResultSegment[];
+  report: GuardReport;
+}
+
+/** Seconds of speech in VAD regions (clamped to the clip, overlaps counted once). */
+export function speechSeconds(speech: readonly SpeechRegion[], duration: number): number {
+  return decodeRegions(speech, duration, 0).reduce((sum, region) => sum + (region.end - region.start), 0);
 }
 
 /** Decodes `request` (which has `offline` set) region by region. */
@@ -81,18 +94,28 @@ export async function runOfflineDecode(
   request: InferenceRequest,
   audio: Float32Array,
   onProgress?: (progress: InferenceProgress) => void,
+  guards: GuardSettings = DEFAULT_GUARDS,
 ): Promise<OfflineOutcome> {
   const offline = request.offline ?? { prompt: '', temperature: 0 };
   const duration = audio.length / SAMPLE_RATE;
+  const report = emptyReport();
   let regions: SpeechRegion[] = [];
+  // Speech share of the whole clip: a known non-speech phrase is dropped from a clip with little speech.
+  let speechRatio: number | undefined;
   if (!isSilent(audio)) {
-    regions = slot.detectSpeech
-      ? decodeRegions(await slot.detectSpeech(audio), duration)
-      : [{ start: 0, end: duration }];
+    if (slot.detectSpeech) {
+      const speech = await slot.detectSpeech(audio);
+      regions = decodeRegions(speech, duration);
+      speechRatio = duration > 0 ? speechSeconds(speech, duration) / duration : 0;
+    } else {
+      regions = [{ start: 0, end: duration }];
+    }
   }
+  report.nonSpeechSeconds = duration - regions.reduce((sum, region) => sum + (region.end - region.start), 0);
   let language: string | null = request.language === 'auto' ? null : request.language;
   const segments: ResultSegment[] = [];
   let text = '';
+  let lastText = '';
   for (const region of regions) {
     if (region.end - region.start < 0.1) continue;
     const prompt = [offline.prompt, text.slice(-PROMPT_TAIL_CHARS).trim()].filter(Boolean).join(' ');
@@ -106,11 +129,22 @@ export async function runOfflineDecode(
       temperatureFallback: true,
     });
     language ??= decoded.language;
-    const found = regionSegments(decoded, region, offline.temperature);
+    // Guarded text only primes the next region: a loop is never fed back into the decoder.
+    const guarded = guardSegments(decoded.segments, {
+      settings: guards,
+      language: decoded.language,
+      speechRatio,
+      previous: lastText,
+    });
+    report.phrasesDropped += guarded.report.phrasesDropped;
+    report.loopsCut += guarded.report.loopsCut;
+    report.unsureDropped += guarded.report.unsureDropped;
+    const found = regionSegments(guarded, region, offline.temperature);
     if (found.length === 0) continue;
     onProgress?.({ offset: segments.length, segments: found });
     segments.push(...found);
-    text += found.map((segment) => segment.text).join('');
+    lastText = found.map((segment) => segment.text).join('');
+    text += lastText;
   }
-  return { language, text: text.trim(), segments };
+  return { language, text: text.trim(), segments, report };
 }

@@ -7,7 +7,15 @@ import type {
 } from '@live-captions/protocol';
 import type { DecodeOptions, SpeechSegment, Transcription } from '@live-captions/whisper';
 import { InferenceError } from '../queue.js';
-import { runOfflineDecode } from './offline-job.js';
+import {
+  addReports,
+  DEFAULT_GUARDS,
+  emptyReport,
+  type GuardReport,
+  type GuardSettings,
+  guardSegments,
+} from './guards/index.js';
+import { runOfflineDecode, speechSeconds } from './offline-job.js';
 import { isSilent, sliceSeconds } from './pcm.js';
 import { cutoffFor, cutWords, round3 } from './word-cut.js';
 
@@ -17,6 +25,8 @@ export interface DecodeSlot {
   decode(audio: Float32Array, options: DecodeOptions): Promise<Transcription>;
   /** Speech regions of a clip, when the engine has a VAD model (off the JS thread, own state). */
   detectSpeech?(audio: Float32Array): Promise<SpeechSegment[]>;
+  /** The hallucination and loop guards (default: DEFAULT_GUARDS). */
+  guards?: GuardSettings;
 }
 
 /** Shortest audio whisper.cpp decodes; it returns nothing below 100 ms. */
@@ -43,9 +53,11 @@ export async function runInferenceJob(
   checkSupported(request, slot);
   const started = performance.now();
   const duration = audio.length / SAMPLE_RATE;
+  const guards = slot.guards ?? DEFAULT_GUARDS;
   if (request.offline) {
-    const outcome = await runOfflineDecode(slot, request, audio, onProgress);
+    const outcome = await runOfflineDecode(slot, request, audio, onProgress, guards);
     return result(request, {
+      report: outcome.report,
       language: outcome.language,
       transcript: outcome.text,
       translation: outcome.text,
@@ -66,28 +78,40 @@ export async function runInferenceJob(
   let translation = '';
   let committed = cutoffFor(duration, context, final);
 
+  const report = emptyReport();
   // With a VAD model, speech detection runs beside the decode (its own thread), off the critical
-  // path: a window without speech then answers like silence instead of a hallucination.
-  const speaks =
-    slot.detectSpeech && !isSilent(audio)
+  // path: a window without speech then answers like silence instead of a hallucination. A VAD
+  // that fails lets the window through (undefined: speech unknown).
+  const silent = isSilent(audio);
+  const speech =
+    slot.detectSpeech && !silent
       ? slot.detectSpeech(audio).then(
-          (segments) => segments.length > 0,
-          () => true,
+          (segments) => speechSeconds(segments, duration),
+          () => undefined,
         )
       : undefined;
-  if (!isSilent(audio)) {
+  if (silent) report.nonSpeechSeconds = duration;
+  if (!silent) {
     // A translate-only unfinished window still needs the transcript's word cut to know which
     // audio is committed.
     const transcribed = wantsTranscript || !final;
     if (transcribed) {
       const decoded = await slot.decode(audio, { language: request.language, task: 'transcribe' });
-      const cut = cutWords({ tokens: decoded.segments.flatMap((s) => s.tokens), duration, context, final });
+      const spoken = await speech;
+      const guarded = guardSegments(decoded.segments, {
+        settings: guards,
+        language: decoded.language,
+        speechRatio: spoken === undefined ? undefined : spoken / duration,
+      });
+      addReports(report, guarded.report);
+      const cut = cutWords({ tokens: guarded.segments.flatMap((s) => s.tokens), duration, context, final });
       transcript = cut.text;
       committed = cut.committedSeconds;
       language = decoded.language;
     }
-    if (speaks && !(await speaks)) {
+    if ((await speech) === 0) {
       return result(request, {
+        report: { ...emptyReport(), nonSpeechSeconds: duration },
         language: request.language === 'auto' ? null : request.language,
         transcript: '',
         translation: '',
@@ -106,12 +130,31 @@ export async function runInferenceJob(
           language: language ?? 'auto',
           task: 'translate',
         });
-        translation = decoded.text.trim();
+        const spoken = await speech;
+        const guarded = guardSegments(decoded.segments, {
+          settings: guards,
+          language: 'en',
+          speechRatio: spoken === undefined ? undefined : spoken / duration,
+        });
+        addReports(report, guarded.report);
+        translation = guarded.segments
+          .map((segment) => segment.text)
+          .join('')
+          .trim();
         language ??= decoded.language;
       }
     }
   }
-  return result(request, { language, transcript, translation, duration, committed, queueSeconds, started });
+  return result(request, {
+    report,
+    language,
+    transcript,
+    translation,
+    duration,
+    committed,
+    queueSeconds,
+    started,
+  });
 }
 
 function result(
@@ -125,8 +168,12 @@ function result(
     queueSeconds: number;
     started: number;
     segments?: ResultSegment[];
+    report: GuardReport;
   },
 ): InferenceResult {
+  const { report } = parts;
+  const guarded =
+    report.nonSpeechSeconds + report.phrasesDropped + report.loopsCut + report.unsureDropped > 0;
   const translating = request.mode !== 'transcribe';
   return {
     text: request.mode === 'translate' ? parts.translation : parts.transcript,
@@ -141,5 +188,6 @@ function result(
     queueSeconds: round3(parts.queueSeconds),
     inferenceSeconds: round3((performance.now() - parts.started) / 1000),
     ...(parts.segments ? { segments: parts.segments } : {}),
+    ...(guarded ? { guards: { ...report, nonSpeechSeconds: round3(report.nonSpeechSeconds) } } : {}),
   };
 }

@@ -37,15 +37,30 @@ export async function prepareModelFile(config: EngineConfig, logger?: Logger): P
 
 /**
  * The VAD model file of CAPTION_VAD_MODEL: `silero` is fetched (checksummed) on first start unless
- * offline; a path must exist. Undefined when no VAD is configured.
+ * offline; a path must exist. Undefined when no VAD is configured. With `optional` (the decode
+ * slots' VAD, on by default), a `silero` file that cannot be had is one warning and no VAD, never a
+ * failed start: decoding works without it, only unguarded.
  */
-export async function prepareVadFile(config: EngineConfig, logger?: Logger): Promise<string | undefined> {
+export async function prepareVadFile(
+  config: EngineConfig,
+  logger?: Logger,
+  options: { optional?: boolean } = {},
+): Promise<string | undefined> {
   const value = config.vadModel;
   if (value === undefined) return undefined;
   if (value !== SILERO_VAD.alias) return resolve(value);
   const path = modelFile(SILERO_VAD.name, config.modelDir);
+  const unavailable = (reason: string): undefined => {
+    if (!options.optional) throw new Error(reason);
+    logger?.warn(
+      { vadModel: value, reason },
+      'VAD model unavailable: running without speech detection (noise may be captioned; CAPTION_VAD_MODEL=off silences this warning)',
+    );
+    return undefined;
+  };
   if (config.offline) {
-    if (!existsSync(path)) throw new Error(`VAD model ${path} is missing (offline): run pnpm model silero`);
+    if (!existsSync(path))
+      return unavailable(`VAD model ${path} is missing (offline): run pnpm model silero`);
     return path;
   }
   return downloadModel(SILERO_VAD.name, {
@@ -57,5 +72,7 @@ export async function prepareVadFile(config: EngineConfig, logger?: Logger): Pro
         logger?.info({ event: event.type, model: event.name }, 'model download');
       }
     },
-  });
+  }).catch((error: unknown) =>
+    unavailable(`VAD model download failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }

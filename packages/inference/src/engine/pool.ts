@@ -16,6 +16,7 @@ import {
   WhisperVad,
 } from '@live-captions/whisper';
 import type { EngineConfig } from '../config.js';
+import type { GuardSettings } from '../domain/guards/index.js';
 import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
 import { describeEngine } from './engine-info.js';
@@ -36,6 +37,8 @@ export interface EnginePoolOptions {
   watchdogMs?: number;
   /** A Silero ggml file: each slot then gets its own VAD (speech regions, no hallucinated silence). */
   vadModelPath?: string;
+  /** The hallucination and loop guards; default DEFAULT_GUARDS. */
+  guards?: GuardSettings;
   logger?: Logger;
 }
 
@@ -116,7 +119,7 @@ export class EnginePool {
   /** Finds (or downloads) the configured model, then starts a pool on it. */
   static async fromConfig(config: EngineConfig, logger?: Logger): Promise<EnginePool> {
     const model = await prepareModelFile(config, logger);
-    const vadModelPath = await prepareVadFile(config, logger);
+    const vadModelPath = await prepareVadFile(config, logger, { optional: true });
     return EnginePool.start({
       modelPath: model.path,
       modelName: model.name,
@@ -125,6 +128,7 @@ export class EnginePool {
       beamSize: config.beamSize,
       watchdogMs: config.watchdogMs,
       ...(vadModelPath ? { vadModelPath } : {}),
+      ...(config.guards ? { guards: config.guards } : {}),
       ...(logger ? { logger } : {}),
     });
   }
@@ -239,6 +243,7 @@ export class EnginePool {
     return {
       multilingual: this.info.multilingual,
       decode: (audio, options) => this.#decode(slot, audio, options),
+      ...(this.#options.guards ? { guards: this.#options.guards } : {}),
       ...(vad ? { detectSpeech: async (audio: Float32Array) => (await vad.detect(audio)).segments } : {}),
     };
   }

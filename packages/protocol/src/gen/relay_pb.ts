@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file relay.proto.
  */
 export const file_relay: GenFile = /*@__PURE__*/
-  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIn8KBEpvaW4SEAoIcHJvdG9jb2wYASABKA0SDAoEam9pbhgCIAEoCRIZCgRyb2xlGAMgASgOMgsucmVsYXkuUm9sZRINCgV0b2tlbhgEIAEoCRIiCgZjdXJzb3IYBSABKAsyDS5yZWxheS5DdXJzb3JIAIgBAUIJCgdfY3Vyc29yIp0BCgZKb2luZWQSDgoGam9pbmVkGAEgASgJEhkKBHJvbGUYAiABKA4yCy5yZWxheS5Sb2xlEhAKCHByb3RvY29sGAMgASgNEg0KBWVwb2NoGAQgASgJEgwKBG5leHQYBSABKA0SIwoDZ2FwGAYgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhQKDHJldGVudGlvbl9tcxgHIAEoDSIsCghEZWxpdmVyeRIOCgZjbGllbnQYASABKAkSEAoIc2VxdWVuY2UYAiABKA0i1AEKB1B1Ymxpc2gSCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIhCghkZWxpdmVyeRgIIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5QgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfYyJECgNBY2sSHAoDYWNrGAEgASgLMg8ucmVsYXkuRGVsaXZlcnkSDQoFZXBvY2gYAiABKAkSEAoIc2VxdWVuY2UYAyABKA0izwEKB0NhcHRpb24SCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIcCgVyZWxheRgIIAEoCzINLnJlbGF5LkN1cnNvckIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2MiLwoDR2FwEgsKA2dhcBgBIAEoCRINCgVlcG9jaBgCIAEoCRIMCgRuZXh0GAMgASgNKhsKBFJvbGUSCAoEcmVhZBAAEgkKBXdyaXRlEAEytgEKBVJlbGF5EigKBEpvaW4SCy5yZWxheS5Kb2luGg0ucmVsYXkuSm9pbmVkIgSItRgBEisKB1B1Ymxpc2gSDi5yZWxheS5QdWJsaXNoGgoucmVsYXkuQWNrIgSItRgCEisKB0NhcHRpb24SDi5yZWxheS5DYXB0aW9uGgouaHJwYy5Wb2lkIgSItRgDEiMKA0dhcBIKLnJlbGF5LkdhcBoKLmhycGMuVm9pZCIEiLUYBBoEgLUYAWIGcHJvdG8z", [file_google_protobuf_struct, file_hrpc]);
+  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIn8KBEpvaW4SEAoIcHJvdG9jb2wYASABKA0SDAoEam9pbhgCIAEoCRIZCgRyb2xlGAMgASgOMgsucmVsYXkuUm9sZRINCgV0b2tlbhgEIAEoCRIiCgZjdXJzb3IYBSABKAsyDS5yZWxheS5DdXJzb3JIAIgBAUIJCgdfY3Vyc29yIp0BCgZKb2luZWQSDgoGam9pbmVkGAEgASgJEhkKBHJvbGUYAiABKA4yCy5yZWxheS5Sb2xlEhAKCHByb3RvY29sGAMgASgNEg0KBWVwb2NoGAQgASgJEgwKBG5leHQYBSABKA0SIwoDZ2FwGAYgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhQKDHJldGVudGlvbl9tcxgHIAEoDSIsCghEZWxpdmVyeRIOCgZjbGllbnQYASABKAkSEAoIc2VxdWVuY2UYAiABKA0i9gEKB1B1Ymxpc2gSCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIhCghkZWxpdmVyeRgIIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5EhQKB3RyaW1tZWQYCSABKAhIBIgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWQiRAoDQWNrEhwKA2FjaxgBIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5Eg0KBWVwb2NoGAIgASgJEhAKCHNlcXVlbmNlGAMgASgNIvEBCgdDYXB0aW9uEgsKA21zZxgBIAEoCBIPCgVmaW5hbBgCIAEoCUgAEhAKBmludGVybRgDIAEoCUgAEiIKAmlkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhIKBWxhYmVsGAUgASgJSAGIAQESDwoCbG4YBiABKAlIAogBARIOCgFjGAcgASgISAOIAQESHAoFcmVsYXkYCCABKAsyDS5yZWxheS5DdXJzb3ISFAoHdHJpbW1lZBgJIAEoCEgEiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZCIvCgNHYXASCwoDZ2FwGAEgASgJEg0KBWVwb2NoGAIgASgJEgwKBG5leHQYAyABKA0qGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATK2AQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
 
 /**
  * Position in a room's stream: `epoch` changes when the relay restarts, `sequence` counts the
@@ -370,6 +370,13 @@ export type Publish = Message<"relay.Publish"> & {
    * @generated from field: relay.Delivery delivery = 8;
    */
   delivery?: Delivery | undefined;
+
+  /**
+   * a guard removed hallucinated or repeated text (the editor marks it)
+   *
+   * @generated from field: optional bool trimmed = 9;
+   */
+  trimmed?: boolean | undefined;
 };
 
 /**
@@ -431,6 +438,13 @@ export type PublishJson = {
    * @generated from field: relay.Delivery delivery = 8;
    */
   delivery?: DeliveryJson;
+
+  /**
+   * a guard removed hallucinated or repeated text (the editor marks it)
+   *
+   * @generated from field: optional bool trimmed = 9;
+   */
+  trimmed?: boolean;
 };
 
 /**
@@ -543,6 +557,11 @@ export type Caption = Message<"relay.Caption"> & {
    * @generated from field: relay.Cursor relay = 8;
    */
   relay?: Cursor | undefined;
+
+  /**
+   * @generated from field: optional bool trimmed = 9;
+   */
+  trimmed?: boolean | undefined;
 };
 
 /**
@@ -590,6 +609,11 @@ export type CaptionJson = {
    * @generated from field: relay.Cursor relay = 8;
    */
   relay?: CursorJson;
+
+  /**
+   * @generated from field: optional bool trimmed = 9;
+   */
+  trimmed?: boolean;
 };
 
 /**

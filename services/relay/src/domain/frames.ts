@@ -64,6 +64,7 @@ const PUBLISH_REASONS: Reasons<keyof typeof relayPublishSchema.shape | 'text'> =
   label: `label must be a string of at most ${RELAY_LABEL_MAX}`,
   ln: `ln must be a string of at most ${RELAY_LN_MAX}`,
   c: 'c must be true or false',
+  trimmed: 'trimmed must be true or false',
   delivery: 'delivery must be {client: [A-Za-z0-9_-]{16,128}, sequence >= 1}',
 };
 
@@ -101,8 +102,11 @@ export interface ParsedPublish {
 export function parsePublish(value: unknown): ParsedPublish {
   const result = relayPublishSchema.safeParse(value);
   if (!result.success) throw refusal(result.error.issues, PUBLISH_REASONS);
-  const { msg, final, interm, id, label, ln, c, delivery } = result.data;
-  const caption = final !== undefined ? { msg, final, id, label, ln, c } : { msg, interm, id, label, ln, c };
+  const { msg, final, interm, id, label, ln, c, trimmed, delivery } = result.data;
+  const caption =
+    final !== undefined
+      ? { msg, final, id, label, ln, c, trimmed }
+      : { msg, interm, id, label, ln, c, trimmed };
   return { delivery, body: JSON.stringify(caption) };
 }
 

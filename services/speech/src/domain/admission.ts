@@ -16,6 +16,7 @@ import type {
 import { HttpError, Messages } from './errors.js';
 import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
 import { type CachedResponse, type CacheLookup, StreamSessions } from './sessions.js';
+import { StreamLagBoard } from './stream-lag.js';
 
 const ENGINE_CACHE_MS = 1_000;
 
@@ -43,8 +44,10 @@ export class Admission {
   /** This process's sessions (the store's bookkeeping unless a shared store is given). */
   readonly sessions: StreamSessions;
   readonly store: SessionStore;
+  /** How far each live stream on this gateway is behind (backlog, real-time factor, queue wait). */
+  readonly lag = new StreamLagBoard();
   /** Told of every decode answered 200 (the metrics). */
-  onDecoded: (result: InferenceResult) => void = () => undefined;
+  onDecoded: (result: InferenceResult, request: InferenceRequest) => void = () => undefined;
   private readonly queue: InferenceQueue;
   /** Decodes not answered yet, each with the means to answer it early (shutdown past its grace). */
   private readonly inflight = new Map<Promise<unknown>, (error: HttpError) => void>();
@@ -134,7 +137,7 @@ export class Admission {
       this.queue.submit(request, audio, { startDeadline, ...(onProgress ? { onProgress } : {}) }).then(
         (result) => {
           this.bump('completed');
-          this.onDecoded(result);
+          this.onDecoded(result, request);
           return result;
         },
         (error: unknown) => {
@@ -226,6 +229,7 @@ export class Admission {
       queue_timeout: this.options.queueTimeoutMs / 1000,
       rejected: counters.rejected,
       queue_timeouts: counters.queueTimeouts,
+      backlog_seconds: Math.round(this.lag.maxBacklogSeconds() * 1000) / 1000,
     };
   }
 }

@@ -23,5 +23,12 @@ export function nativeResponse(
     stream_id: streamId,
     queue_seconds: result.queueSeconds,
     inference_seconds: result.inferenceSeconds,
+    ...(trimmedByGuards(result) ? { trimmed: true as const } : {}),
   };
+}
+
+/** Whether a guard removed text (not only non-speech audio) from the result. */
+export function trimmedByGuards(result: InferenceResult): boolean {
+  const g = result.guards;
+  return g !== undefined && g.phrasesDropped + g.loopsCut + g.unsureDropped > 0;
 }

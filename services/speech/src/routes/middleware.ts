@@ -10,7 +10,8 @@ import { HttpError, Messages } from '../domain/errors.js';
 import { ClientGone } from './body.js';
 
 const CORS_METHODS = 'GET, POST, DELETE';
-const CORS_HEADERS = 'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID';
+const CORS_HEADERS =
+  'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Backlog, X-Caption-Skipped';
 
 /** `{"detail"}` everywhere; under `/v1` also the OpenAI `error` object the official SDKs read. */
 export function sendError(req: Request, res: Response, error: HttpError): void {

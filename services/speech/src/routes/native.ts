@@ -13,6 +13,21 @@ import { readBody } from './body.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 
+/**
+ * The capture page's own lag figures (X-Caption-Backlog, X-Caption-Skipped: seconds): only for
+ * /health and the metrics, so a missing or malformed value is ignored, never refused.
+ */
+function reportLag(admission: Admission, streamId: string, backlog?: string, skipped?: string): void {
+  const seconds = (value?: string) => {
+    const n = value === undefined ? Number.NaN : Number(value);
+    return Number.isFinite(n) && n >= 0 && n < 86_400 ? n : undefined;
+  };
+  const behind = seconds(backlog);
+  if (behind !== undefined) admission.lag.backlog(streamId, behind);
+  const gone = seconds(skipped);
+  if (gone !== undefined && gone > 0) admission.lag.onSkip('native', gone);
+}
+
 export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTimeoutMs: number): Router {
   const router = Router();
 
@@ -24,6 +39,7 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
     const options = parseNativeQuery(req.query, engine);
     const ids = parseIds(req.get('x-request-id'), req.get('x-stream-id'));
     const streamId = ids.streamId ?? LEGACY_STREAM;
+    reportLag(admission, streamId, req.get('x-caption-backlog'), req.get('x-caption-skipped'));
     await decodeAndReply(admission, res, { requestId: ids.requestId, streamId }, async () => {
       const body = await readBody(req, res, {
         maxBytes: MAX_PCM_BYTES,
@@ -49,6 +65,7 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
   router.delete('/streams/:stream_id', ...guards.local, async function closeStream(req, res) {
     const id = String(req.params.stream_id);
     if ((await admission.closeStream(id)) === 'busy') throw new HttpError(409, Messages.busyClose);
+    admission.lag.forget(id);
     res.json({ closed: id });
   });
 

@@ -21,6 +21,8 @@ export interface PortOptions {
   logger: Logger;
   /** This gateway's realtime decodes queued or running, shared by its sessions. */
   load: { inflight: number };
+  /** Backlog past which a session skips waiting turns (CAPTION_LAG_BOUND_SECONDS). */
+  lagBoundSeconds: number;
 }
 
 const SETTING_PARAMS: Record<string, string> = {
@@ -42,6 +44,9 @@ function asProblem(error: unknown): RealtimeProblem {
 export function realtimePorts(options: PortOptions): ConnectionPorts {
   const { admission, engine, ws, streamId, correlationId, logger, load } = options;
   return {
+    lagBoundSeconds: options.lagBoundSeconds,
+    backlog: (seconds) => admission.lag.backlog(streamId, seconds),
+    skipped: (seconds) => admission.lag.onSkip('realtime', seconds),
     send(event) {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
     },
@@ -58,7 +63,9 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
             language: settings.language ?? 'auto',
             mode: settings.task,
             window: false,
-            final: true,
+            // Only a turn's final decode is final (outside windows nothing else reads it): the
+            // guard counters skip the re-decodes, so each turn is counted once.
+            final: !partial,
             contextSeconds: 0,
             requestId: '',
             streamId,

@@ -17,6 +17,7 @@ import type { OwnedVad, VadSource } from '../adapters/vad.js';
 import type { RealtimeConfig } from '../config.js';
 import { bearerChecker, originAllowed } from '../domain/access.js';
 import type { Admission } from '../domain/admission.js';
+import { REALTIME_STREAM_PREFIX } from '../domain/decode-path.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { RealtimeConnection } from '../domain/realtime/connection.js';
 import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
@@ -113,7 +114,7 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       throw new HttpError(400, Messages.realtimeIntent, { param: 'intent' });
     }
     const engine = await admission.engine();
-    const session = await admission.admit(`realtime-${randomUUID()}`, true);
+    const session = await admission.admit(`${REALTIME_STREAM_PREFIX}${randomUUID()}`, true);
     let vad: OwnedVad;
     try {
       vad = await options.vad.open();
@@ -140,7 +141,16 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
     const correlationId = randomUUID();
     const opened = Date.now();
     const beta = String(req.headers['openai-beta'] ?? '').includes('realtime=v1');
-    const ports = realtimePorts({ admission, engine, ws, streamId: session.id, correlationId, logger, load });
+    const ports = realtimePorts({
+      admission,
+      engine,
+      ws,
+      streamId: session.id,
+      correlationId,
+      logger,
+      load,
+      lagBoundSeconds: config.lagBoundSeconds,
+    });
     const connection = new RealtimeConnection(
       ports,
       vad,
@@ -196,6 +206,7 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       live.delete(entry);
       void connection.close().then(async () => {
         vad.free();
+        admission.lag.forget(session.id);
         await admission.release(session);
         const seconds = Math.round((Date.now() - opened) / 100) / 10;
         logger.info({ correlationId, session: connection.id, code, seconds }, 'realtime session closed');

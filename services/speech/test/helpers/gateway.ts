@@ -33,7 +33,15 @@ export const API_KEY = 'test-key-0123456789abcdefghij';
 
 export const readAudio = (file: string) => readFileSync(join(audioDir, file));
 
-export type ModelName = 'tiny' | 'tiny.en' | 'base';
+/** A synthetic model: ggml-synthetic-<name>.bin (`pnpm model:synthetic`). */
+export type ModelName =
+  | 'tiny'
+  | 'tiny.en'
+  | 'base'
+  | 'tiny-hallucination'
+  | 'tiny-loop'
+  | 'tiny-speech'
+  | 'base-speech';
 
 export function engineConfig(model: ModelName, overrides: Partial<EngineConfig> = {}): EngineConfig {
   return {
@@ -90,8 +98,11 @@ export function startBackend(
   name: Backend['name'],
   model: ModelName = 'tiny',
   workers = 1,
+  overrides: Partial<EngineConfig> = {},
 ): Promise<Backend> {
-  return name === 'redis' ? redisBackend(model, workers) : inProcessBackend(model, workers);
+  return name === 'redis'
+    ? redisBackend(model, workers, overrides)
+    : inProcessBackend(model, workers, overrides);
 }
 
 export async function deleteKeys(patterns: string[]): Promise<void> {

@@ -19,6 +19,10 @@ export interface SessionStatus {
   bufferedSeconds: number;
   /** Audio the gateway has committed so far. */
   committedSeconds: number;
+  /** Audio captured but not yet captioned (the lag watchdog's figure; rolling windows). */
+  backlogSeconds?: number;
+  /** Audio skipped so far to catch up with the live edge (rolling windows). */
+  skippedSeconds?: number;
   /** Last failure (state `failed`) or the retry in progress. */
   message?: string;
 }
@@ -36,7 +40,16 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   newRequestId?: () => string;
   onResult?: (result: TranscribeResponse, window: AudioWindow) => void;
   onStatus?: (status: SessionStatus) => void;
+  /** Backlog past which the session skips to the live edge (default 8 s, as the gateway's). */
+  lagBoundSeconds?: number;
+  /** The session skipped `seconds` of audio to catch up (the page marks the gap). */
+  onSkip?: (seconds: number) => void;
 }
+
+/** The gateway's default lag bound (CAPTION_LAG_BOUND_SECONDS). */
+export const LAG_BOUND_SECONDS = 8;
+/** Audio kept when skipping to the live edge: the newest words, enough for a window. */
+const LIVE_EDGE_KEEP_SECONDS = 2;
 
 const PCM_TYPE = 'application/octet-stream';
 
@@ -60,6 +73,9 @@ export class CaptureSession {
   private pending?: Pending;
   private sending = false;
   private committed = 0;
+  private skipped = 0;
+  /** Skipped seconds not yet told to the gateway (X-Caption-Skipped of the next window). */
+  private unreported = 0;
   private message?: string;
   private closing?: Promise<void>;
   private idleWaiters: (() => void)[] = [];
@@ -77,6 +93,8 @@ export class CaptureSession {
       inFlight: this.sending,
       bufferedSeconds: this.buffer.bufferedSeconds,
       committedSeconds: this.committed,
+      backlogSeconds: this.buffer.pendingSeconds,
+      skippedSeconds: this.skipped,
       ...(this.message ? { message: this.message } : {}),
     };
   }
@@ -184,7 +202,11 @@ export class CaptureSession {
         () =>
           this.fetch(new URL(`transcribe?${query}`, this.options.baseUrl), {
             method: 'POST',
-            headers: this.headers({ 'Content-Type': PCM_TYPE, 'X-Request-ID': requestId }),
+            headers: this.headers({
+              'Content-Type': PCM_TYPE,
+              'X-Request-ID': requestId,
+              ...this.lagHeaders(),
+            }),
             body,
           }),
         {
@@ -202,7 +224,9 @@ export class CaptureSession {
       this.buffer.commit(result.committed_seconds);
       this.committed += Math.max(0, result.committed_seconds - window.contextSeconds);
       this.sending = false;
+      this.unreported = 0;
       this.options.onResult?.(result, window);
+      this.catchUp();
     } catch (error) {
       // The window stays in flight in the buffer: `retry()` sends the same bytes again.
       this.sending = false;
@@ -212,6 +236,29 @@ export class CaptureSession {
       return;
     }
     this.pump();
+  }
+
+  /**
+   * The lag watchdog: with more audio waiting than the bound, the oldest is dropped so captions
+   * follow the speaker again; the page is told, to mark the gap, and so is the gateway.
+   */
+  private catchUp(): void {
+    if (this.state !== 'capturing') return;
+    if (this.buffer.pendingSeconds <= (this.options.lagBoundSeconds ?? LAG_BOUND_SECONDS)) return;
+    const seconds = this.buffer.skipToLiveEdge(LIVE_EDGE_KEEP_SECONDS);
+    if (seconds <= 0) return;
+    this.skipped += seconds;
+    this.unreported += seconds;
+    this.options.onSkip?.(seconds);
+  }
+
+  /** The backlog (and skips since the last window) for the gateway's /health and metrics. */
+  private lagHeaders(): Record<string, string> {
+    const backlog = this.buffer.pendingSeconds.toFixed(2);
+    return {
+      'X-Caption-Backlog': backlog,
+      ...(this.unreported > 0 ? { 'X-Caption-Skipped': this.unreported.toFixed(2) } : {}),
+    };
   }
 
   private close(): Promise<void> {

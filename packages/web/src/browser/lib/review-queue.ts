@@ -6,6 +6,8 @@ export interface ReviewItem {
   text: string;
   label?: string;
   ln?: string;
+  /** A guard removed hallucinated or repeated text from it (the editor marks it). */
+  trimmed?: boolean;
   /** When it arrived (ms). */
   receivedAt: number;
 }

@@ -174,6 +174,21 @@ export class RollingBuffer {
     this.context = keep;
   }
 
+  /**
+   * The lag watchdog: forgets new audio older than the last `keepSeconds` (never while a window is
+   * in flight) and says how many seconds it dropped. What is kept starts a fresh window, without
+   * context: it no longer follows the committed audio.
+   */
+  skipToLiveEdge(keepSeconds: number): number {
+    if (this.inFlight) return 0;
+    const excess = this.length - Math.round(keepSeconds * this.sampleRate);
+    if (excess <= 0) return 0;
+    const skipped = Math.max(0, excess - this.context) / this.sampleRate;
+    this.drop(excess);
+    this.context = 0;
+    return skipped;
+  }
+
   /** Forgets everything (the operator chose Discard). */
   clear(): void {
     this.length = 0;

@@ -21,6 +21,8 @@ interface FinalCaption {
   ln?: string;
   /** Mode `both`: the English translation, published with the same id. */
   translation?: string;
+  /** A guard removed hallucinated or repeated text: the editor marks the caption. */
+  trimmed?: true;
 }
 
 export interface CaptionElements {
@@ -46,16 +48,18 @@ export class CaptionBoard {
   addWindow(result: TranscribeResponse, mode: TaskMode): void {
     this.ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
     const language = result.language ?? undefined;
+    const trimmed = result.trimmed ? { trimmed: true as const } : {};
     if (mode === 'both') {
       const translation = result.translation.trim();
       this.add({
         text: result.transcript.trim(),
         ...(language ? { ln: language } : {}),
         ...(translation ? { translation } : {}),
+        ...trimmed,
       });
     } else {
       const ln = result.output_language ?? language;
-      this.add({ text: result.text.trim(), ...(ln ? { ln } : {}) });
+      this.add({ text: result.text.trim(), ...(ln ? { ln } : {}), ...trimmed });
     }
   }
 
@@ -64,6 +68,20 @@ export class CaptionBoard {
     if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
       this.ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;
     this.add({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
+  }
+
+  /**
+   * The lag watchdog skipped audio: a visible gap mark on the page and in the transcript, never a
+   * caption for the audience.
+   */
+  addGap(seconds: number): void {
+    const mark = `[… ${formatSeconds(seconds)} skipped to catch up with the live edge …]`;
+    this.transcript.add({ at: new Date(), text: mark });
+    const item = document.createElement('li');
+    item.className = 'caption-gap';
+    item.textContent = mark;
+    this.ui.captions.append(item);
+    this.ui.empty.hidden = true;
   }
 
   showPartial(text: string): void {
@@ -88,10 +106,11 @@ export class CaptionBoard {
     this.count += 1;
     const id = `${this.prefix}-${this.count}`;
     const publisher = this.publisher();
+    const trimmed = caption.trimmed ? { trimmed: true } : {};
     if (caption.text)
-      publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}) });
+      publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}), ...trimmed });
     if (caption.translation)
-      publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation' });
+      publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation', ...trimmed });
   }
 
   private show(text: string, translation?: string): void {

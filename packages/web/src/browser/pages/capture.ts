@@ -113,8 +113,20 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
 
 // --- capture ---
 
+/** Status figures; the backlog and skipped audio (the lag watchdog) once there are any. */
+function sessionFigures(status: SessionStatus): string {
+  const behind = status.backlogSeconds ?? 0;
+  const skipped = status.skippedSeconds ?? 0;
+  return [
+    `buffered ${formatSeconds(status.bufferedSeconds)}`,
+    `captioned ${formatSeconds(status.committedSeconds)}`,
+    ...(behind >= 1 ? [`behind ${formatSeconds(behind)}`] : []),
+    ...(skipped > 0 ? [`skipped ${formatSeconds(skipped)} to the live edge`] : []),
+  ].join(' · ');
+}
+
 function showSession(status: SessionStatus): void {
-  const figures = `buffered ${formatSeconds(status.bufferedSeconds)} · captioned ${formatSeconds(status.committedSeconds)}`;
+  const figures = sessionFigures(status);
   ui.failure.hidden = status.state !== 'failed';
   ui.retry.disabled = ui.discard.disabled = status.state !== 'failed';
   switch (status.state) {
@@ -177,6 +189,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
     intervalSeconds: Number(ui.interval.value),
     onResult: (result) => board.addWindow(result, result.mode as TaskMode),
     onStatus: showSession,
+    onSkip: (seconds) => board.addGap(seconds),
   });
 }
 

@@ -30,6 +30,7 @@ function loadNext(): void {
   const item = queue.shift();
   current = item ? { ...item, outputId: nextOutputId(), interimShown: false } : undefined;
   ui.draft.value = item?.text ?? '';
+  markTrimmed(ui.draft, current);
   if (current) {
     ui.draft.dataset.review = 'caption';
     if (mode() === 'timed') current.dueAt = timedDueAt();
@@ -86,6 +87,7 @@ export function onSourceCaption(caption: RelayCaption): void {
     text,
     receivedAt: Date.now(),
     ...meta(caption),
+    ...(caption.trimmed ? { trimmed: true } : {}),
   });
   // A draft the operator is typing without a caption is never replaced.
   if (!current && !ui.draft.value.trim()) loadNext();
@@ -112,6 +114,19 @@ export function render(): void {
   renderInfo();
 }
 
+const TRIMMED_NOTE = 'a guard trimmed this caption (hallucination or loop): check it';
+
+/** Marks an element whose caption a guard trimmed (data-trimmed, styled by the page; a tooltip). */
+function markTrimmed(element: HTMLElement, item: { trimmed?: boolean } | undefined): void {
+  if (item?.trimmed) {
+    element.dataset.trimmed = 'true';
+    element.title = TRIMMED_NOTE;
+  } else {
+    delete element.dataset.trimmed;
+    element.removeAttribute('title');
+  }
+}
+
 /** The waiting list; it changes only on push and shift, so the clock tick leaves it alone. */
 function renderQueue(): void {
   ui.queueCount.textContent = String(queue.length);
@@ -119,6 +134,7 @@ function renderQueue(): void {
     ...queue.all.slice(0, 20).map((item) => {
       const li = document.createElement('li');
       li.textContent = item.text;
+      markTrimmed(li, item);
       return li;
     }),
   );
@@ -133,6 +149,7 @@ function renderInfo(): void {
       : 'Queue empty',
   ];
   if (current) parts.push(`this one ${((now - current.receivedAt) / 1000).toFixed(1)} s old`);
+  if (current?.trimmed) parts.push(TRIMMED_NOTE);
   if (lastReviewDelayMs !== undefined)
     parts.push(`last review took ${(lastReviewDelayMs / 1000).toFixed(1)} s`);
   if (current?.dueAt !== undefined && mode() === 'timed')

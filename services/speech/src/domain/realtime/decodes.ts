@@ -1,7 +1,10 @@
 /**
  * The decodes of a realtime session's turns: one final decode per committed turn, in commit
  * order, for its `completed` (or `failed`) event; and re-decodes of the open turn for `delta`
- * events, never while another decode of the session is queued or running.
+ * events, never while another decode of the session is queued or running. The lag watchdog: when
+ * the audio of turns waiting for their decode passes the bound, the oldest waiting turns are
+ * skipped (a `failed` event with code `live_edge_skipped`, never silently) so captions catch up
+ * with the live edge instead of falling further behind.
  */
 import type { ResultToken } from '@live-captions/protocol';
 import { logprobs as tokenLogprobs, usage } from '../transcript.js';
@@ -28,6 +31,12 @@ export interface DecodePorts {
   decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
   /** One line per turn or failure; never text or audio. */
   log(fields: Record<string, unknown>, message: string): void;
+  /** Backlog past which waiting turns are skipped (seconds). */
+  lagBoundSeconds: number;
+  /** The session's backlog changed (seconds of committed audio not yet captioned). */
+  backlog(seconds: number): void;
+  /** Turns were skipped to reach the live edge. */
+  skipped(seconds: number): void;
 }
 
 const DELTA = 'conversation.item.input_audio_transcription.delta';
@@ -36,6 +45,8 @@ const ms = (samples: number) => Math.round(samples / 16);
 export class TurnDecodes {
   private finals: Promise<void> = Promise.resolve();
   private pendingFinals = 0;
+  /** Samples of committed turns queued or decoding. */
+  private backlogSamples = 0;
   private partialRunning = false;
 
   constructor(
@@ -52,9 +63,15 @@ export class TurnDecodes {
   /** Queues the committed turn's decode behind the session's earlier ones. */
   final(item: OpenItem, audio: Float32Array, settings: SessionSettings): void {
     this.pendingFinals += 1;
+    this.queued(audio.length);
     this.finals = this.finals
       .then(async () => {
         if (this.closed()) return;
+        // A later turn is waiting and there is more audio behind than the bound: skip to it.
+        if (this.pendingFinals > 1 && this.backlogSamples / 16000 > this.ports.lagBoundSeconds) {
+          this.skip(item, audio);
+          return;
+        }
         const started = performance.now();
         try {
           const result = await this.ports.decode(audio, settings, false);
@@ -81,7 +98,32 @@ export class TurnDecodes {
       })
       .finally(() => {
         this.pendingFinals -= 1;
+        this.queued(-audio.length);
       });
+  }
+
+  private queued(samples: number): void {
+    this.backlogSamples += samples;
+    this.ports.backlog(this.backlogSamples / 16000);
+  }
+
+  private skip(item: OpenItem, audio: Float32Array): void {
+    const seconds = Math.round(audio.length / 16) / 1000;
+    this.emit('conversation.item.input_audio_transcription.failed', {
+      item_id: item.id,
+      content_index: 0,
+      error: {
+        type: 'server_error',
+        code: 'live_edge_skipped',
+        message: `Skipped ${seconds} s of audio to catch up with the live edge`,
+        param: null,
+      },
+    });
+    this.ports.skipped(seconds);
+    this.ports.log(
+      { item: item.id, audioMs: ms(audio.length) },
+      'realtime utterance skipped to the live edge',
+    );
   }
 
   /** Re-decodes the open turn; `current()` says whether it is still open when the text is back. */
