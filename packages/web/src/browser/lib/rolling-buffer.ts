@@ -173,6 +173,20 @@ export class RollingBuffer {
     this.context = keep;
   }
 
+  /**
+   * Drops the oldest audio beyond `maxBufferedSeconds` (the gateway has been away too long): the
+   * window in flight is abandoned and no context is kept across the hole. Returns the seconds
+   * dropped (0 when within the bound).
+   */
+  dropOverflow(): number {
+    const excess = this.length - Math.round(this.options.maxBufferedSeconds * this.sampleRate);
+    if (excess <= 0) return 0;
+    this.inFlight = undefined;
+    this.drop(excess);
+    this.context = 0;
+    return excess / this.sampleRate;
+  }
+
   /** Forgets everything (the operator chose Discard). */
   clear(): void {
     this.length = 0;

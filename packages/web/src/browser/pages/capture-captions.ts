@@ -66,6 +66,28 @@ export class CaptionBoard {
     this.add({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
   }
 
+  /**
+   * The oldest audio was dropped (the buffer was full through a long outage): a visible marker in
+   * the list and a gap mark in the transcript, never silently. Nothing goes to the relay.
+   */
+  addGap(seconds: number): void {
+    const text = `[gap: ${formatSeconds(seconds)} of audio dropped; the speech service was away too long]`;
+    this.transcript.add({ at: new Date(), text });
+    const last = this.ui.captions.lastElementChild as HTMLElement | null;
+    // Consecutive drops make one marker that grows.
+    if (last?.dataset.gap) {
+      const total = Number(last.dataset.gap) + seconds;
+      last.dataset.gap = String(total);
+      last.textContent = `[gap: ${formatSeconds(total)} of audio dropped; the speech service was away too long]`;
+      return;
+    }
+    const item = document.createElement('li');
+    item.className = 'caption-gap';
+    item.dataset.gap = String(seconds);
+    item.textContent = text;
+    this.ui.captions.append(item);
+  }
+
   showPartial(text: string): void {
     this.ui.partial.textContent = text;
     this.ui.partial.hidden = text === '';

@@ -38,8 +38,10 @@ import {
   sensitivity,
   showTransport,
   threshold,
+  transportChosen,
   ui,
 } from './capture-form.js';
+import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
 
 const baseUrl = new URL('./', location.href).href;
@@ -62,6 +64,7 @@ let publisher: RelayPublisher | undefined;
 let audio: AudioInput | undefined;
 let wakeLock: WakeLock | undefined;
 let level = 0;
+let healthTimer: ReturnType<typeof setTimeout> | undefined;
 
 const save = () => saveSettings(health !== undefined);
 const refreshTransport = () => showTransport(health, session !== undefined);
@@ -70,30 +73,26 @@ const refreshMicrophones = () =>
 
 // --- speech service: health, languages, modes ---
 
+/**
+ * `/health`, polled for as long as the page is open: the header shows the gateway's real state;
+ * the first answer fills in languages, modes and transports.
+ */
 async function loadHealth(): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('health', baseUrl), { headers: authHeaders() });
-  } catch {
-    setStatus(ui.serviceStatus, 'Speech service unreachable; trying again…', 'error');
-    setTimeout(loadHealth, 3000);
-    return;
-  }
-  if (response.status === 401) {
-    setStatus(ui.serviceStatus, 'This speech service needs its access token (under Publishing).', 'warn');
+  clearTimeout(healthTimer);
+  const answer = await checkHealth(new URL('health', baseUrl), authHeaders());
+  showHealth(ui.serviceStatus, answer, session !== undefined);
+  if (answer.kind === 'unauthorized') {
     ui.apiKey.setAttribute('aria-invalid', 'true');
     return;
   }
-  if (!response.ok) {
-    setStatus(ui.serviceStatus, 'Speech service is loading its model; trying again…', 'busy');
-    setTimeout(loadHealth, 2000);
-    return;
-  }
+  healthTimer = setTimeout(loadHealth, nextPollMs(answer));
+  if (answer.kind !== 'ready') return;
   ui.apiKey.removeAttribute('aria-invalid');
-  health = (await response.json()) as SpeechHealth;
+  const first = health === undefined;
+  health = answer.health;
+  if (!first) return;
   fillLanguages(health);
   refreshTransport();
-  setStatus(ui.serviceStatus, `Ready · model ${health.model} on ${health.device}`, 'ok');
   ui.start.disabled = audio !== undefined;
   if (ui.apiKey.value.trim() && !ui.relayToken.value.trim()) void loadRelayConfig(false);
 }
@@ -114,15 +113,20 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
 // --- capture ---
 
 function showSession(status: SessionStatus): void {
-  const figures = `buffered ${formatSeconds(status.bufferedSeconds)} · captioned ${formatSeconds(status.committedSeconds)}`;
+  const dropped =
+    status.droppedSeconds > 0 ? ` · ${formatSeconds(status.droppedSeconds)} dropped (buffer full)` : '';
+  const kept = `${formatSeconds(status.bufferedSeconds)} of audio kept (up to ${formatSeconds(status.maxBufferedSeconds)})`;
+  const figures = `buffered ${formatSeconds(status.bufferedSeconds)} · captioned ${formatSeconds(status.committedSeconds)}${dropped}`;
   ui.failure.hidden = status.state !== 'failed';
   ui.retry.disabled = ui.discard.disabled = status.state !== 'failed';
   switch (status.state) {
     case 'capturing':
       setStatus(
         ui.captureStatus,
-        status.message ?? `${status.inFlight ? 'Listening · processing' : 'Listening'} · ${figures}`,
-        status.message ? 'warn' : 'ok',
+        status.retrying
+          ? `Listening · ${status.message ?? 'retrying'} · ${kept}${dropped}`
+          : (status.message ?? `${status.inFlight ? 'Listening · processing' : 'Listening'} · ${figures}`),
+        status.retrying || status.message || dropped ? 'warn' : 'ok',
       );
       break;
     case 'draining':
@@ -130,10 +134,9 @@ function showSession(status: SessionStatus): void {
       setStatus(ui.captureStatus, status.message ?? `Finishing · sending the rest · ${figures}`, 'busy');
       break;
     case 'failed':
-      if (audio) void stopAudio();
-      ui.stop.disabled = true;
-      ui.failureText.textContent = `The speech service did not answer: ${status.message ?? 'unknown error'}. ${formatSeconds(status.bufferedSeconds)} of audio is kept.`;
-      setStatus(ui.captureStatus, 'Stopped: audio kept, waiting for Retry or Discard', 'error');
+      // Sending stopped on an answer retrying cannot change; the microphone goes on into the buffer.
+      ui.failureText.textContent = `The speech service refused the audio: ${status.message ?? 'unknown error'}. Capture carries on: ${kept}. Retry sends it again and continues; Discard forgets it and continues.`;
+      setStatus(ui.captureStatus, `Listening · sending stopped, audio kept · ${kept}${dropped}`, 'error');
       break;
     case 'closed':
       setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
@@ -177,6 +180,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
     intervalSeconds: Number(ui.interval.value),
     onResult: (result) => board.addWindow(result, result.mode as TaskMode),
     onStatus: showSession,
+    onGap: (seconds) => board.addGap(seconds),
   });
 }
 
@@ -269,6 +273,7 @@ for (const element of [ui.language, ui.sensitivity, ui.interval, ...modeInputs])
   });
 }
 ui.transport.addEventListener('change', () => {
+  transportChosen();
   save();
   refreshTransport();
 });
