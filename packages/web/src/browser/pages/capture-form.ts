@@ -22,6 +22,7 @@ export const ui = {
   start: byId<HTMLButtonElement>('start'),
   stop: byId<HTMLButtonElement>('stop'),
   download: byId<HTMLButtonElement>('download'),
+  downloadFormat: byId<HTMLSelectElement>('download-format'),
   failure: byId('failure'),
   failureText: byId('failure-text'),
   retry: byId<HTMLButtonElement>('retry'),

@@ -8,6 +8,7 @@
  */
 import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
+import { exportFile, isExportFormat, transcriptCaptions } from '../lib/caption-export.js';
 import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
 import { downloadText, formatSeconds, setStatus } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
@@ -244,7 +245,16 @@ ui.start.addEventListener('click', () => void startCapture());
 ui.stop.addEventListener('click', () => void stopCapture());
 ui.retry.addEventListener('click', () => void session?.retry());
 ui.discard.addEventListener('click', () => void session?.discard());
-ui.download.addEventListener('click', () => downloadText(transcript.fileName(), transcript.toText()));
+ui.download.addEventListener('click', () => {
+  const format = ui.downloadFormat.value;
+  if (!isExportFormat(format) || format === 'txt') {
+    downloadText(transcript.fileName(), transcript.toText());
+    return;
+  }
+  const stem = transcript.fileName().replace(/\.txt$/, '');
+  const file = exportFile(transcriptCaptions(transcript.lines), format, stem);
+  downloadText(file.name, file.text, file.type);
+});
 ui.loadRelay.addEventListener('click', () => {
   save();
   void loadHealth();

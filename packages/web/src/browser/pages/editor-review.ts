@@ -11,6 +11,7 @@ import type { CaptionInput } from '@live-captions/relay-client';
 import { captionPieces } from '../lib/caption-pieces.js';
 import { GapWatch } from '../lib/gap-watch.js';
 import { dueAt, ReviewDesk, type ReviewItem } from '../lib/review-queue.js';
+import { sentLog } from './editor-export.js';
 import { delayMs, mode, ui } from './editor-form.js';
 import { nextOutputId, output, warnGap } from './editor-relay.js';
 
@@ -63,6 +64,7 @@ function publish(text: string, outputId: string, captionMeta: Meta): string {
   captionPieces(text).forEach((piece, index) => {
     if (index > 0) id = nextOutputId();
     output({ final: piece, id, ...captionMeta });
+    sentLog.record(id, piece, Date.now());
     showSent(id, piece);
   });
   return id;
@@ -94,6 +96,7 @@ export function skip(): void {
     loadNext();
   } else if (onScreen) {
     output({ final: '', id: onScreen.outputId, ...onScreen.meta });
+    sentLog.record(onScreen.outputId, '', Date.now());
     showSent(onScreen.outputId, '');
     onScreen = undefined;
     fillDraft('');

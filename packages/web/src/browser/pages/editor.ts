@@ -6,6 +6,7 @@
  * skips first), manual. This module wires the page; the form, the relay and the review have
  * modules of their own.
  */
+import { wireExports } from './editor-export.js';
 import { modeInputs, restore, save, ui } from './editor-form.js';
 import { connect, copyOverlayLink, nextOutputId, output, unsentOutput } from './editor-relay.js';
 import {
@@ -65,6 +66,7 @@ ui.settings.addEventListener('submit', (event) => {
   connect(onSourceCaption, onSourceGap);
 });
 ui.copyOverlay.addEventListener('click', copyOverlayLink);
+wireExports();
 window.addEventListener('beforeunload', (event) => {
   if (reviewPending() || unsentOutput() > 0) event.preventDefault();
 });
