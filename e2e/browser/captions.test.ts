@@ -5,6 +5,7 @@
  * The scenarios run in order on one session (session.ts), as an operator would.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { SAMPLE_RATE } from '@live-captions/audio';
 import { screenshot, watchErrors } from './browser.js';
 import { gatewayFails, relayRestarts } from './failure-scenarios.js';
 import { realtimeReconnects, realtimeToOverlay } from './realtime-scenarios.js';
@@ -17,7 +18,7 @@ import {
   type Session,
   until,
 } from './session.js';
-import { answered, assertNoAudioLost, SAMPLE_RATE } from './window-audio.js';
+import { answered, assertNoAudioLost } from './window-audio.js';
 
 jest.setTimeout(60_000);
 

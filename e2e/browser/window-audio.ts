@@ -4,9 +4,8 @@
  * must overlap sample for sample.
  */
 import { expect } from '@jest/globals';
+import { SAMPLE_RATE } from '@live-captions/audio';
 import type { RecordedWindow } from './capture-proxy.js';
-
-export const SAMPLE_RATE = 16_000;
 
 export function answered(windows: RecordedWindow[]): RecordedWindow[] {
   return windows.filter((window) => window.status === 200);

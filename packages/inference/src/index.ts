@@ -1,6 +1,6 @@
 export { type EngineConfig, loadEngineConfig } from './config.js';
 export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
-export { checkSupported, ENGLISH_ONLY_MESSAGE, runInferenceJob } from './domain/run-job.js';
+export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';
 export { prepareVadFile } from './engine/model-file.js';
 export { EnginePool } from './engine/pool.js';

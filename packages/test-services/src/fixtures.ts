@@ -65,19 +65,3 @@ export function modelsManifest(): FixtureEntry[] {
 export function sileroModel(): string {
   return join(modelsDir, 'for-tests-silero-v6.2.0-ggml.bin');
 }
-
-/**
- * Deterministic white noise (xorshift), 16 kHz mono, uniform in [-amplitude, amplitude]: the
- * generated fixture on which a model without voice activity detection hallucinates.
- */
-export function whiteNoise(seconds: number, amplitude: number, seed = 0x9e3779b9): Float32Array {
-  const out = new Float32Array(Math.round(seconds * 16000));
-  let x = seed;
-  for (let i = 0; i < out.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = ((x >>> 0) / 0xffffffff - 0.5) * 2 * amplitude;
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 // Silero VAD through whisper.cpp on real clips: the model is the real one, so these are real
 // results (whisper.cpp's own VAD tool finds the same JFK segments).
-import { audioManifest, sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
+import { whiteNoise } from '@live-captions/test-services/clips';
+import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
 import { SAMPLE_RATE, WhisperError, WhisperVad } from '../src/index.js';
 import { readClip } from './fixtures.js';
 

@@ -6,12 +6,12 @@
  * regions of the real clips.
  */
 import { describe, expect, it } from '@jest/globals';
-import { whiteNoise } from '@live-captions/test-services/fixtures';
+import { decodeWav } from '@live-captions/audio';
+import { whiteNoise } from '@live-captions/test-services/clips';
 import OpenAI, { toFile } from 'openai';
 import { parseSync } from 'subtitle';
 import request from 'supertest';
 import { Messages } from '../src/domain/errors.js';
-import { decodeWav } from '../src/domain/wav.js';
 import { readAudio } from './helpers/gateway.js';
 import {
   AUTH,

@@ -1,7 +1,7 @@
-// The pure parts of /v1/realtime: G.711, streaming resampling, turns from VAD probabilities,
+// The pure parts of /v1/realtime: G.711, turns from VAD probabilities,
 // local agreement of re-decodes, and the session settings of both protocol flavours.
 import { describe, expect, it } from '@jest/globals';
-import { decodeSamples, StreamResampler } from '../src/domain/realtime/audio-input.js';
+import { decodeSamples } from '../src/domain/realtime/audio-input.js';
 import { isProblem, parseClientEvent } from '../src/domain/realtime/events.js';
 import { A_LAW, MU_LAW } from '../src/domain/realtime/g711.js';
 import { PartialText } from '../src/domain/realtime/partial.js';
@@ -13,7 +13,6 @@ import {
   sessionView,
 } from '../src/domain/realtime/session.js';
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from '../src/domain/realtime/turns.js';
-import { resample } from '../src/domain/resample.js';
 
 describe('G.711', () => {
   it('expands μ-law and A-law as the standard tables do', () => {
@@ -33,52 +32,6 @@ describe('G.711', () => {
   it('decodes 16-bit little-endian PCM', () => {
     const bytes = Buffer.from([0x00, 0x80, 0xff, 0x7f, 0x00, 0x00]);
     expect(Array.from(decodeSamples(bytes, 'pcm16'))).toEqual([-1, 32767 / 32768, 0]);
-  });
-});
-
-describe('StreamResampler', () => {
-  it('converts 20 ms chunks of 24 kHz as the whole clip at once', () => {
-    const input = Float32Array.from(
-      { length: 24_000 },
-      (_, i) => Math.sin((2 * Math.PI * 440 * i) / 24_000) * 0.5,
-    );
-    const whole = resample(input, 24_000, 16_000);
-    const stream = new StreamResampler(24_000);
-    const parts: number[] = [];
-    for (let at = 0; at < input.length; at += 480) parts.push(...stream.push(input.subarray(at, at + 480)));
-    // The stream holds back its 4 ms margin; everything it gave matches the whole conversion.
-    expect(parts.length).toBeGreaterThan(whole.length - 100);
-    for (let i = 100; i < parts.length; i += 1) expect(Math.abs(parts[i]! - whole[i]!)).toBeLessThan(1e-5);
-  });
-
-  it('flushes what it holds back at a cut, and goes on in step with the whole conversion', () => {
-    const input = Float32Array.from(
-      { length: 24_000 },
-      (_, i) => Math.sin((2 * Math.PI * 440 * i) / 24_000) * 0.5,
-    );
-    const whole = resample(input, 24_000, 16_000);
-    const stream = new StreamResampler(24_000);
-    const before = [...stream.push(input.subarray(0, 12_000))];
-    expect(before.length).toBeLessThan(8000);
-    before.push(...stream.flush());
-    // All of the input so far has come out, and nothing more is held back.
-    expect(before).toHaveLength(8000);
-    expect(stream.flush()).toHaveLength(0);
-    const after = [...stream.push(input.subarray(12_000)), ...stream.flush()];
-    expect(before.length + after.length).toBe(16_000);
-    // Only the 4 ms before the cut lacked the input after them.
-    for (let i = 100; i < 8000 - 64; i += 1) expect(Math.abs(before[i]! - whole[i]!)).toBeLessThan(1e-5);
-    for (let i = 0; i < after.length - 100; i += 1) {
-      expect(Math.abs(after[i]! - whole[8000 + i]!)).toBeLessThan(1e-5);
-    }
-  });
-
-  it('doubles 8 kHz G.711 rates to 16 kHz', () => {
-    const stream = new StreamResampler(8_000);
-    let total = 0;
-    for (let i = 0; i < 50; i += 1) total += stream.push(new Float32Array(160)).length;
-    expect(total).toBeGreaterThan(50 * 320 - 200);
-    expect(total % 2).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { audioDir } from '@live-captions/test-services/fixtures';
 import fc from 'fast-check';
 import { HttpError, Messages } from '../src/domain/errors.js';
-import { decodeWav } from '../src/domain/wav.js';
+import { decodeWavUpload } from '../src/domain/wav.js';
 import { buildWav, type WavSpec } from './helpers/wav.js';
 
 const AUDIO_DIR = pathToFileURL(`${audioDir}/`);
@@ -59,7 +59,7 @@ describe('decodeWav', () => {
             extensible,
             extraChunks: extra,
           };
-          const wav = decodeWav(buildWav(spec, interleaved));
+          const wav = decodeWavUpload(buildWav(spec, interleaved));
           expect(wav.frames).toBe(frames);
           expect(wav.samples.length).toBe(frames);
           for (let frame = 0; frame < frames; frame += 1) {
@@ -88,7 +88,7 @@ describe('decodeWav', () => {
             { length: frames * channels },
             (_, i) => pattern[i % pattern.length]!,
           );
-          const wav = decodeWav(
+          const wav = decodeWavUpload(
             buildWav({ sampleRate: rate, channels, bits: format.bits, float: format.float }, interleaved),
           );
           expect(wav.sampleRate).toBe(rate);
@@ -107,7 +107,7 @@ describe('decodeWav', () => {
           { sampleRate: 16000, channels: 1, bits: format.bits, float: format.float },
           new Array(800).fill(0.1),
         );
-        const status = statusOf(() => decodeWav(file.subarray(0, file.length - cut)));
+        const status = statusOf(() => decodeWavUpload(file.subarray(0, file.length - cut)));
         expect(status).toBe(400);
       }),
     );
@@ -117,7 +117,7 @@ describe('decodeWav', () => {
     fc.assert(
       fc.property(fc.boolean(), fc.uint8Array({ maxLength: 400 }), (riff, bytes) => {
         const head = riff ? Buffer.from('RIFF\0\0\0\0WAVE', 'latin1') : Buffer.alloc(0);
-        const status = statusOf(() => decodeWav(Buffer.concat([head, Buffer.from(bytes)])));
+        const status = statusOf(() => decodeWavUpload(Buffer.concat([head, Buffer.from(bytes)])));
         expect([400, 413, 415]).toContain(status);
       }),
     );
@@ -126,38 +126,44 @@ describe('decodeWav', () => {
   it('refuses compressed, 8-bit, 64-bit float, multichannel and out-of-range rates with 415', () => {
     const frames = new Array(1600).fill(0);
     expect(
-      statusOf(() => decodeWav(buildWav({ sampleRate: 16000, channels: 1, bits: 16, formatTag: 2 }, frames))),
+      statusOf(() =>
+        decodeWavUpload(buildWav({ sampleRate: 16000, channels: 1, bits: 16, formatTag: 2 }, frames)),
+      ),
     ).toBe(415);
-    expect(statusOf(() => decodeWav(buildWav({ sampleRate: 16000, channels: 1, bits: 8 }, [])))).toBe(415);
+    expect(statusOf(() => decodeWavUpload(buildWav({ sampleRate: 16000, channels: 1, bits: 8 }, [])))).toBe(
+      415,
+    );
     const three = () =>
-      decodeWav(buildWav({ sampleRate: 16000, channels: 3, bits: 16 }, new Array(4800).fill(0)));
+      decodeWavUpload(buildWav({ sampleRate: 16000, channels: 3, bits: 16 }, new Array(4800).fill(0)));
     expect(() => three()).toThrow(Messages.wavChannels);
-    expect(() => decodeWav(buildWav({ sampleRate: 7999, channels: 1, bits: 16 }, frames))).toThrow(
+    expect(() => decodeWavUpload(buildWav({ sampleRate: 7999, channels: 1, bits: 16 }, frames))).toThrow(
       Messages.wavRate,
     );
-    expect(() => decodeWav(buildWav({ sampleRate: 48001, channels: 1, bits: 16 }, frames))).toThrow(
+    expect(() => decodeWavUpload(buildWav({ sampleRate: 48001, channels: 1, bits: 16 }, frames))).toThrow(
       Messages.wavRate,
     );
-    expect(statusOf(() => decodeWav(Buffer.from('ID3\u0004 not a wav at all', 'latin1')))).toBe(415);
-    expect(statusOf(() => decodeWav(Buffer.from('RIFF\0\0\0\0AVI LIST', 'latin1')))).toBe(415);
+    expect(statusOf(() => decodeWavUpload(Buffer.from('ID3\u0004 not a wav at all', 'latin1')))).toBe(415);
+    expect(statusOf(() => decodeWavUpload(Buffer.from('RIFF\0\0\0\0AVI LIST', 'latin1')))).toBe(415);
   });
 
   it('answers 413 outside 0.01-12 s and 400 for non-finite float samples', () => {
     expect(() =>
-      decodeWav(buildWav({ sampleRate: 8000, channels: 1, bits: 16 }, new Array(8000 * 12 + 1).fill(0))),
+      decodeWavUpload(
+        buildWav({ sampleRate: 8000, channels: 1, bits: 16 }, new Array(8000 * 12 + 1).fill(0)),
+      ),
     ).toThrow(Messages.audioTooLong);
     expect(
-      decodeWav(buildWav({ sampleRate: 8000, channels: 1, bits: 16 }, new Array(8000 * 12).fill(0))).samples
-        .length,
+      decodeWavUpload(buildWav({ sampleRate: 8000, channels: 1, bits: 16 }, new Array(8000 * 12).fill(0)))
+        .samples.length,
     ).toBe(192000);
     expect(() =>
-      decodeWav(buildWav({ sampleRate: 16000, channels: 1, bits: 16 }, new Array(159).fill(0))),
+      decodeWavUpload(buildWav({ sampleRate: 16000, channels: 1, bits: 16 }, new Array(159).fill(0))),
     ).toThrow(Messages.audioTooShort);
     const nan = buildWav({ sampleRate: 16000, channels: 1, bits: 32, float: true }, [
       ...new Array(200).fill(0),
       Number.NaN,
     ]);
-    expect(() => decodeWav(nan)).toThrow(Messages.pcmSamples);
+    expect(() => decodeWavUpload(nan)).toThrow(Messages.pcmSamples);
   });
 
   it('reads every shared sample file (LIST chunk before data included) at its stated duration', () => {
@@ -168,7 +174,7 @@ describe('decodeWav', () => {
     const files = readdirSync(AUDIO_DIR).filter((name) => name.endsWith('.wav'));
     expect(files.length).toBeGreaterThan(10);
     for (const entry of manifest) {
-      const wav = decodeWav(readFileSync(new URL(entry.file, AUDIO_DIR)));
+      const wav = decodeWavUpload(readFileSync(new URL(entry.file, AUDIO_DIR)));
       expect(Math.abs(wav.samples.length / 16000 - entry.duration_s)).toBeLessThan(0.01);
     }
   });

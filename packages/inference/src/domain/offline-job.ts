@@ -4,9 +4,9 @@
  * as it is decoded. Non-speech is never decoded, so silence and noise answer "" instead of a
  * hallucination, and no segment spans a pause.
  */
+import { SAMPLE_RATE } from '@live-captions/audio';
 import type { InferenceProgress, InferenceRequest, ResultSegment } from '@live-captions/protocol';
 import type { Transcription } from '@live-captions/whisper';
-import { SAMPLE_RATE } from '@live-captions/whisper';
 import { isSilent, sliceSeconds } from './pcm.js';
 import type { DecodeSlot } from './run-job.js';
 import { round3 } from './word-cut.js';

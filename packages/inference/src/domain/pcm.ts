@@ -1,4 +1,4 @@
-import { SAMPLE_RATE } from '@live-captions/whisper';
+import { SAMPLE_RATE } from '@live-captions/audio';
 
 /** Below this peak a clip is silence and is never decoded (whisper hallucinates on silence). */
 export const SILENCE_PEAK = 1e-4;

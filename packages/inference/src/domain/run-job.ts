@@ -1,12 +1,11 @@
-import {
-  type InferenceProgress,
-  type InferenceRequest,
-  type InferenceResult,
-  isWhisperLanguage,
-  type ResultSegment,
+import { checkLanguageAndMode, modelAbilities, SAMPLE_RATE } from '@live-captions/audio';
+import type {
+  InferenceProgress,
+  InferenceRequest,
+  InferenceResult,
+  ResultSegment,
 } from '@live-captions/protocol';
 import type { DecodeOptions, SpeechSegment, Transcription } from '@live-captions/whisper';
-import { SAMPLE_RATE } from '@live-captions/whisper';
 import { InferenceError } from '../queue.js';
 import { runOfflineDecode } from './offline-job.js';
 import { isSilent, sliceSeconds } from './pcm.js';
@@ -23,17 +22,10 @@ export interface DecodeSlot {
 /** Shortest audio whisper.cpp decodes; it returns nothing below 100 ms. */
 const MIN_DECODE_SECONDS = 0.1;
 
-export const ENGLISH_ONLY_MESSAGE =
-  'This model is English-only: use a multilingual model for this language or translation';
-
-/** Refusals that depend only on the model; the gateway checks the same before queueing. */
+/** Refusals that depend only on the model: the rule the gateway checks before queueing. */
 export function checkSupported(request: InferenceRequest, slot: Pick<DecodeSlot, 'multilingual'>): void {
-  if (request.language !== 'auto' && !isWhisperLanguage(request.language)) {
-    throw new InferenceError('unsupported', 'Unknown language code');
-  }
-  if (!slot.multilingual && (request.mode !== 'transcribe' || !['en', 'auto'].includes(request.language))) {
-    throw new InferenceError('unsupported', ENGLISH_ONLY_MESSAGE);
-  }
+  const check = checkLanguageAndMode(request.language, request.mode, modelAbilities(slot.multilingual));
+  if (!check.ok) throw new InferenceError('unsupported', check.message);
 }
 
 /**

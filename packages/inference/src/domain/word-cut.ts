@@ -4,6 +4,7 @@
  * that end before the cutoff and whose midpoint lies after the context are emitted; the client
  * resends the rest with its next window.
  */
+import { UNFINISHED_TAIL_SECONDS } from '@live-captions/audio';
 
 export interface TimedToken {
   text: string;
@@ -36,9 +37,6 @@ export interface CutResult {
   committedSeconds: number;
   cutoff: number;
 }
-
-/** Seconds kept open at the end of an unfinished window. */
-export const UNFINISHED_TAIL_SECONDS = 1;
 
 export function cutoffFor(duration: number, context: number, final: boolean): number {
   return final ? duration : Math.max(context, duration - UNFINISHED_TAIL_SECONDS);

@@ -1,4 +1,5 @@
-import type { EngineInfo, TaskMode } from '@live-captions/protocol';
+import { modelAbilities } from '@live-captions/audio';
+import type { EngineInfo } from '@live-captions/protocol';
 import type { ModelInfo } from '@live-captions/whisper';
 
 /**
@@ -11,14 +12,13 @@ export function describeEngine(
   options: { modelName: string; decodeSlots: number; threadsPerSlot: number; beamSize?: number },
 ): EngineInfo {
   const multilingual = model.multilingual;
-  const modes: TaskMode[] = multilingual ? ['transcribe', 'translate', 'both'] : ['transcribe'];
   return {
     model: options.modelName,
     device: model.device,
     computeType: model.ftype,
     multilingual,
     languages: model.languages,
-    modes,
+    modes: [...modelAbilities(multilingual).modes],
     translationTarget: multilingual ? 'en' : null,
     decodeSlots: options.decodeSlots,
     threadsPerSlot: options.threadsPerSlot,

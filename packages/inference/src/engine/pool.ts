@@ -1,3 +1,4 @@
+import { SAMPLE_RATE } from '@live-captions/audio';
 import type {
   EngineInfo,
   InferenceProgress,
@@ -8,7 +9,6 @@ import type {
 import type { Logger } from '@live-captions/runtime';
 import {
   type DecodeOptions,
-  SAMPLE_RATE,
   type Transcription,
   type WhisperError,
   WhisperModel,

@@ -4,6 +4,7 @@
  * itself is FIFO across streams; this class makes sure each stream has at most one request in
  * it and that every job carries its start deadline.
  */
+import { MAX_CLIP_SECONDS, SAMPLE_RATE } from '@live-captions/audio';
 import { InferenceError, type InferenceQueue } from '@live-captions/inference';
 import type {
   EngineInfo,
@@ -13,7 +14,6 @@ import type {
   SpeechHealth,
 } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
-import { MAX_SECONDS, SAMPLE_RATE } from './pcm.js';
 import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
 import { type CachedResponse, type CacheLookup, StreamSessions } from './sessions.js';
 
@@ -205,7 +205,7 @@ export class Admission {
       ready: true,
       version: this.options.version,
       sample_rate: SAMPLE_RATE,
-      max_seconds: MAX_SECONDS,
+      max_seconds: MAX_CLIP_SECONDS,
       model: engine.model,
       device: engine.device,
       compute_type: engine.computeType,

@@ -3,7 +3,7 @@
  * (`shared/reference/speech-contract.md`). Routes throw {@link HttpError}; one error handler
  * renders it as `{"detail"}` on native routes and adds the OpenAI `error` object under `/v1`.
  */
-import { ENGLISH_ONLY_MESSAGE } from '@live-captions/inference';
+import { LanguageModeMessages } from '@live-captions/audio';
 
 export type OpenAiErrorType =
   | 'invalid_request_error'
@@ -79,10 +79,10 @@ export const Messages = {
   unauthorized: 'Missing or invalid access token',
   forbidden: 'Use the local capture page',
   contentType: 'Expected little-endian float32 mono PCM at 16000 Hz',
-  language: 'Unknown language code',
-  mode: 'Mode must be transcribe, translate, or both',
-  // The worker refuses an unsupported job in the same words: the gateway's check must match it.
-  englishOnly: ENGLISH_ONLY_MESSAGE,
+  // The worker refuses an unsupported job in the same words: both read them from the shared rule.
+  language: LanguageModeMessages.language,
+  mode: LanguageModeMessages.mode,
+  englishOnly: LanguageModeMessages.englishOnly,
   context: 'Context must be between 0 and 1 seconds',
   requestId: 'Invalid request ID',
   streamId: 'Invalid stream ID',

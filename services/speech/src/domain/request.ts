@@ -3,14 +3,16 @@
  * statuses of the native route"), shared by the native route and `/v1`.
  */
 import { createHash } from 'node:crypto';
-import type { EngineInfo, InferenceRequest, TaskMode } from '@live-captions/protocol';
-import { isWhisperLanguage } from '@live-captions/protocol';
+import {
+  checkLanguageAndMode as languageModeRule,
+  MIN_UNFINISHED_SECONDS,
+  SAMPLE_RATE,
+} from '@live-captions/audio';
+import type { EngineInfo, InferenceRequest } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
-import { SAMPLE_RATE } from './pcm.js';
 
 export const LEGACY_STREAM = 'legacy';
 const ID_PATTERN = /^[A-Za-z0-9_-]{8,80}$/;
-const MODES: readonly TaskMode[] = ['transcribe', 'translate', 'both'];
 /** Plain decimal numbers only: no hex, no blanks, no sign other than +. */
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -21,22 +23,11 @@ type QueryValue = string | string[] | undefined | unknown;
 
 const flag = (value: QueryValue, fallback: boolean) => (value === undefined ? fallback : value === '1');
 
-/** Steps 3-5: language code, mode, and what an English-only model can do. */
+/** Steps 3-5: language code, mode, and what an English-only model can do (the shared rule). */
 export function checkLanguageAndMode(language: unknown, mode: unknown, engine: EngineInfo) {
-  if (typeof language !== 'string' || (language !== 'auto' && !isWhisperLanguage(language))) {
-    throw new HttpError(400, Messages.language, { param: 'language' });
-  }
-  if (typeof mode !== 'string' || !MODES.includes(mode as TaskMode)) {
-    throw new HttpError(400, Messages.mode, { param: 'mode' });
-  }
-  const languageOk = language === 'auto' || engine.languages.includes(language);
-  if (!engine.multilingual && (!languageOk || mode !== 'transcribe')) {
-    throw new HttpError(400, Messages.englishOnly, { param: 'language' });
-  }
-  if (!languageOk) throw new HttpError(400, Messages.language, { param: 'language' });
-  if (!engine.modes.includes(mode as TaskMode))
-    throw new HttpError(400, Messages.englishOnly, { param: 'mode' });
-  return { language, mode: mode as TaskMode };
+  const check = languageModeRule(language, mode, engine);
+  if (!check.ok) throw new HttpError(400, check.message, { param: check.param });
+  return { language: check.language, mode: check.mode };
 }
 
 /** Steps 3-6 of the native route, from its query string. */
@@ -82,7 +73,7 @@ export function parseIds(requestId: string | undefined, streamId: string | undef
 export function checkWindow(options: DecodeOptions, samples: number): void {
   const duration = samples / SAMPLE_RATE;
   const fresh = duration - options.contextSeconds;
-  if (fresh <= 0 || (options.window && !options.final && fresh < 2)) {
+  if (fresh <= 0 || (options.window && !options.final && fresh < MIN_UNFINISHED_SECONDS)) {
     throw new HttpError(400, Messages.window);
   }
 }

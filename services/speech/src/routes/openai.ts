@@ -12,7 +12,7 @@ import { LIST_FIELDS, type OpenAiOptions, parseOpenAiFields, type Task } from '.
 import { checkLanguageAndMode, parseIds } from '../domain/request.js';
 import type { CachedResponse } from '../domain/sessions.js';
 import { jsonTranscript, srt, streamBody, verboseJson, vtt } from '../domain/transcript.js';
-import { decodeWav } from '../domain/wav.js';
+import { decodeWavUpload } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';
 import type { ApiGuards } from './guards.js';
 import { readMultipart } from './multipart.js';
@@ -77,7 +77,7 @@ export function openAiRoutes(admission: Admission, guards: ApiGuards, uploadTime
           const options = parseOpenAiFields(task, fields, lists, file !== undefined, engine.model);
           const mode = task === 'translations' ? 'translate' : 'transcribe';
           const { language } = checkLanguageAndMode(options.language, mode, engine);
-          const wav = decodeWav(file!.buffer);
+          const wav = decodeWavUpload(file!.buffer);
           return {
             options: {
               language,

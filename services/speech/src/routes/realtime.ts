@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { MAX_CLIP_SAMPLES, SAMPLE_RATE } from '@live-captions/audio';
 import type { EngineInfo } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -17,14 +18,12 @@ import type { RealtimeConfig } from '../config.js';
 import { bearerChecker, originAllowed } from '../domain/access.js';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
-import { MAX_SECONDS } from '../domain/pcm.js';
 import { RealtimeConnection } from '../domain/realtime/connection.js';
 import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
 import { realtimePorts } from './realtime-ports.js';
 
 export const REALTIME_PATH = '/v1/realtime';
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
-const RATE = 16_000;
 /** Messages up to this many times the limit are read and refused with an event; beyond, cut. */
 const HARD_LIMIT_FACTOR = 4;
 
@@ -146,9 +145,9 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       ports,
       vad,
       {
-        maxBufferSamples: config.maxBufferSeconds * RATE,
-        maxUtteranceSamples: MAX_SECONDS * RATE,
-        partialIntervalSamples: RATE,
+        maxBufferSamples: config.maxBufferSeconds * SAMPLE_RATE,
+        maxUtteranceSamples: MAX_CLIP_SAMPLES,
+        partialIntervalSamples: SAMPLE_RATE,
       },
       beta,
     );

@@ -4,7 +4,8 @@
  * the OpenAI error body they expect.
  */
 import { afterAll, beforeAll, expect } from '@jest/globals';
-import { sileroModel, whiteNoise } from '@live-captions/test-services/fixtures';
+import { whiteNoise } from '@live-captions/test-services/clips';
+import { sileroModel } from '@live-captions/test-services/fixtures';
 import OpenAI from 'openai';
 import request from 'supertest';
 import {

@@ -9,10 +9,9 @@ import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server as TlsServer } from 'node:tls';
+import { decodeWav, encodePcm16, REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
-import { resample } from '../../src/domain/resample.js';
-import { decodeWav } from '../../src/domain/wav.js';
 import { readAudio } from './gateway.js';
 
 export interface TlsTerminator {
@@ -72,12 +71,7 @@ export function sdkClient(tls: TlsTerminator, apiKey: string): OpenAIRealtimeWS 
 
 /** A clip of the fixtures as 24 kHz 16-bit little-endian PCM (`audio/pcm`). */
 export function clipPcm24(file: string): Buffer {
-  const samples = resample(decodeWav(readAudio(file)).samples, 16_000, 24_000);
-  const out = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i += 1) {
-    out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), i * 2);
-  }
-  return out;
+  return Buffer.from(encodePcm16(resample(decodeWav(readAudio(file)).samples, SAMPLE_RATE, REALTIME_RATE)));
 }
 
 /** 20 ms of 24 kHz 16-bit PCM. */

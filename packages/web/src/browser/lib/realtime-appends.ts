@@ -3,7 +3,7 @@
  * connection, as PCM16 base64 `input_audio_buffer.append` events, batched every `sendEveryMs`
  * (100 ms by default) and cut so that no event carries more than 0.5 s.
  */
-import { base64, pcm16 } from './pcm16.js';
+import { base64, encodePcm16 } from '@live-captions/audio';
 import type { KeptAudio } from './realtime-kept-audio.js';
 import { REALTIME_RATE } from './realtime-protocol.js';
 
@@ -28,6 +28,6 @@ export function dueAppends(kept: KeptAudio, all: boolean, sendEveryMs = SEND_EVE
   if (!all && kept.end - kept.sentUpTo < due) return [];
   return Array.from(kept.unsent(MAX_APPEND_SAMPLES), (chunk) => ({
     type: 'input_audio_buffer.append' as const,
-    audio: base64(pcm16(chunk)),
+    audio: base64(encodePcm16(chunk)),
   }));
 }

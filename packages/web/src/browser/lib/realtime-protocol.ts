@@ -4,11 +4,12 @@
  * and the `session.update` event (GA shape).
  */
 
-/** The protocol's `audio/pcm` rate. */
-export const REALTIME_RATE = 24_000;
+import { REALTIME_RATE } from '@live-captions/audio';
 
 /** The part of the browser's WebSocket the session uses (`ws` in node has the same), as the relay client's. */
 export type { SocketLike as RealtimeSocket } from '@live-captions/relay-client';
+/** The protocol's `audio/pcm` rate. */
+export { REALTIME_RATE };
 
 /** What `session.update` sets. */
 export interface TranscriptionSettings {

@@ -11,6 +11,7 @@
  * open utterance and closes once every transcript is in. The socket and its reconnects are
  * `realtime-connection.ts`'s, the pacing of the audio appends `realtime-appends.ts`'s.
  */
+import { StreamResampler } from '@live-captions/audio';
 import type { SessionState, SessionStatus } from './capture-session.js';
 import { dueAppends } from './realtime-appends.js';
 import { RealtimeConnection } from './realtime-connection.js';
@@ -18,7 +19,6 @@ import { KeptAudio } from './realtime-kept-audio.js';
 import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
 import type { RealtimeErrorEvent, RealtimeSessionOptions } from './realtime-session-options.js';
 import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
-import { StreamResampler } from './resample.js';
 import { sleepOf } from './retry.js';
 
 /** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */

@@ -8,8 +8,15 @@
  * - `final` only when the whole buffer is sent at a pause or on stop;
  * - after an answer, `contextSeconds` before `committed_seconds` stay as the next window's context.
  *
- * Nothing else is ever dropped: audio that could not be sent stays buffered until `clear()`.
+ * Nothing else is ever dropped: audio that could not be sent stays buffered until `clear()`, or
+ * until `dropOverflow()` drops the oldest beyond `maxBufferedSeconds` (a long gateway outage).
  */
+import {
+  MAX_CLIP_SECONDS,
+  MIN_CLIP_SAMPLES,
+  MIN_UNFINISHED_SECONDS,
+  SAMPLE_RATE,
+} from '@live-captions/audio';
 
 export interface RollingBufferOptions {
   /** RMS below which a frame counts as quiet (sensitivity). */
@@ -39,11 +46,6 @@ export interface AudioWindow {
   reason: 'interval' | 'pause' | 'stop' | 'limit';
 }
 
-/** Unfinished windows need at least this much new audio (gateway rule). */
-const MIN_UNFINISHED_SECONDS = 2;
-/** Shortest body the gateway accepts (0.01 s at 16 kHz). */
-const MIN_SAMPLES = 160;
-
 interface Frame {
   /** End offset in the buffer. */
   end: number;
@@ -61,7 +63,7 @@ export function rms(frame: Float32Array): number {
 export class RollingBuffer {
   readonly sampleRate: number;
   private readonly options: Required<RollingBufferOptions>;
-  private data = new Float32Array(16_000 * 4);
+  private data = new Float32Array(SAMPLE_RATE * 4);
   private length = 0;
   /** Samples at the start that are committed context. */
   private context = 0;
@@ -71,12 +73,12 @@ export class RollingBuffer {
 
   constructor(options: RollingBufferOptions) {
     this.options = {
-      sampleRate: 16_000,
+      sampleRate: SAMPLE_RATE,
       contextSeconds: 0.5,
       preSpeechSeconds: 0.5,
       pauseSeconds: 0.6,
       minSpeechSeconds: 0.35,
-      maxRequestSeconds: 12,
+      maxRequestSeconds: MAX_CLIP_SECONDS,
       maxBufferedSeconds: 30,
       ...options,
     };
@@ -198,8 +200,8 @@ export class RollingBuffer {
   private take(length: number, final: boolean, reason: AudioWindow['reason']): AudioWindow | undefined {
     if (!final && length - this.context < MIN_UNFINISHED_SECONDS * this.sampleRate) return undefined;
     let samples = this.data.slice(0, length);
-    if (samples.length < MIN_SAMPLES) {
-      const padded = new Float32Array(MIN_SAMPLES);
+    if (samples.length < MIN_CLIP_SAMPLES) {
+      const padded = new Float32Array(MIN_CLIP_SAMPLES);
       padded.set(samples);
       samples = padded;
     }

@@ -4,6 +4,7 @@
  * localStorage, tokens only for this tab in sessionStorage), what they are restored from (URL
  * parameters first, then saved settings), and what the speech service's health enables.
  */
+import { checkLanguageAndMode } from '@live-captions/audio';
 import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import { byId, languageName, loadJson, stripTokensFromAddress } from '../lib/dom.js';
 import { readParams } from '../lib/params.js';
@@ -139,7 +140,9 @@ export function fillLanguages(report: SpeechHealth): void {
     .sort((a, b) => a.name.localeCompare(b.name));
   for (const { code, name } of options)
     ui.language.append(new Option(name === code ? code : `${name} (${code})`, code));
-  if (!report.multilingual) ui.language.options[0]!.disabled = true;
+  // The services' own rule: an English-only model still accepts auto-detect.
+  for (const option of Array.from(ui.language.options))
+    option.disabled = !checkLanguageAndMode(option.value, 'transcribe', report).ok;
   const wanted = [saved, current === 'auto' ? undefined : current, 'en'].find(
     (code) => code && report.languages.concat('auto').includes(code),
   );

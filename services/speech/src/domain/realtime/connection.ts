@@ -5,7 +5,8 @@
  * re-decoded after every second of new audio for `delta` events. Side effects (sending, decoding,
  * the VAD network) come in as {@link ConnectionPorts}, so the protocol is testable on its own.
  */
-import { bytesPerSample, decodeSamples, FORMAT_RATE, StreamResampler } from './audio-input.js';
+import { SAMPLE_RATE, StreamResampler } from '@live-captions/audio';
+import { bytesPerSample, decodeSamples, FORMAT_RATE } from './audio-input.js';
 import { type DecodePorts, type OpenItem, TurnDecodes } from './decodes.js';
 import { ClientEventQueue, type SessionUpdate } from './event-queue.js';
 import { errorEvent, newId, parseClientEvent, problem, type RealtimeProblem } from './events.js';
@@ -21,9 +22,8 @@ import {
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from './turns.js';
 import { type StreamingVad, VadFeed } from './vad-feed.js';
 
-const RATE = 16_000;
 /** OpenAI refuses to commit less than 100 ms of audio. */
-const MIN_COMMIT_SAMPLES = RATE / 10;
+const MIN_COMMIT_SAMPLES = SAMPLE_RATE / 10;
 
 export interface ConnectionPorts extends DecodePorts {
   /** Sends one server event (already carrying its `event_id`). */
@@ -41,14 +41,14 @@ export interface ConnectionLimits {
   partialIntervalSamples: number;
 }
 
-const ms = (samples: number) => Math.round((samples * 1000) / RATE);
+const ms = (samples: number) => Math.round((samples * 1000) / SAMPLE_RATE);
 
 export class RealtimeConnection {
   readonly id = newId('sess');
   settings: SessionSettings = DEFAULT_SETTINGS;
   /** Set when the session must end (a limit): the caller sends it and closes. */
   onFatal: (value: RealtimeProblem) => void = () => undefined;
-  private resampler = new StreamResampler(FORMAT_RATE.pcm16);
+  private resampler = new StreamResampler(FORMAT_RATE.pcm16, SAMPLE_RATE);
   private readonly buffer = new SampleBuffer();
   private detector: TurnDetector | undefined;
   private item: OpenItem | undefined;
@@ -139,7 +139,8 @@ export class RealtimeConnection {
     }
     const previous = this.settings;
     this.settings = next;
-    if (next.format !== previous.format) this.resampler = new StreamResampler(FORMAT_RATE[next.format]);
+    if (next.format !== previous.format)
+      this.resampler = new StreamResampler(FORMAT_RATE[next.format], SAMPLE_RATE);
     if (JSON.stringify(next.turnDetection) !== JSON.stringify(previous.turnDetection)) {
       // A new turn detector starts from the audio to come; an open utterance is dropped, and
       // the VAD's position restarts there (manual mode does not feed it).
@@ -165,7 +166,7 @@ export class RealtimeConnection {
       );
       return;
     }
-    this.intake(this.resampler.push(decodeSamples(bytes, this.settings.format)), eventId);
+    this.intake(this.resampler.process(decodeSamples(bytes, this.settings.format)), eventId);
     this.feed.pump();
   }
 
@@ -177,7 +178,7 @@ export class RealtimeConnection {
         this.onFatal(
           problem(
             'input_audio_buffer_full',
-            `More than ${this.limits.maxBufferSamples / RATE} s of uncommitted audio: commit (or clear) the buffer more often`,
+            `More than ${this.limits.maxBufferSamples / SAMPLE_RATE} s of uncommitted audio: commit (or clear) the buffer more often`,
             { eventId },
           ),
         );
@@ -214,7 +215,7 @@ export class RealtimeConnection {
   private trimIdle(): void {
     const turn = this.settings.turnDetection;
     if (!turn || this.detector?.speaking) return;
-    const padding = Math.round((turn.prefixPaddingMs * RATE) / 1000);
+    const padding = Math.round((turn.prefixPaddingMs * SAMPLE_RATE) / 1000);
     this.buffer.dropBefore(this.feed.position - padding - FRAME_SAMPLES);
   }
 

@@ -3,6 +3,7 @@
  * (`session.audio.input.*`) or the beta `transcription_session.update` (`input_audio_*`), and
  * shown back in the shape the client used. Only the fields an update carries change.
  */
+import { REALTIME_RATE } from '@live-captions/audio';
 import { z } from 'zod';
 import type { AudioFormat } from './audio-input.js';
 
@@ -71,7 +72,7 @@ const include = z.array(z.literal(LOGPROBS_INCLUDE)).nullable().optional();
 const gaFormat = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('audio/pcm'),
-    rate: z.literal(24_000, { message: 'audio/pcm is 24000 Hz' }).optional(),
+    rate: z.literal(REALTIME_RATE, { message: 'audio/pcm is 24000 Hz' }).optional(),
   }),
   z.looseObject({ type: z.literal('audio/pcmu') }),
   z.looseObject({ type: z.literal('audio/pcma') }),
@@ -193,7 +194,7 @@ export function sessionView(id: string, settings: SessionSettings, beta: boolean
   }
   const format =
     settings.format === 'pcm16'
-      ? { type: 'audio/pcm', rate: 24_000 }
+      ? { type: 'audio/pcm', rate: REALTIME_RATE }
       : { type: settings.format === 'pcmu' ? 'audio/pcmu' : 'audio/pcma' };
   return {
     id,

@@ -7,10 +7,10 @@
  * of its last seconds, and goes on as a new utterance from there.
  * Positions are 16 kHz sample indices counted from the start of the session's audio.
  */
+import { SAMPLE_RATE } from '@live-captions/audio';
 import type { TurnDetection } from './session.js';
 
 export const FRAME_SAMPLES = 512;
-const RATE = 16_000;
 /** Silero's usual hysteresis: speech ends below `threshold - 0.15`. */
 const RELEASE_GAP = 0.15;
 /** Where a cut may fall: within the last seconds, never in the first second of the utterance. */
@@ -66,7 +66,7 @@ export class TurnDetector {
     if (frameEnd <= this.floor) return [];
     if (this.start === undefined) {
       if (probability < this.settings.threshold) return [];
-      const padding = Math.round((this.settings.prefixPaddingMs * RATE) / 1000);
+      const padding = Math.round((this.settings.prefixPaddingMs * SAMPLE_RATE) / 1000);
       this.open(Math.max(this.floor, frameStart - padding), frameStart);
       this.probabilities.push(probability);
       return [{ kind: 'start', at: this.start! }];
@@ -78,7 +78,7 @@ export class TurnDetector {
     else if (probability < this.release && this.pauseFrom === undefined) this.pauseFrom = frameStart;
     if (
       this.pauseFrom !== undefined &&
-      (frameEnd - this.pauseFrom) * 1000 >= this.settings.silenceDurationMs * RATE
+      (frameEnd - this.pauseFrom) * 1000 >= this.settings.silenceDurationMs * SAMPLE_RATE
     ) {
       const stop: TurnEvent = { kind: 'stop', start: this.start, end: this.pauseFrom, cut: false };
       this.reset(this.pauseFrom);
@@ -105,7 +105,7 @@ export class TurnDetector {
 
   /** End of the least speech-like frame in the last seconds (not in the first second). */
   private bestPause(frameEnd: number): number {
-    const earliest = Math.max(this.start! + RATE, frameEnd - CUT_SEARCH_SECONDS * RATE);
+    const earliest = Math.max(this.start! + SAMPLE_RATE, frameEnd - CUT_SEARCH_SECONDS * SAMPLE_RATE);
     let best = frameEnd;
     let lowest = Number.POSITIVE_INFINITY;
     for (let i = this.probabilities.length - 1; i >= 0; i -= 1) {
