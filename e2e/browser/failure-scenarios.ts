@@ -4,9 +4,10 @@
  * captions.test.ts: its capture page streaming, its editor joined to both rooms.
  */
 import { expect } from '@jest/globals';
+import { SAMPLE_RATE } from '@live-captions/audio';
 import { screenshot, watchErrors } from './browser.js';
 import { overlayAddress, type Session, until } from './session.js';
-import { answered, assertNoAudioLost, SAMPLE_RATE } from './window-audio.js';
+import { answered, assertNoAudioLost } from './window-audio.js';
 
 /** The relay restarts mid-run: the overlay resumes and shows nothing twice. */
 export async function relayRestarts(session: Session): Promise<void> {
