@@ -4,7 +4,9 @@
  * shortcuts, live mode with corrections replacing what is on screen, line breaks, a caption longer
  * than the relay takes, and "Copy overlay link" from the hub's editor link.
  */
+import { readFileSync } from 'node:fs';
 import { expect } from '@jest/globals';
+import { parseSrt, parseWebVtt } from '@live-captions/caption-files';
 import { RELAY_TEXT_MAX } from '@live-captions/protocol';
 import type { Page } from 'playwright-core';
 import { screenshot, watchErrors } from './browser.js';
@@ -174,4 +176,32 @@ export async function copyOverlayFromHub({ session }: OperatorLoop): Promise<voi
   await opened.goto(copied);
   await opened.waitForFunction(() => document.body.dataset.relay === 'joined');
   await opened.close();
+}
+
+/** The editor's downloads: what went out, corrections included, parse as SRT and WebVTT. */
+export async function exports({ editor }: OperatorLoop): Promise<void> {
+  const download = async (format: string) => {
+    const [file] = await Promise.all([
+      editor.waitForEvent('download'),
+      editor.click(`button[data-export="${format}"]`),
+    ]);
+    const path = await file.path();
+    return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+  };
+  const srt = await download('srt');
+  expect(srt.name).toMatch(/^reviewed-captions-\d{4}-\d{2}-\d{2}-\d{4}\.srt$/);
+  const cues = parseSrt(srt.text);
+  const texts = cues.map((cue) => cue.text);
+  expect(texts).toContain('Pipeline caption 1');
+  expect(texts).toContain('Live caption, corrected');
+  expect(texts).not.toContain('Live caption with a typo');
+  expect(texts).toContain('First line\nsecond line');
+  // The times they went out: the pipeline's captions 1 s apart.
+  const first = cues.find((cue) => cue.text === 'Pipeline caption 1')!;
+  const second = cues.find((cue) => cue.text === 'Pipeline caption 2')!;
+  expect(second.startMs - first.startMs).toBeGreaterThan(500);
+  expect(second.startMs - first.startMs).toBeLessThan(1_500);
+  const vtt = await download('vtt');
+  expect(parseWebVtt(vtt.text)).toEqual(cues);
+  expect((await download('txt')).text).toContain('Live caption, corrected');
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import {
   copyOverlayFromHub,
+  exports,
   lineBreaks,
   liveCorrections,
   longCaption,
@@ -40,6 +41,8 @@ describe('the editor keeps pace', () => {
   test('Shift+Enter line breaks reach the overlay as line breaks', () => lineBreaks(loop));
   test('a 9,000-character caption reaches the overlay whole, in pieces, and the room keeps working', () =>
     longCaption(loop));
+  test('the reviewed captions download as SRT, WebVTT and text with the times they went out', () =>
+    exports(loop));
   test('"Copy overlay link" from the hub’s editor link keeps the overlay’s look and works', () =>
     copyOverlayFromHub(loop));
 });
