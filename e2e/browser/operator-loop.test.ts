@@ -4,6 +4,7 @@
  * Captions are published into the rooms from the test, as the capture page would.
  */
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { wordRules } from './capture-words-scenario.js';
 import {
   copyOverlayFromHub,
   exports,
@@ -52,8 +53,14 @@ describe('the overlay and the links hub', () => {
   test('a limit in visual lines, at the top, in serif; it fits a phone', () => visualLines(loop));
   test('the hub: Open beside Copy, the token from the start link, remembered only when asked', () =>
     hubOpenAndToken(loop));
+  test(
+    'capture: a word replacement applies before publishing; the rules are kept and export as a file',
+    () => wordRules(loop),
+    120_000,
+  );
   test('no page broke its CSP or threw', () => {
-    const expected = [/WebSocket connection to .* failed/];
+    // The relay restarted under the pages; the capture page's first /health before its token.
+    const expected = [/WebSocket connection to .* failed/, /status of 401 \(Unauthorized\)/];
     const unexpected = Object.entries(loop.session.errors).flatMap(([page, list]) =>
       list
         .filter((text) => !expected.some((pattern) => pattern.test(text)))

@@ -40,6 +40,8 @@ export class CaptionBoard {
     /** Caption ids are `<prefix>-<n>`. */
     private readonly prefix: string,
     private readonly publisher: () => RelayPublisher | undefined,
+    /** The operator's word rules (capture-words.ts), applied here, before anything is published. */
+    private readonly words: (text: string) => string = (text) => text,
   ) {}
 
   /** A rolling window's answer. */
@@ -94,7 +96,12 @@ export class CaptionBoard {
     if (text) this.ui.empty.hidden = true;
   }
 
-  private add(caption: FinalCaption): void {
+  private add(given: FinalCaption): void {
+    const caption: FinalCaption = {
+      ...given,
+      text: given.text && this.words(given.text),
+      ...(given.translation ? { translation: this.words(given.translation) } : {}),
+    };
     const { text, translation } = caption;
     if (!text && !translation) return;
     this.transcript.add({

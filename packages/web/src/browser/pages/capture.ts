@@ -44,6 +44,7 @@ import {
 } from './capture-form.js';
 import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
+import { applyWords, vocabulary, wireWords } from './capture-words.js';
 
 const baseUrl = new URL('./', location.href).href;
 const transcript = new Transcript();
@@ -58,6 +59,7 @@ const board = new CaptionBoard(
   transcript,
   randomId('cap').slice(4, 12),
   () => publisher,
+  applyWords,
 );
 let health: SpeechHealth | undefined;
 let session: CaptionSession | undefined;
@@ -165,6 +167,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
       language,
       ...(selectedMode() === 'translate' ? { task: 'translate' as const } : {}),
       turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
+      ...(vocabulary() ? { prompt: vocabulary() } : {}),
       onPartial: (text) => board.showPartial(text),
       onFinal: (final) =>
         board.addUtterance(final, selectedMode() === 'translate' ? 'en' : ui.language.value),
@@ -236,6 +239,9 @@ async function stopCapture(): Promise<void> {
 // --- wiring ---
 
 restoreSettings();
+wireWords((prompt) => {
+  if (session instanceof RealtimeSession) session.configure({ prompt });
+});
 connectRelay();
 void refreshMicrophones();
 void loadHealth();
