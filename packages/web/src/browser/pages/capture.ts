@@ -10,7 +10,7 @@ import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { exportFile, isExportFormat, transcriptCaptions } from '../lib/caption-export.js';
 import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
-import { downloadText, formatSeconds, setStatus } from '../lib/dom.js';
+import { downloadText, setStatus } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import { REALTIME_RATE, realtimeUrl } from '../lib/realtime-protocol.js';
 import { RealtimeSession } from '../lib/realtime-session.js';
@@ -44,6 +44,7 @@ import {
 } from './capture-form.js';
 import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
+import { sessionLine } from './capture-status.js';
 import { applyWords, vocabulary, wireWords } from './capture-words.js';
 
 const baseUrl = new URL('./', location.href).href;
@@ -116,33 +117,22 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
 // --- capture ---
 
 function showSession(status: SessionStatus): void {
-  const dropped =
-    status.droppedSeconds > 0 ? ` · ${formatSeconds(status.droppedSeconds)} dropped (buffer full)` : '';
-  const kept = `${formatSeconds(status.bufferedSeconds)} of audio kept (up to ${formatSeconds(status.maxBufferedSeconds)})`;
-  const figures = `buffered ${formatSeconds(status.bufferedSeconds)} · captioned ${formatSeconds(status.committedSeconds)}${dropped}`;
+  // The rolling session keeps capturing through a refusal; the realtime one stops (its older rule).
+  const carriesOn = session instanceof CaptureSession;
+  const line = sessionLine(status, carriesOn);
+  setStatus(ui.captureStatus, line.text, line.tone);
   ui.failure.hidden = status.state !== 'failed';
   ui.retry.disabled = ui.discard.disabled = status.state !== 'failed';
+  if (line.failure) ui.failureText.textContent = line.failure;
   switch (status.state) {
-    case 'capturing':
-      setStatus(
-        ui.captureStatus,
-        status.retrying
-          ? `Listening · ${status.message ?? 'retrying'} · ${kept}${dropped}`
-          : (status.message ?? `${status.inFlight ? 'Listening · processing' : 'Listening'} · ${figures}`),
-        status.retrying || status.message || dropped ? 'warn' : 'ok',
-      );
-      break;
     case 'draining':
       if (audio) void stopAudio();
-      setStatus(ui.captureStatus, status.message ?? `Finishing · sending the rest · ${figures}`, 'busy');
       break;
     case 'failed':
-      // Sending stopped on an answer retrying cannot change; the microphone goes on into the buffer.
-      ui.failureText.textContent = `The speech service refused the audio: ${status.message ?? 'unknown error'}. Capture carries on: ${kept}. Retry sends it again and continues; Discard forgets it and continues.`;
-      setStatus(ui.captureStatus, `Listening · sending stopped, audio kept · ${kept}${dropped}`, 'error');
+      if (audio && !carriesOn) void stopAudio();
+      if (!carriesOn) ui.stop.disabled = true;
       break;
     case 'closed':
-      setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
       session = undefined;
       board.showPartial('');
       refreshTransport();
