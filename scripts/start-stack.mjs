@@ -41,6 +41,8 @@ const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 // here is harmless and covers a signal sent to this process alone.
 
 const children = new Map();
+/** Restarts waiting for their backoff (cleared when the stack stops). */
+const pending = new Map();
 let step; // the build or download running now
 let stopping = false;
 
@@ -49,6 +51,7 @@ function stop(code) {
   stopping = true;
   process.exitCode = code;
   for (const child of children.values()) child.kill('SIGTERM');
+  for (const timer of pending.values()) clearTimeout(timer);
 }
 
 process.on('SIGINT', () => stop(0));
@@ -107,8 +110,28 @@ try {
       stepOptions(env),
     );
     if (stopping) process.exit(process.exitCode ?? 0);
-    if (code !== 0) process.exit(code);
+    if (code !== 0) {
+      const { DEFAULT_MODEL_BASE_URL } = await import('@live-captions/whisper-models');
+      const base = process.env.CAPTION_MODEL_BASE_URL || model.spec?.baseUrl || DEFAULT_MODEL_BASE_URL;
+      say(modelHelp(model, `${base.replace(/\/$/, '')}/resolve/main/ggml-${model.name}.bin`));
+      process.exit(code);
+    }
   }
+}
+
+/** What to do when the first start could not fetch its model (offline, a proxy, a mirror down). */
+function modelHelp(model, url) {
+  return [
+    '',
+    bold(`pnpm start: could not download the speech model "${model.name}".`),
+    `  tried:  ${url}`,
+    `  into:   ${model.path}`,
+    'Ways forward:',
+    `  - a model file you already have: ${bold('CAPTION_OFFLINE=1 CAPTION_MODEL=/path/to/ggml-<name>.bin pnpm start')}`,
+    `  - a mirror laid out like the official repository: ${bold('CAPTION_MODEL_BASE_URL=https://mirror.example/whisper.cpp pnpm start')}`,
+    `  - on a connected machine: ${bold(`pnpm model ${model.name}`)}, then copy ${model.path} to the same place here`,
+    '',
+  ].join('\n');
 }
 step = undefined;
 
@@ -153,12 +176,20 @@ function onLine(name, line, fromStderr) {
   else (fromStderr ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
-for (const name of names) {
+// A service that exits is started again after a backoff (1 s, doubled up to 30 s; back to 1 s
+// once it ran for a minute) while the others keep running: one crash never stops the stack.
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+const RESTART_RESET_MS = 60_000;
+const restarts = new Map();
+
+function startService(name) {
   const child = spawn(process.execPath, [join(root, 'services', name, 'dist/index.js')], {
     cwd: root,
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const startedAt = performance.now();
   children.set(name, child);
   for (const [stream, fromStderr] of [
     [child.stdout, false],
@@ -173,12 +204,27 @@ for (const name of names) {
   }
   child.on('exit', (code, signal) => {
     children.delete(name);
-    if (!stopping) {
-      say(`${name.padEnd(8)} | exited (${signal ?? code}); stopping the stack`);
-      stop(code || 1);
-    }
+    listeners.delete(name);
+    if (stopping) return;
+    const previous = restarts.get(name);
+    const again = previous && performance.now() - startedAt < RESTART_RESET_MS;
+    const delay = again ? Math.min(RESTART_MAX_MS, previous.delay * 2) : RESTART_FIRST_MS;
+    const attempt = again ? previous.attempt + 1 : 1;
+    restarts.set(name, { delay, attempt });
+    say(
+      `${name.padEnd(8)} | exited (${signal ?? code}); restarting in ${delay / 1000} s (restart ${attempt}); the other services keep running`,
+    );
+    const timer = setTimeout(() => {
+      pending.delete(name);
+      if (stopping) return;
+      startService(name);
+      say(`${name.padEnd(8)} | restarted`);
+    }, delay);
+    pending.set(name, timer);
   });
 }
+
+for (const name of names) startService(name);
 if (names.length === 0) say('pnpm start: no built service found under services/*/dist');
 
 // ---- ready: say what to open ----------------------------------------------------------------
@@ -206,13 +252,23 @@ async function speechReady() {
   }
 }
 
+function hubLink(base) {
+  if (!base) return undefined;
+  return apiKey ? `${base}#${new URLSearchParams({ token: apiKey })}` : base;
+}
+
 function summary() {
   const url = (name, path = '/') => {
     const at = listeners.get(name);
     return at ? `http://localhost:${at.port}${path}` : undefined;
   };
   const rows = [
-    ['links hub', url('ui'), 'start here: builds the capture, editor and overlay links'],
+    // The access token travels in the fragment only: the browser never sends it to a server.
+    [
+      'links hub',
+      hubLink(url('ui')),
+      'start here: fills itself in and builds the capture, editor and overlay links',
+    ],
     ['capture', url('speech'), 'the microphone page'],
     ['overlay', url('ui', '/overlay.html'), 'OBS browser source; open it through its link from the hub'],
     ['calendar', url('calendar', '/wp-json/cal/events/v1/events'), ''],
@@ -221,7 +277,8 @@ function summary() {
     '',
     bold(`Live captions is running (ready in ${seconds()}). Open:`),
     ...rows.map(([what, link, note]) => `  ${what.padEnd(10)} ${bold(link)}${note ? dim(`  ${note}`) : ''}`),
-    `  access token: CAPTION_API_KEY in ${bold('secrets/caption-local.env')} ${dim('(the links hub asks for it)')}`,
+    `  access token: CAPTION_API_KEY in ${bold('secrets/caption-local.env')} ${dim('(already in the hub link above)')}`,
+    dim('A service that stops is restarted by itself; the pages reconnect.'),
     dim('Ctrl+C stops everything.'),
     '',
   ];

@@ -36,6 +36,7 @@ export class CaptureProxy {
   /** WebSocket upgrades passed to the gateway: path and offered subprotocols. */
   readonly upgrades: { path: string; protocols: string[]; refused: boolean }[] = [];
   private failures = 0;
+  private failureStatus = 503;
   private readonly tunnels = new Set<Socket>();
   private server?: Server;
   /** Set when the gateway does not serve the capture page yet: the proxy serves it with the gateway's headers. */
@@ -54,9 +55,10 @@ export class CaptureProxy {
     for (const socket of this.tunnels) socket.destroy();
   }
 
-  /** The next `count` windows get a 503 (not forwarded). */
-  failNext(count: number): void {
+  /** The next `count` windows get a 503, or `status` (not forwarded). */
+  failNext(count: number, status = 503): void {
     this.failures = count;
+    this.failureStatus = status;
   }
 
   async start(captureDir: string): Promise<void> {
@@ -115,9 +117,12 @@ export class CaptureProxy {
     if (record) this.windows.push(record);
     if (record && this.failures > 0) {
       this.failures -= 1;
-      record.status = 503;
+      record.status = this.failureStatus;
       record.injected = true;
-      res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"detail":"Service restarting"}');
+      const detail = this.failureStatus === 503 ? 'Service restarting' : 'Refused by the test';
+      res
+        .writeHead(this.failureStatus, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ detail }));
       return;
     }
     const upstream = request({
@@ -137,7 +142,11 @@ export class CaptureProxy {
       }
       res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
     });
-    upstream.on('error', () => res.writeHead(502).end());
+    upstream.on('error', () => {
+      // The gateway is down: the browser sees 502, as behind any reverse proxy.
+      if (record) record.status = 502;
+      res.writeHead(502).end();
+    });
     upstream.end(body);
   }
 

@@ -27,6 +27,9 @@ export interface Stack {
   relayUrl: string;
   proxy: CaptureProxy;
   restartRelay(): Promise<void>;
+  /** Stops the speech gateway (the capture proxy then answers 502), and starts it again. */
+  stopGateway(): Promise<void>;
+  startGateway(): Promise<void>;
   stop(): Promise<void>;
   logs(): string;
 }
@@ -63,7 +66,7 @@ export async function startStack(captureDir: string): Promise<Stack> {
   writeFileSync(join(dir, 'relay.private.json'), relayConfigText(secrets));
   writeFileSync(join(dir, 'relay-tokens.env'), relayTokensText(secrets));
 
-  const gateway = startService('speech', {
+  const gatewayEnv = {
     LOG_LEVEL: 'warn',
     CAPTION_BIND: '127.0.0.1',
     CAPTION_PORT: String(gatewayPort),
@@ -76,7 +79,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
     // The realtime transport's server VAD: the Silero test model (offline, never downloaded).
     CAPTION_REALTIME_VAD_MODEL: sileroModel(),
-  });
+  };
+  let gateway = startService('speech', gatewayEnv);
   const relayEnv = {
     LOG_LEVEL: 'warn',
     RELAY_BIND: '127.0.0.1',
@@ -102,13 +106,15 @@ export async function startStack(captureDir: string): Promise<Stack> {
   const relayReady = () =>
     until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
 
-  try {
-    const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
-    await until(
+  const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
+  const gatewayReady = () =>
+    until(
       'the gateway',
       async () => (await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok,
       60_000,
     );
+  try {
+    await gatewayReady();
     await relayReady();
     await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
     await proxy.start(captureDir);
@@ -131,6 +137,13 @@ export async function startStack(captureDir: string): Promise<Stack> {
       await relay.stop();
       relay = startService('relay', relayEnv);
       await relayReady();
+    },
+    async stopGateway() {
+      await gateway.stop();
+    },
+    async startGateway() {
+      gateway = startService('speech', gatewayEnv);
+      await gatewayReady();
     },
     async stop() {
       await proxy.stop();

@@ -126,33 +126,93 @@ describe('capture session', () => {
     expect(s.status.state).toBe('closed');
   });
 
-  test('retries exhausted: stops with the audio kept; Retry sends the same window, Discard forgets', async () => {
-    const { fetch, calls } = gateway([503, 503, 503, 503]);
+  test('a gateway away for 20 attempts: capture goes on, the window is retried until answered, the backlog goes out by itself', async () => {
+    const { fetch, calls } = gateway(Array(20).fill(503));
     const statuses: SessionStatus[] = [];
-    const s = session(fetch, statuses);
+    const results: string[] = [];
+    const s = session(fetch, statuses, results);
+    speak(s, 3);
+    await settle();
+    // The microphone keeps going during the outage: 20 s more are kept.
+    speak(s, 20);
+    expect(statuses.some((status) => status.retrying && /retrying in/.test(status.message ?? ''))).toBe(true);
+    for (let i = 0; i < 50 && calls.filter((c) => c.method === 'POST').length < 21; i++) await settle();
+    expect(s.status).toMatchObject({ state: 'capturing', droppedSeconds: 0 });
+    await s.stop();
+    const posts = calls.filter((call) => call.method === 'POST');
+    expect(posts.slice(0, 21).map((call) => call.headers['X-Request-ID'])).toEqual(
+      Array(21).fill('request-1'),
+    );
+    // After the outage the backlog went out in windows of at most 12 s, nothing lost: every second
+    // of speech was in a window that was answered (an unfinished window's uncommitted tail goes
+    // out again in the next, so the sum may exceed what was spoken, never fall short of it).
+    const answered = posts.slice(20);
+    const seconds = answered.reduce(
+      (sum, post) =>
+        sum + post.body!.length / 4 / RATE - Number(post.url.searchParams.get('context_seconds')),
+      0,
+    );
+    expect(seconds).toBeGreaterThanOrEqual(23 - 1e-6);
+    for (const post of answered) expect(post.body!.length / 4 / RATE).toBeLessThanOrEqual(12);
+    expect(results.length).toBe(answered.length);
+    expect(s.status.state).toBe('closed');
+  });
+
+  test('beyond the bound the oldest audio is dropped, reported as a gap, and capture goes on', async () => {
+    const outage: number[] = Array(100_000).fill(503);
+    const { fetch } = gateway(outage);
+    const gaps: number[] = [];
+    let n = 0;
+    const s = new CaptureSession({
+      baseUrl: 'http://localhost:8765/',
+      streamId: 'stream-gap',
+      language: 'en',
+      mode: 'transcribe',
+      threshold: 0.002,
+      intervalSeconds: 3,
+      maxBufferedSeconds: 10,
+      fetch,
+      retry: { sleep: () => new Promise((resolve) => setTimeout(resolve, 1)) },
+      newRequestId: () => `request-${++n}`,
+      onGap: (seconds) => gaps.push(seconds),
+    });
+    speak(s, 3);
+    await settle();
+    speak(s, 9);
+    expect(s.status.bufferedSeconds).toBeLessThanOrEqual(10);
+    expect(gaps.reduce((a, b) => a + b, 0)).toBeCloseTo(2, 6);
+    expect(s.status).toMatchObject({ state: 'capturing', droppedSeconds: expect.closeTo(2, 6) });
+    // The gateway is back: what was kept goes out, the session closes.
+    outage.length = 0;
+    await s.stop();
+    expect(s.status.state).toBe('closed');
+  });
+
+  test('a 4xx stops sending, not capturing: Retry sends the same window and carries on; Discard forgets it', async () => {
+    const { fetch, calls } = gateway([413]);
+    const s = session(fetch);
     speak(s, 3);
     await s.whenIdle();
-    expect(s.status).toMatchObject({ state: 'failed', message: 'Service restarting' });
-    expect(s.hasPendingAudio).toBe(true);
-    speak(s, 1); // the page has stopped the microphone; late frames are ignored
-    expect(calls).toHaveLength(4);
+    expect(s.status.state).toBe('failed');
+    speak(s, 1); // the microphone goes on: kept
+    expect(s.status.bufferedSeconds).toBeGreaterThan(3.5);
     await s.retry();
+    expect(s.status.state).toBe('capturing');
+    await s.stop();
     const posts = calls.filter((call) => call.method === 'POST');
-    expect(posts.map((call) => call.headers['X-Request-ID'])).toEqual([
-      ...Array(5).fill('request-1'),
-      'request-2',
-    ]);
-    expect(posts[4]!.body).toEqual(posts[0]!.body);
+    expect(posts[1]!.headers['X-Request-ID']).toBe('request-1');
+    expect(posts[1]!.body).toEqual(posts[0]!.body);
     expect(s.status.state).toBe('closed');
 
-    const again = gateway([503, 503, 503, 503]);
+    const again = gateway([400]);
     const d = session(again.fetch);
     speak(d, 3);
     await d.whenIdle();
     await d.discard();
-    expect(again.calls.map((call) => call.method)).toEqual(['POST', 'POST', 'POST', 'POST', 'DELETE']);
-    expect(d.status.state).toBe('closed');
     expect(d.hasPendingAudio).toBe(false);
+    expect(d.status.state).toBe('capturing');
+    await d.stop();
+    expect(again.calls.map((call) => call.method)).toEqual(['POST', 'DELETE']);
   });
 
   test('a 400 stops at once without retrying, audio kept', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import type { RelayCaption } from '@live-captions/protocol';
 import { levelFromRms, smoothLevel } from '../src/browser/lib/level.js';
 import { buildLinks, overlayUrl } from '../src/browser/lib/links.js';
-import { OverlayModel, overlayOptions } from '../src/browser/lib/overlay-model.js';
+import { OVERLAY_SHOWTIME_MS, OverlayModel, overlayOptions } from '../src/browser/lib/overlay-model.js';
 import { fragment, isRelayUrl, readParams } from '../src/browser/lib/params.js';
 import { ReviewQueue } from '../src/browser/lib/review-queue.js';
 import { Transcript } from '../src/browser/lib/transcript.js';
@@ -31,7 +31,8 @@ describe('links', () => {
         .filter(([key, value]) => key.endsWith('Token') && link!.includes(value))
         .map(([key]) => key);
     expect(tokensIn(links.capture)).toEqual(['sourceWriteToken']);
-    expect(tokensIn(links.editor)).toEqual(['sourceReadToken', 'outputWriteToken']);
+    // The editor also carries the output read token, for its "Copy overlay link".
+    expect(tokensIn(links.editor)).toEqual(['sourceReadToken', 'outputReadToken', 'outputWriteToken']);
     expect(tokensIn(links.overlay)).toEqual(['outputReadToken']);
     for (const link of Object.values(links)) expect(new URL(link!).search).not.toMatch(/Token/);
     expect(links.capture).toBe(
@@ -120,8 +121,9 @@ describe('overlay model', () => {
       maxlines: 3,
       clear: false,
       dual: false,
-      showtimeMs: 5000,
+      showtimeMs: OVERLAY_SHOWTIME_MS,
     });
+    expect(OVERLAY_SHOWTIME_MS).toBeGreaterThan(9_000);
     const given: Record<string, string> = { maxlines: '0', showtime: '0', clear: 'true' };
     expect(overlayOptions((name) => given[name])).toEqual({
       maxlines: 3,

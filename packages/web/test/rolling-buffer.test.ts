@@ -131,3 +131,26 @@ describe('rolling buffer', () => {
     expect(buffer.next()?.reason).toBe('interval');
   });
 });
+
+describe('a bounded buffer through a gateway outage', () => {
+  test('beyond the bound the oldest audio is dropped, the window in flight abandoned, the newest kept', () => {
+    const buffer = new RollingBuffer({ threshold: 0.002, intervalSeconds: 3, maxBufferedSeconds: 10 });
+    const second = (value: number) => new Float32Array(16_000).fill(value);
+    buffer.push(second(0.1));
+    buffer.push(second(0.1));
+    buffer.push(second(0.1));
+    expect(buffer.next()?.reason).toBe('interval');
+    expect(buffer.dropOverflow()).toBe(0);
+    for (let n = 0; n < 9; n++) buffer.push(second(0.2 + n / 100));
+    expect(buffer.bufferedSeconds).toBe(12);
+    expect(buffer.dropOverflow()).toBe(2);
+    expect(buffer.bufferedSeconds).toBe(10);
+    expect(buffer.busy).toBe(false);
+    // The next window starts with the oldest second kept (the 2nd of the first three) and no context.
+    const next = buffer.next(true)!;
+    expect(next.contextSeconds).toBe(0);
+    expect(next.samples[0]).toBeCloseTo(0.1, 6);
+    expect(next.samples[16_000]).toBeCloseTo(0.2, 6);
+    expect(next.samples.at(-1)).toBeCloseTo(0.28, 6);
+  });
+});

@@ -2,8 +2,12 @@
  * One capture session against the speech gateway (no DOM): feeds the rolling buffer, sends one
  * window at a time to `POST /transcribe` with a stable X-Stream-ID and a fresh X-Request-ID per
  * window (reused, with the same bytes, on every retry), drains with `final=1` on stop and then
- * closes the stream with `DELETE /streams/{id}`. When retries are exhausted it stops with the
- * audio kept; `retry()` sends the same window again, `discard()` forgets the audio.
+ * closes the stream with `DELETE /streams/{id}`. Through a gateway outage it carries on: capture
+ * goes on into the buffer (bounded, `maxBufferedSeconds`, 120 s by default), the window is retried
+ * with backoff and jitter until the gateway answers, and the backlog then goes out by itself;
+ * beyond the bound the oldest audio is dropped and reported (`onGap`). An answer that retrying
+ * cannot change (a 4xx) stops sending with the audio kept, capture still going: `retry()` sends
+ * the same window again and carries on, `discard()` forgets the kept audio and carries on.
  */
 
 import type { TranscribeResponse } from '@live-captions/protocol';
@@ -25,7 +29,16 @@ export interface SessionStatus {
   skippedSeconds?: number;
   /** Last failure (state `failed`) or the retry in progress. */
   message?: string;
+  /** The gateway is not answering: windows are being retried (`message` says when next). */
+  retrying: boolean;
+  /** The bound of the buffer, in seconds. */
+  maxBufferedSeconds: number;
+  /** Audio dropped so far because the buffer was full. */
+  droppedSeconds: number;
 }
+
+/** Audio kept through a gateway outage before the oldest is dropped. */
+export const CAPTURE_BUFFER_SECONDS = 120;
 
 export interface CaptureSessionOptions extends RollingBufferOptions {
   /** Base URL of the gateway (the page's own origin). */
@@ -40,6 +53,8 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   newRequestId?: () => string;
   onResult?: (result: TranscribeResponse, window: AudioWindow) => void;
   onStatus?: (status: SessionStatus) => void;
+  /** The oldest `seconds` of audio were dropped (the buffer was full): a gap in the transcript. */
+  onGap?: (seconds: number) => void;
   /** Backlog past which the session skips to the live edge (default 8 s, as the gateway's). */
   lagBoundSeconds?: number;
   /** The session skipped `seconds` of audio to catch up (the page marks the gap). */
@@ -73,9 +88,17 @@ export class CaptureSession {
   private pending?: Pending;
   private sending = false;
   private committed = 0;
+  private dropped = 0;
   private skipped = 0;
   /** Skipped seconds not yet told to the gateway (X-Caption-Skipped of the next window). */
   private unreported = 0;
+  /**
+   * Audio kept through an outage is owed to the audience (nothing within the buffer's bound is
+   * lost): the lag watchdog waits until that backlog has drained below its bound once.
+   */
+  private drainingOutage = false;
+  private retrying = false;
+  private stopRequested = false;
   private message?: string;
   private closing?: Promise<void>;
   private idleWaiters: (() => void)[] = [];
@@ -83,7 +106,7 @@ export class CaptureSession {
   constructor(options: CaptureSessionOptions) {
     this.options = options;
     this.streamId = options.streamId;
-    this.buffer = new RollingBuffer(options);
+    this.buffer = new RollingBuffer({ maxBufferedSeconds: CAPTURE_BUFFER_SECONDS, ...options });
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -96,6 +119,9 @@ export class CaptureSession {
       backlogSeconds: this.buffer.pendingSeconds,
       skippedSeconds: this.skipped,
       ...(this.message ? { message: this.message } : {}),
+      retrying: this.retrying,
+      maxBufferedSeconds: this.options.maxBufferedSeconds ?? CAPTURE_BUFFER_SECONDS,
+      droppedSeconds: this.dropped,
     };
   }
 
@@ -119,43 +145,54 @@ export class CaptureSession {
     });
   }
 
-  /** A frame from the microphone (ignored once stopped); `frameRms` as in `RollingBuffer.push`. */
+  /**
+   * A frame from the microphone (kept while capturing, also while sending is stopped by a
+   * failure; ignored once stopping); `frameRms` as in `RollingBuffer.push`.
+   */
   push(frame: Float32Array, frameRms?: number): void {
-    if (this.state !== 'capturing') return;
+    if (this.stopRequested || (this.state !== 'capturing' && this.state !== 'failed')) return;
     this.buffer.push(frame, frameRms);
-    if (this.buffer.overflowing) {
-      // The gateway cannot keep up: stop taking audio and send what is buffered.
-      this.state = 'draining';
-      this.message = 'More than 30 s of audio waiting: capture stopped, sending the rest';
+    const dropped = this.buffer.dropOverflow();
+    if (dropped > 0) {
+      // The window being retried held the oldest audio: it is abandoned with it.
+      this.pending = undefined;
+      this.dropped += dropped;
+      this.options.onGap?.(dropped);
     }
     this.pump();
   }
 
   /** Stop capturing: the rest is sent with `final=1`, then the stream is closed. */
   stop(): Promise<void> {
+    this.stopRequested = true;
     if (this.state === 'capturing') this.state = 'draining';
     this.pump();
     return this.whenIdle();
   }
 
-  /** After a failure: sends the kept window again (same request ID and bytes), then drains. */
+  /**
+   * After a failure: sends the kept window again (same request ID and bytes) and carries on
+   * (capturing, or finishing when Stop was pressed).
+   */
   retry(): Promise<void> {
-    if (this.state !== 'failed') return this.whenIdle();
-    this.state = 'draining';
-    this.message = undefined;
-    this.pump();
-    return this.whenIdle();
+    if (this.state === 'failed') {
+      this.state = this.stopRequested ? 'draining' : 'capturing';
+      this.message = undefined;
+      this.pump();
+    }
+    return Promise.resolve();
   }
 
-  /** After a failure: forgets the kept audio and closes the stream. */
+  /** After a failure: forgets the kept audio and carries on (capturing, or closing). */
   discard(): Promise<void> {
-    if (this.state !== 'failed') return this.whenIdle();
-    this.pending = undefined;
-    this.buffer.clear();
-    this.state = 'draining';
-    this.message = undefined;
-    this.pump();
-    return this.whenIdle();
+    if (this.state === 'failed') {
+      this.pending = undefined;
+      this.buffer.clear();
+      this.state = this.stopRequested ? 'draining' : 'capturing';
+      this.message = undefined;
+      this.pump();
+    }
+    return Promise.resolve();
   }
 
   /** Resolves when the session is closed or failed (nothing more happens by itself). */
@@ -211,40 +248,61 @@ export class CaptureSession {
           }),
         {
           ...this.options.retry,
+          forever: true,
+          // Abandoned (its audio dropped from a full buffer) or the session discarded: stop.
+          giveUp: () => this.pending !== pending || this.state === 'closed',
           onRetry: (event) => {
-            this.message = `Retrying (${event.attempt}/3): ${event.message}`;
+            this.retrying = true;
+            this.drainingOutage = true;
+            this.message = `Speech service not answering (${event.message}); retrying in ${(event.delayMs / 1000).toFixed(1)} s`;
             this.emit();
             this.options.retry?.onRetry?.(event);
           },
         },
       );
       const result = (await response.json()) as TranscribeResponse;
+      this.sending = false;
+      this.retrying = false;
+      if (this.pending !== pending) {
+        // Its audio was dropped meanwhile: the answer belongs to nothing kept.
+        this.pump();
+        return;
+      }
       this.pending = undefined;
       this.message = undefined;
       this.buffer.commit(result.committed_seconds);
       this.committed += Math.max(0, result.committed_seconds - window.contextSeconds);
-      this.sending = false;
       this.unreported = 0;
       this.options.onResult?.(result, window);
       this.catchUp();
     } catch (error) {
-      // The window stays in flight in the buffer: `retry()` sends the same bytes again.
       this.sending = false;
-      this.state = 'failed';
-      this.message = error instanceof RequestFailedError ? error.message : String(error);
-      this.emit();
-      return;
+      this.retrying = false;
+      if (this.pending === pending) {
+        // An answer retrying cannot change: the window stays in the buffer, capture goes on, and
+        // `retry()` sends the same bytes again.
+        this.state = 'failed';
+        this.message = error instanceof RequestFailedError ? error.message : String(error);
+        this.emit();
+        return;
+      }
     }
     this.pump();
   }
 
   /**
    * The lag watchdog: with more audio waiting than the bound, the oldest is dropped so captions
-   * follow the speaker again; the page is told, to mark the gap, and so is the gateway.
+   * follow the speaker again; the page is told, to mark the gap, and so is the gateway. Not while
+   * the audio kept through an outage drains: that backlog is the outage's, not a slow decoder's.
    */
   private catchUp(): void {
     if (this.state !== 'capturing') return;
-    if (this.buffer.pendingSeconds <= (this.options.lagBoundSeconds ?? LAG_BOUND_SECONDS)) return;
+    const bound = this.options.lagBoundSeconds ?? LAG_BOUND_SECONDS;
+    if (this.drainingOutage) {
+      if (this.buffer.pendingSeconds <= bound) this.drainingOutage = false;
+      return;
+    }
+    if (this.buffer.pendingSeconds <= bound) return;
     const seconds = this.buffer.skipToLiveEdge(LIVE_EDGE_KEEP_SECONDS);
     if (seconds <= 0) return;
     this.skipped += seconds;

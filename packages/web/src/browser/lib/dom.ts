@@ -33,8 +33,8 @@ export async function copyText(text: string, fallback?: HTMLInputElement): Promi
 }
 
 /** Downloads text as a file (a Blob URL, nothing leaves the browser). */
-export function downloadText(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+export function downloadText(name: string, text: string, type = 'text/plain;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;

@@ -1,7 +1,8 @@
 /**
  * The links hub's links (pure). Tokens go into fragments only and each link carries only what its
  * page needs: capture writes the source room; the editor reads the source room and writes the
- * output room; the overlay reads the output room. The service access token is never put in a link.
+ * output room (and carries the output read token, when given, for its "Copy overlay link"); the
+ * overlay reads the output room. The service access token is never put in a link.
  */
 import { fragment } from './params.js';
 
@@ -25,6 +26,10 @@ export interface OverlayOptions {
   /** OBS native captions: the local OBS WebSocket port and password (fragment only). */
   obsPort?: number;
   obsPassword?: string;
+  /** A name of `OVERLAY_FONTS` (overlay-look.ts). */
+  font?: string;
+  bg?: string;
+  position?: 'top' | 'bottom';
 }
 
 export interface Links {
@@ -59,6 +64,9 @@ export function buildLinks(
           sourceReadToken: relay.sourceReadToken,
           outputRoom: relay.outputRoom,
           outputWriteToken: relay.outputWriteToken,
+          // "Copy overlay link" in the editor: the output read token and the overlay's look.
+          outputReadToken: relay.outputReadToken,
+          overlay: overlayQuery(overlay),
         })}`
       : null;
   const overlayLink = relay.outputReadToken
@@ -75,17 +83,37 @@ export function overlayUrl(
   readToken: string,
   options: OverlayOptions = {},
 ): string {
-  const url = new URL('overlay.html', site);
-  const query = fragment({
+  const obs = options.obsPort ? { port: options.obsPort, password: options.obsPassword } : undefined;
+  return overlayLink(site, overlayQuery(options), relayUrl, room, readToken, obs);
+}
+
+/** The overlay's display options as its query string. */
+export function overlayQuery(options: OverlayOptions): string {
+  return fragment({
     maxlines: options.maxlines,
     clear: options.clear,
     showtime: options.showtime,
     dual: options.dual,
     fontsize: options.fontsize,
     color: options.color,
+    font: options.font,
+    bg: options.bg,
+    position: options.position,
   });
+}
+
+/** The overlay's address from a query string already built (the editor keeps the hub's). */
+export function overlayLink(
+  site: string,
+  query: string,
+  relayUrl: string,
+  room: string,
+  readToken: string,
+  obs?: { port: number; password?: string | undefined },
+): string {
+  const url = new URL('overlay.html', site);
   url.search = query;
   // The OBS password is a secret like the token; the port goes with it (no password without a port).
-  const obs = options.obsPort ? { obs: options.obsPort, obspw: options.obsPassword } : {};
-  return `${url.href}#${fragment({ relayUrl, room, relayReadToken: readToken, ...obs })}`;
+  const forObs = obs ? { obs: obs.port, obspw: obs.password } : {};
+  return `${url.href}#${fragment({ relayUrl, room, relayReadToken: readToken, ...forObs })}`;
 }

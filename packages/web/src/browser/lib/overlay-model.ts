@@ -21,7 +21,17 @@ export interface OverlayLine {
   interim: boolean;
 }
 
-export const OVERLAY_DEFAULTS: OverlayOptions = { maxlines: 3, clear: false, dual: false, showtimeMs: 5000 };
+/**
+ * The idle clear waits longer than the longest capture window (9 s) plus its transcription, so
+ * that the overlay never blanks between consecutive captions of continuous speech.
+ */
+export const OVERLAY_SHOWTIME_MS = 12_000;
+export const OVERLAY_DEFAULTS: OverlayOptions = {
+  maxlines: 3,
+  clear: false,
+  dual: false,
+  showtimeMs: OVERLAY_SHOWTIME_MS,
+};
 
 /** Reads the overlay's options from page parameters, falling back to the defaults on bad values. */
 export function overlayOptions(get: (name: string) => string | undefined): OverlayOptions {

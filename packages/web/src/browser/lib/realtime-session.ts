@@ -76,6 +76,9 @@ export class RealtimeSession {
       bufferedSeconds: this.kept.samples.length / REALTIME_RATE,
       committedSeconds: this.kept.doneUpTo / REALTIME_RATE,
       ...(this.message ? { message: this.message } : {}),
+      retrying: false,
+      maxBufferedSeconds: MAX_KEPT_SAMPLES / REALTIME_RATE,
+      droppedSeconds: 0,
     };
   }
 

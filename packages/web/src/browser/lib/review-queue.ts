@@ -1,4 +1,9 @@
-/** The editor's FIFO review queue (pure): captions from the source room wait here for review. */
+/**
+ * The editor's review (pure): captions from the source room wait in a FIFO queue (bounded), one
+ * is under review in the draft, and in timed mode each goes out when its own countdown, started at
+ * its arrival, ends: a pipeline, so captions arriving faster than the delay are not held back by
+ * the ones before them.
+ */
 
 export interface ReviewItem {
   /** Caption id from the source room. */
@@ -10,12 +15,23 @@ export interface ReviewItem {
   trimmed?: boolean;
   /** When it arrived (ms). */
   receivedAt: number;
+  /** When the operator last edited it under review (ms): the countdown restarts from there. */
+  editedAt?: number;
 }
 
 export const REVIEW_QUEUE_LIMIT = 100;
 
-export class ReviewQueue {
-  private readonly items: ReviewItem[] = [];
+/** Modes of the editor: live sends each caption as it arrives; timed after a delay; manual waits. */
+export type EditorMode = 'live' | 'timed' | 'manual';
+export const DEFAULT_TIMED_DELAY_S = 5;
+
+/** When a caption goes out in timed mode: its delay counted from its arrival, or from its last edit. */
+export function dueAt(item: ReviewItem, delayMs: number): number {
+  return Math.max(item.receivedAt, item.editedAt ?? item.receivedAt) + delayMs;
+}
+
+export class ReviewQueue<Item extends ReviewItem = ReviewItem> {
+  private readonly items: Item[] = [];
   /** Captions dropped because the queue was full (the oldest go first). */
   dropped = 0;
 
@@ -25,11 +41,11 @@ export class ReviewQueue {
     return this.items.length;
   }
 
-  get all(): readonly ReviewItem[] {
+  get all(): readonly Item[] {
     return this.items;
   }
 
-  push(item: ReviewItem): void {
+  push(item: Item): void {
     this.items.push(item);
     while (this.items.length > this.limit) {
       this.items.shift();
@@ -37,7 +53,7 @@ export class ReviewQueue {
     }
   }
 
-  shift(): ReviewItem | undefined {
+  shift(): Item | undefined {
     return this.items.shift();
   }
 
@@ -48,6 +64,43 @@ export class ReviewQueue {
   }
 }
 
-/** Modes of the editor: live publishes edits as interim text; timed sends after a delay; manual waits. */
-export type EditorMode = 'live' | 'timed' | 'manual';
-export const DEFAULT_TIMED_DELAY_S = 5;
+/**
+ * The caption under review and the ones waiting behind it. `advance` brings the next one into
+ * review; `releaseDue` is timed mode's clock step.
+ */
+export class ReviewDesk<Item extends ReviewItem = ReviewItem> {
+  current: Item | undefined;
+  readonly queue: ReviewQueue<Item>;
+
+  constructor(limit = REVIEW_QUEUE_LIMIT) {
+    this.queue = new ReviewQueue<Item>(limit);
+  }
+
+  /** Queues a caption; it comes into review at once when nothing is under review and `free`. */
+  arrive(item: Item, free = true): void {
+    this.queue.push(item);
+    if (!this.current && free) this.advance();
+  }
+
+  /** The next waiting caption comes into review (or none). */
+  advance(): Item | undefined {
+    this.current = this.queue.shift();
+    return this.current;
+  }
+
+  /**
+   * Timed mode at `now`: every caption whose countdown has ended, the one under review first, goes
+   * to `send` in order (which must call `advance`). Returns how many went out.
+   */
+  releaseDue(now: number, delayMs: number, send: (item: Item) => void): number {
+    let sent = 0;
+    while (this.current && dueAt(this.current, delayMs) <= now) {
+      const before = this.current;
+      send(before);
+      sent += 1;
+      // A `send` that did not move on would loop for ever.
+      if (this.current === before) this.advance();
+    }
+    return sent;
+  }
+}

@@ -8,7 +8,8 @@
  * - `final` only when the whole buffer is sent at a pause or on stop;
  * - after an answer, `contextSeconds` before `committed_seconds` stay as the next window's context.
  *
- * Nothing else is ever dropped: audio that could not be sent stays buffered until `clear()`.
+ * Nothing else is ever dropped: audio that could not be sent stays buffered until `clear()`, or
+ * until `dropOverflow()` drops the oldest beyond `maxBufferedSeconds` (a long gateway outage).
  */
 import {
   MAX_CLIP_SECONDS,
@@ -187,6 +188,20 @@ export class RollingBuffer {
     this.drop(excess);
     this.context = 0;
     return skipped;
+  }
+
+  /**
+   * Drops the oldest audio beyond `maxBufferedSeconds` (the gateway has been away too long): the
+   * window in flight is abandoned and no context is kept across the hole. Returns the seconds
+   * dropped (0 when within the bound).
+   */
+  dropOverflow(): number {
+    const excess = this.length - Math.round(this.options.maxBufferedSeconds * this.sampleRate);
+    if (excess <= 0) return 0;
+    this.inFlight = undefined;
+    this.drop(excess);
+    this.context = 0;
+    return excess / this.sampleRate;
   }
 
   /** Forgets everything (the operator chose Discard). */

@@ -42,6 +42,8 @@ export class CaptionBoard {
     /** Caption ids are `<prefix>-<n>`. */
     private readonly prefix: string,
     private readonly publisher: () => RelayPublisher | undefined,
+    /** The operator's word rules (capture-words.ts), applied here, before anything is published. */
+    private readonly words: (text: string) => string = (text) => text,
   ) {}
 
   /** A rolling window's answer. */
@@ -71,15 +73,29 @@ export class CaptionBoard {
   }
 
   /**
-   * The lag watchdog skipped audio: a visible gap mark on the page and in the transcript, never a
-   * caption for the audience.
+   * Audio that will never be captioned: skipped by the lag watchdog to catch up with the live
+   * edge, or dropped because the buffer was full through a long outage. A visible marker in the
+   * list and a gap mark in the transcript, never silently; nothing goes to the relay.
    */
-  addGap(seconds: number): void {
-    const mark = `[… ${formatSeconds(seconds)} skipped to catch up with the live edge …]`;
-    this.transcript.add({ at: new Date(), text: mark });
+  addGap(seconds: number, reason: 'skipped' | 'dropped'): void {
+    const text = (total: number) =>
+      reason === 'skipped'
+        ? `[gap: ${formatSeconds(total)} skipped to catch up with the live edge]`
+        : `[gap: ${formatSeconds(total)} of audio dropped; the speech service was away too long]`;
+    this.transcript.add({ at: new Date(), text: text(seconds) });
+    const last = this.ui.captions.lastElementChild as HTMLElement | null;
+    // Consecutive gaps of one kind make one marker that grows.
+    if (last?.dataset.gap && last.dataset.reason === reason) {
+      const total = Number(last.dataset.gap) + seconds;
+      last.dataset.gap = String(total);
+      last.textContent = text(total);
+      return;
+    }
     const item = document.createElement('li');
     item.className = 'caption-gap';
-    item.textContent = mark;
+    item.dataset.gap = String(seconds);
+    item.dataset.reason = reason;
+    item.textContent = text(seconds);
     this.ui.captions.append(item);
     this.ui.empty.hidden = true;
   }
@@ -90,7 +106,12 @@ export class CaptionBoard {
     if (text) this.ui.empty.hidden = true;
   }
 
-  private add(caption: FinalCaption): void {
+  private add(given: FinalCaption): void {
+    const caption: FinalCaption = {
+      ...given,
+      text: given.text && this.words(given.text),
+      ...(given.translation ? { translation: this.words(given.translation) } : {}),
+    };
     const { text, translation } = caption;
     if (!text && !translation) return;
     this.transcript.add({

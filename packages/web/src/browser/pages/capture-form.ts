@@ -10,6 +10,7 @@ import { byId, languageName, loadJson, stripTokensFromAddress } from '../lib/dom
 import { readParams } from '../lib/params.js';
 import { SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { parseTransport, type Transport } from '../lib/transport.js';
+import { type TransportSource, transportLine } from './capture-health.js';
 
 const SETTINGS_KEY = 'capture-settings';
 const TOKENS_KEY = 'capture-tokens';
@@ -22,6 +23,7 @@ export const ui = {
   start: byId<HTMLButtonElement>('start'),
   stop: byId<HTMLButtonElement>('stop'),
   download: byId<HTMLButtonElement>('download'),
+  downloadFormat: byId<HTMLSelectElement>('download-format'),
   failure: byId('failure'),
   failureText: byId('failure-text'),
   retry: byId<HTMLButtonElement>('retry'),
@@ -30,6 +32,7 @@ export const ui = {
   captionsEmpty: byId('captions-empty'),
   partial: byId('partial'),
   transport: byId<HTMLSelectElement>('transport'),
+  transportStatus: byId('transport-status'),
   microphone: byId<HTMLSelectElement>('microphone'),
   language: byId<HTMLSelectElement>('language'),
   sensitivity: byId<HTMLSelectElement>('sensitivity'),
@@ -113,6 +116,13 @@ export function showTransport(health: SpeechHealth | undefined, capturing: boole
     if (input.disabled && input.checked) modeInputs[0]!.checked = true;
   }
   ui.transport.disabled = capturing;
+  ui.transportStatus.textContent = transportLine(selectedTransport(), transportSource);
+}
+
+/** Where the transport in use came from (the header says it). */
+let transportSource: TransportSource = 'default';
+export function transportChosen(): void {
+  transportSource = 'chosen';
 }
 
 export function authHeaders(): Record<string, string> {
@@ -148,7 +158,10 @@ export function restoreSettings(): void {
   if (saved.mode) for (const input of modeInputs) input.checked = input.value === saved.mode;
   if (saved.sensitivity && saved.sensitivity in SENSITIVITY) ui.sensitivity.value = saved.sensitivity;
   if (saved.interval && ['3', '6', '9'].includes(saved.interval)) ui.interval.value = saved.interval;
-  ui.transport.value = parseTransport(params.get('transport') ?? saved.transport);
+  // An explicit `?transport=` in the link wins over the choice remembered on this device.
+  const fromLink = params.get('transport');
+  transportSource = fromLink ? 'link' : saved.transport ? 'saved' : 'default';
+  ui.transport.value = parseTransport(fromLink ?? saved.transport);
   showTransport(undefined, false);
   ui.relayUrl.value = params.get('relayUrl') ?? saved.relayUrl ?? '';
   ui.relayRoom.value = params.get('room') ?? saved.room ?? '';

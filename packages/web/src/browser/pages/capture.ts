@@ -8,8 +8,9 @@
  */
 import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
+import { exportFile, isExportFormat, transcriptCaptions } from '../lib/caption-export.js';
 import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
-import { downloadText, formatSeconds, setStatus } from '../lib/dom.js';
+import { downloadText, setStatus } from '../lib/dom.js';
 import { levelFromRms, smoothLevel } from '../lib/level.js';
 import { REALTIME_RATE, realtimeUrl } from '../lib/realtime-protocol.js';
 import { RealtimeSession } from '../lib/realtime-session.js';
@@ -38,9 +39,13 @@ import {
   sensitivity,
   showTransport,
   threshold,
+  transportChosen,
   ui,
 } from './capture-form.js';
+import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
+import { sessionLine } from './capture-status.js';
+import { applyWords, vocabulary, wireWords } from './capture-words.js';
 
 const baseUrl = new URL('./', location.href).href;
 const transcript = new Transcript();
@@ -55,6 +60,7 @@ const board = new CaptionBoard(
   transcript,
   randomId('cap').slice(4, 12),
   () => publisher,
+  applyWords,
 );
 let health: SpeechHealth | undefined;
 let session: CaptionSession | undefined;
@@ -62,6 +68,7 @@ let publisher: RelayPublisher | undefined;
 let audio: AudioInput | undefined;
 let wakeLock: WakeLock | undefined;
 let level = 0;
+let healthTimer: ReturnType<typeof setTimeout> | undefined;
 
 const save = () => saveSettings(health !== undefined);
 const refreshTransport = () => showTransport(health, session !== undefined);
@@ -70,30 +77,26 @@ const refreshMicrophones = () =>
 
 // --- speech service: health, languages, modes ---
 
+/**
+ * `/health`, polled for as long as the page is open: the header shows the gateway's real state;
+ * the first answer fills in languages, modes and transports.
+ */
 async function loadHealth(): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('health', baseUrl), { headers: authHeaders() });
-  } catch {
-    setStatus(ui.serviceStatus, 'Speech service unreachable; trying again…', 'error');
-    setTimeout(loadHealth, 3000);
-    return;
-  }
-  if (response.status === 401) {
-    setStatus(ui.serviceStatus, 'This speech service needs its access token (under Publishing).', 'warn');
+  clearTimeout(healthTimer);
+  const answer = await checkHealth(new URL('health', baseUrl), authHeaders());
+  showHealth(ui.serviceStatus, answer, session !== undefined);
+  if (answer.kind === 'unauthorized') {
     ui.apiKey.setAttribute('aria-invalid', 'true');
     return;
   }
-  if (!response.ok) {
-    setStatus(ui.serviceStatus, 'Speech service is loading its model; trying again…', 'busy');
-    setTimeout(loadHealth, 2000);
-    return;
-  }
+  healthTimer = setTimeout(loadHealth, nextPollMs(answer));
+  if (answer.kind !== 'ready') return;
   ui.apiKey.removeAttribute('aria-invalid');
-  health = (await response.json()) as SpeechHealth;
+  const first = health === undefined;
+  health = answer.health;
+  if (!first) return;
   fillLanguages(health);
   refreshTransport();
-  setStatus(ui.serviceStatus, `Ready · model ${health.model} on ${health.device}`, 'ok');
   ui.start.disabled = audio !== undefined;
   if (ui.apiKey.value.trim() && !ui.relayToken.value.trim()) void loadRelayConfig(false);
 }
@@ -113,42 +116,23 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
 
 // --- capture ---
 
-/** Status figures; the backlog and skipped audio (the lag watchdog) once there are any. */
-function sessionFigures(status: SessionStatus): string {
-  const behind = status.backlogSeconds ?? 0;
-  const skipped = status.skippedSeconds ?? 0;
-  return [
-    `buffered ${formatSeconds(status.bufferedSeconds)}`,
-    `captioned ${formatSeconds(status.committedSeconds)}`,
-    ...(behind >= 1 ? [`behind ${formatSeconds(behind)}`] : []),
-    ...(skipped > 0 ? [`skipped ${formatSeconds(skipped)} to the live edge`] : []),
-  ].join(' · ');
-}
-
 function showSession(status: SessionStatus): void {
-  const figures = sessionFigures(status);
+  // The rolling session keeps capturing through a refusal; the realtime one stops (its older rule).
+  const carriesOn = session instanceof CaptureSession;
+  const line = sessionLine(status, carriesOn);
+  setStatus(ui.captureStatus, line.text, line.tone);
   ui.failure.hidden = status.state !== 'failed';
   ui.retry.disabled = ui.discard.disabled = status.state !== 'failed';
+  if (line.failure) ui.failureText.textContent = line.failure;
   switch (status.state) {
-    case 'capturing':
-      setStatus(
-        ui.captureStatus,
-        status.message ?? `${status.inFlight ? 'Listening · processing' : 'Listening'} · ${figures}`,
-        status.message ? 'warn' : 'ok',
-      );
-      break;
     case 'draining':
       if (audio) void stopAudio();
-      setStatus(ui.captureStatus, status.message ?? `Finishing · sending the rest · ${figures}`, 'busy');
       break;
     case 'failed':
-      if (audio) void stopAudio();
-      ui.stop.disabled = true;
-      ui.failureText.textContent = `The speech service did not answer: ${status.message ?? 'unknown error'}. ${formatSeconds(status.bufferedSeconds)} of audio is kept.`;
-      setStatus(ui.captureStatus, 'Stopped: audio kept, waiting for Retry or Discard', 'error');
+      if (audio && !carriesOn) void stopAudio();
+      if (!carriesOn) ui.stop.disabled = true;
       break;
     case 'closed':
-      setStatus(ui.captureStatus, `Stopped · ${figures}`, 'idle');
       session = undefined;
       board.showPartial('');
       refreshTransport();
@@ -173,6 +157,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
       language,
       ...(selectedMode() === 'translate' ? { task: 'translate' as const } : {}),
       turnDetection: { threshold: VAD_THRESHOLD[sensitivity()] },
+      ...(vocabulary() ? { prompt: vocabulary() } : {}),
       onPartial: (text) => board.showPartial(text),
       onFinal: (final) =>
         board.addUtterance(final, selectedMode() === 'translate' ? 'en' : ui.language.value),
@@ -189,7 +174,8 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
     intervalSeconds: Number(ui.interval.value),
     onResult: (result) => board.addWindow(result, result.mode as TaskMode),
     onStatus: showSession,
-    onSkip: (seconds) => board.addGap(seconds),
+    onSkip: (seconds) => board.addGap(seconds, 'skipped'),
+    onGap: (seconds) => board.addGap(seconds, 'dropped'),
   });
 }
 
@@ -244,6 +230,9 @@ async function stopCapture(): Promise<void> {
 // --- wiring ---
 
 restoreSettings();
+wireWords((prompt) => {
+  if (session instanceof RealtimeSession) session.configure({ prompt });
+});
 connectRelay();
 void refreshMicrophones();
 void loadHealth();
@@ -253,7 +242,16 @@ ui.start.addEventListener('click', () => void startCapture());
 ui.stop.addEventListener('click', () => void stopCapture());
 ui.retry.addEventListener('click', () => void session?.retry());
 ui.discard.addEventListener('click', () => void session?.discard());
-ui.download.addEventListener('click', () => downloadText(transcript.fileName(), transcript.toText()));
+ui.download.addEventListener('click', () => {
+  const format = ui.downloadFormat.value;
+  if (!isExportFormat(format) || format === 'txt') {
+    downloadText(transcript.fileName(), transcript.toText());
+    return;
+  }
+  const stem = transcript.fileName().replace(/\.txt$/, '');
+  const file = exportFile(transcriptCaptions(transcript.lines), format, stem);
+  downloadText(file.name, file.text, file.type);
+});
 ui.loadRelay.addEventListener('click', () => {
   save();
   void loadHealth();
@@ -282,6 +280,7 @@ for (const element of [ui.language, ui.sensitivity, ui.interval, ...modeInputs])
   });
 }
 ui.transport.addEventListener('change', () => {
+  transportChosen();
   save();
   refreshTransport();
 });

@@ -39,9 +39,15 @@ export function mode(): EditorMode {
   return (modeInputs.find((input) => input.checked)?.value as EditorMode | undefined) ?? 'timed';
 }
 
-/** When a caption reviewed from now is sent in mode timed. */
-export function timedDueAt(): number {
-  return Date.now() + Number(ui.delay.value) * 1000;
+/** Timed mode's delay, counted from each caption's arrival. */
+export function delayMs(): number {
+  return Number(ui.delay.value) * 1000;
+}
+
+/** The overlay's display options (its query) that "Copy overlay link" keeps, from the hub's link. */
+let overlayQuery = '';
+export function overlayDisplayQuery(): string {
+  return overlayQuery;
 }
 
 export function save(): void {
@@ -53,6 +59,7 @@ export function save(): void {
       outputRoom: ui.outputRoom.value.trim(),
       mode: mode(),
       delay: ui.delay.value,
+      overlay: overlayQuery,
     }),
   );
   sessionStorage.setItem(
@@ -77,6 +84,7 @@ export function restore(): void {
   ui.sourceToken.value = params.get('sourceReadToken') ?? tokens.sourceReadToken ?? '';
   ui.outputToken.value = params.get('outputWriteToken') ?? tokens.outputWriteToken ?? '';
   ui.overlayToken.value = params.get('outputReadToken') ?? tokens.outputReadToken ?? '';
+  overlayQuery = params.get('overlay') ?? saved.overlay ?? '';
   const wantedMode = params.get('mode') ?? saved.mode;
   if (wantedMode) for (const input of modeInputs) input.checked = input.value === wantedMode;
   const delay = params.get('delay') ?? saved.delay ?? String(DEFAULT_TIMED_DELAY_S);

@@ -8,10 +8,10 @@ import type { RelayCaption } from '@live-captions/protocol';
 import { type CaptionInput, type RelayPublisher, RelayReader } from '@live-captions/relay-client';
 import { randomId } from '../lib/capture-session.js';
 import { copyText, setStatus } from '../lib/dom.js';
-import { overlayUrl } from '../lib/links.js';
+import { overlayLink } from '../lib/links.js';
 import { isRelayUrl } from '../lib/params.js';
 import { publisherWithStatus, showRelayState } from '../lib/relay-status.js';
-import { ui } from './editor-form.js';
+import { overlayDisplayQuery, ui } from './editor-form.js';
 
 const outputPrefix = randomId('ed').slice(3, 11);
 let outputCount = 0;
@@ -39,8 +39,16 @@ export function unsentOutput(): number {
   return publisher?.queued ?? 0;
 }
 
+/** Says on the settings line that captions may be missing (only after a real gap). */
+export function warnGap(message: string): void {
+  setStatus(ui.settingsStatus, message, 'warn');
+}
+
 /** (Re)connects both rooms with the form's settings, or says what is missing. */
-export function connect(onSourceCaption: (caption: RelayCaption) => void): void {
+export function connect(
+  onSourceCaption: (caption: RelayCaption) => void,
+  onSourceGap: (kind: string) => void,
+): void {
   reader?.close();
   publisher?.close();
   reader = publisher = undefined;
@@ -63,14 +71,7 @@ export function connect(onSourceCaption: (caption: RelayCaption) => void): void 
     token: ui.sourceToken.value.trim(),
     onCaption: onSourceCaption,
     onState: (event) => showRelayState(ui.sourceStatus, 'Source', event),
-    onGap: ({ gap }) =>
-      setStatus(
-        ui.settingsStatus,
-        gap === 'relay-restarted'
-          ? 'The relay restarted: captions sent meanwhile may be missing.'
-          : 'Some captions expired before they arrived.',
-        'warn',
-      ),
+    onGap: ({ gap }) => onSourceGap(gap),
   });
   publisher = publisherWithStatus(
     { url, room: outputRoom, token: ui.outputToken.value.trim() },
@@ -86,8 +87,9 @@ export async function copyOverlayLink(): Promise<void> {
     setStatus(ui.settingsStatus, 'The overlay link needs the output read token.', 'warn');
     return;
   }
-  const link = overlayUrl(
+  const link = overlayLink(
     new URL('./', location.href).href,
+    overlayDisplayQuery(),
     ui.relayUrl.value.trim(),
     ui.outputRoom.value.trim(),
     token,

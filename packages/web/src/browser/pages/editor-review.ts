@@ -1,111 +1,179 @@
 /// <reference lib="dom" />
 /**
  * The editor's review: the source captions queued (FIFO, 100), the one under review in the draft,
- * what sending or skipping it publishes in each mode (live: the draft shown as interim while
- * edited; timed: sent when its countdown ends; manual), and the queue, ages and countdown shown.
+ * and what each mode publishes: timed sends every caption when its own countdown (from its
+ * arrival) ends, unless the operator sends or skips it first; live sends each caption as it
+ * arrives and puts it in the draft, where a correction replaces it on screen (same id); manual
+ * waits for the operator. Text over the relay's limit goes out in pieces.
  */
 import type { RelayCaption } from '@live-captions/protocol';
 import type { CaptionInput } from '@live-captions/relay-client';
-import { type ReviewItem, ReviewQueue } from '../lib/review-queue.js';
-import { mode, timedDueAt, ui } from './editor-form.js';
-import { nextOutputId, output } from './editor-relay.js';
+import { captionPieces } from '../lib/caption-pieces.js';
+import { GapWatch } from '../lib/gap-watch.js';
+import { dueAt, ReviewDesk, type ReviewItem } from '../lib/review-queue.js';
+import { sentLog } from './editor-export.js';
+import { delayMs, mode, ui } from './editor-form.js';
+import { nextOutputId, output, warnGap } from './editor-relay.js';
 
 const SENT_SHOWN = 12;
 
-const queue = new ReviewQueue();
-/** The caption under review (undefined: the operator may type a caption of their own). */
-let current: (ReviewItem & { outputId: string; interimShown: boolean; dueAt?: number }) | undefined;
+type Meta = Pick<CaptionInput, 'label' | 'ln'>;
+/** A caption on the overlay that the draft may still correct (live mode). */
+interface OnScreen {
+  outputId: string;
+  meta: Meta;
+}
+
+const desk = new ReviewDesk();
+const gaps = new GapWatch();
+let onScreen: OnScreen | undefined;
+/** The operator typed in the draft since it was last filled by the page. */
+let draftDirty = false;
 let lastReviewDelayMs: number | undefined;
 
 /** Captions not reviewed yet (the page warns before leaving). */
 export function reviewPending(): boolean {
-  return queue.length > 0 || current !== undefined;
+  return desk.queue.length > 0 || desk.current !== undefined;
 }
 
-function meta(item: { label?: string; ln?: string }): Pick<CaptionInput, 'label' | 'ln'> {
+function meta(item: { label?: string; ln?: string }): Meta {
   return { ...(item.label ? { label: item.label } : {}), ...(item.ln ? { ln: item.ln } : {}) };
 }
 
+function fillDraft(text: string, review?: 'caption' | 'on-screen', item?: { trimmed?: boolean }): void {
+  ui.draft.value = text;
+  draftDirty = false;
+  markTrimmed(ui.draft, item);
+  if (review) ui.draft.dataset.review = review;
+  else delete ui.draft.dataset.review;
+}
+
+/** The next waiting caption into the draft (or an empty draft). */
 function loadNext(): void {
-  const item = queue.shift();
-  current = item ? { ...item, outputId: nextOutputId(), interimShown: false } : undefined;
-  ui.draft.value = item?.text ?? '';
-  markTrimmed(ui.draft, current);
-  if (current) {
-    ui.draft.dataset.review = 'caption';
-    if (mode() === 'timed') current.dueAt = timedDueAt();
-    if (mode() === 'live') showInterim();
-  } else {
-    delete ui.draft.dataset.review;
-  }
+  const item = desk.advance();
+  onScreen = undefined;
+  fillDraft(item?.text ?? '', item ? 'caption' : undefined, item);
   render();
 }
 
-function showInterim(): void {
-  if (!current) return;
-  const text = ui.draft.value.trim();
-  output({ interm: text, id: current.outputId, ...meta(current) });
-  current.interimShown = true;
+/**
+ * Publishes `text` as final captions: the first piece under `outputId` (a correction replaces
+ * what that id showed), further pieces under new ids. Returns the id of the last piece.
+ */
+function publish(text: string, outputId: string, captionMeta: Meta): string {
+  let id = outputId;
+  captionPieces(text).forEach((piece, index) => {
+    if (index > 0) id = nextOutputId();
+    output({ final: piece, id, ...captionMeta });
+    sentLog.record(id, piece, Date.now());
+    showSent(id, piece);
+  });
+  return id;
 }
 
-/** Sends the draft: the caption under review as edited, or a caption the operator typed. */
+/** Sends the draft: the caption under review as edited, a live correction, or the operator's own. */
 export function send(): void {
   const text = ui.draft.value.trim();
-  if (current) {
-    if (text || current.interimShown) output({ final: text, id: current.outputId, ...meta(current) });
-    lastReviewDelayMs = Date.now() - current.receivedAt;
+  const item = desk.current;
+  if (item) {
+    if (text) publish(text, nextOutputId(), meta(item));
+    lastReviewDelayMs = Date.now() - item.receivedAt;
+    loadNext();
+  } else if (onScreen && text) {
+    publish(text, onScreen.outputId, onScreen.meta);
+    onScreen = undefined;
+    fillDraft('');
   } else if (text) {
-    output({ final: text, id: nextOutputId() });
-  } else {
+    publish(text, nextOutputId(), {});
+    fillDraft('');
+  }
+}
+
+/** Skips the caption under review; in live mode, takes the caption in the draft off the screen. */
+export function skip(): void {
+  const item = desk.current;
+  if (item) {
+    lastReviewDelayMs = Date.now() - item.receivedAt;
+    loadNext();
+  } else if (onScreen) {
+    output({ final: '', id: onScreen.outputId, ...onScreen.meta });
+    sentLog.record(onScreen.outputId, '', Date.now());
+    showSent(onScreen.outputId, '');
+    onScreen = undefined;
+    fillDraft('');
+  }
+}
+
+/** Shows (or updates, for a correction) a caption in the "Sent" list; empty text removes it. */
+function showSent(outputId: string, text: string): void {
+  const existing = Array.from(ui.sent.children).find(
+    (element) => (element as HTMLElement).dataset.id === outputId,
+  ) as HTMLElement | undefined;
+  if (existing) {
+    if (text) existing.textContent = text;
+    else existing.remove();
     return;
   }
-  if (text) addSent(text);
-  loadNext();
-}
-
-export function skip(): void {
-  // An interim already on the overlay is withdrawn with an empty final.
-  if (current?.interimShown) output({ final: '', id: current.outputId, ...meta(current) });
-  if (current) lastReviewDelayMs = Date.now() - current.receivedAt;
-  loadNext();
-}
-
-function addSent(text: string): void {
-  const item = document.createElement('li');
-  item.textContent = text;
-  ui.sent.prepend(item);
+  if (!text) return;
+  const element = document.createElement('li');
+  element.dataset.id = outputId;
+  element.textContent = text;
+  ui.sent.prepend(element);
   while (ui.sent.children.length > SENT_SHOWN) ui.sent.lastElementChild?.remove();
 }
 
-/** A caption of the source room: finals are queued, the rest ignored. */
+/** Live mode: the caption goes out now and, unless the operator is typing, into the draft. */
+function sendLive(item: ReviewItem): void {
+  const captionMeta = meta(item);
+  const outputId = publish(item.text, nextOutputId(), captionMeta);
+  if (draftDirty && ui.draft.value.trim()) return;
+  onScreen = { outputId, meta: captionMeta };
+  fillDraft(item.text, 'on-screen', item);
+}
+
+/** A caption of the source room: finals are reviewed, the rest ignored. */
 export function onSourceCaption(caption: RelayCaption): void {
+  if (gaps.caption(caption.id)) warnGap('The relay restarted: captions sent meanwhile may be missing.');
   if (caption.c || caption.final === undefined) return;
   const text = caption.final.trim();
   if (!text) return;
-  queue.push({
+  const item: ReviewItem = {
     id: caption.id,
     text,
     receivedAt: Date.now(),
     ...meta(caption),
     ...(caption.trimmed ? { trimmed: true } : {}),
-  });
+  };
+  if (mode() === 'live') {
+    sendLive(item);
+    return;
+  }
   // A draft the operator is typing without a caption is never replaced.
-  if (!current && !ui.draft.value.trim()) loadNext();
-  else render();
+  const free = !desk.current && !(draftDirty && ui.draft.value.trim());
+  desk.arrive(item, free);
+  if (desk.current === item) {
+    onScreen = undefined;
+    fillDraft(item.text, 'caption', item);
+  }
+  render();
 }
 
-/** The operator edited the draft. */
+/** The reader reported a gap: said at once when certain, else after the next captions show one. */
+export function onSourceGap(kind: string): void {
+  if (gaps.gap(kind)) warnGap('Some captions expired before they arrived.');
+}
+
+/** The operator edited the draft: in timed mode the caption's countdown restarts from the edit. */
 export function draftEdited(): void {
-  if (!current) return;
-  // Editing restarts the timed countdown; in live mode the audience sees the edit.
-  if (mode() === 'timed') current.dueAt = timedDueAt();
-  if (mode() === 'live') showInterim();
+  draftDirty = true;
+  if (desk.current) desk.current.editedAt = Date.now();
 }
 
-/** The mode or the delay changed: the caption under review follows the new one. */
+/** The mode or the delay changed; switching to live sends what was waiting. */
 export function modeChanged(): void {
-  if (current) current.dueAt = mode() === 'timed' ? timedDueAt() : undefined;
-  if (current && mode() === 'live' && !current.interimShown) showInterim();
+  if (mode() === 'live') {
+    while (desk.current) send();
+  }
   renderInfo();
 }
 
@@ -127,11 +195,11 @@ function markTrimmed(element: HTMLElement, item: { trimmed?: boolean } | undefin
   }
 }
 
-/** The waiting list; it changes only on push and shift, so the clock tick leaves it alone. */
+/** The waiting list; it changes only on arrival and advance, so the clock tick leaves it alone. */
 function renderQueue(): void {
-  ui.queueCount.textContent = String(queue.length);
+  ui.queueCount.textContent = String(desk.queue.length);
   ui.queue.replaceChildren(
-    ...queue.all.slice(0, 20).map((item) => {
+    ...desk.queue.all.slice(0, 20).map((item) => {
       const li = document.createElement('li');
       li.textContent = item.text;
       markTrimmed(li, item);
@@ -143,23 +211,28 @@ function renderQueue(): void {
 /** The ages and the countdown, which move with the clock. */
 function renderInfo(): void {
   const now = Date.now();
+  const { queue, current } = desk;
   const parts = [
-    queue.length
-      ? `${queue.length} waiting, oldest ${((now - queue.all[0]!.receivedAt) / 1000).toFixed(1)} s`
-      : 'Queue empty',
+    queue.length ? `${queue.length} waiting, oldest ${(queue.age(now) / 1000).toFixed(1)} s` : 'Queue empty',
   ];
   if (current) parts.push(`this one ${((now - current.receivedAt) / 1000).toFixed(1)} s old`);
   if (current?.trimmed) parts.push(TRIMMED_NOTE);
   if (lastReviewDelayMs !== undefined)
     parts.push(`last review took ${(lastReviewDelayMs / 1000).toFixed(1)} s`);
-  if (current?.dueAt !== undefined && mode() === 'timed')
-    parts.push(`sending in ${Math.max(0, Math.ceil((current.dueAt - now) / 1000))} s`);
+  if (current && mode() === 'timed')
+    parts.push(`sending in ${Math.max(0, Math.ceil((dueAt(current, delayMs()) - now) / 1000))} s`);
+  if (onScreen) parts.push('on screen: Enter sends a correction');
   if (queue.dropped) parts.push(`${queue.dropped} dropped (queue full)`);
-  ui.info.textContent = `${parts.join(' · ')}.`;
+  const text = `${parts.join(' · ')}.`;
+  // Rewritten only when it changes: it is a status line that screen readers announce.
+  if (ui.info.textContent !== text) ui.info.textContent = text;
 }
 
-/** The clock (every 250 ms): a timed caption whose countdown ended is sent. */
+/** The clock (every 100 ms): in timed mode every caption whose countdown ended goes out. */
 export function tick(): void {
-  if (current?.dueAt !== undefined && mode() === 'timed' && Date.now() >= current.dueAt) send();
+  if (mode() === 'timed') {
+    const sent = desk.releaseDue(Date.now(), delayMs(), () => send());
+    if (sent) render();
+  }
   renderInfo();
 }

@@ -1,10 +1,12 @@
 /// <reference lib="dom" />
 /**
  * Editor: reads the source room, queues its captions for review (FIFO, 100) and publishes the
- * reviewed text to the output room. Modes: live (the text is shown as interim while edited),
- * timed (sent after a delay unless the operator sends or skips first), manual. This module wires
- * the page; the form, the relay and the review have modules of their own.
+ * reviewed text to the output room. Modes: live (each caption sent as it arrives, corrections
+ * replace it on screen), timed (each sent a delay after its arrival unless the operator sends or
+ * skips first), manual. This module wires the page; the form, the relay and the review have
+ * modules of their own.
  */
+import { wireExports } from './editor-export.js';
 import { modeInputs, restore, save, ui } from './editor-form.js';
 import { startOutputsPanel } from './editor-outputs.js';
 import { connect, copyOverlayLink, nextOutputId, output, unsentOutput } from './editor-relay.js';
@@ -12,6 +14,7 @@ import {
   draftEdited,
   modeChanged,
   onSourceCaption,
+  onSourceGap,
   render,
   reviewPending,
   send,
@@ -19,10 +22,17 @@ import {
   tick,
 } from './editor-review.js';
 
+/** Tick of timed mode's countdowns: fine enough for captions to leave within 0.1 s of their time. */
+const TICK_MS = 100;
+
+function clearOverlay(): void {
+  output({ final: '', id: nextOutputId(), c: true });
+}
+
 restore();
-connect(onSourceCaption);
+connect(onSourceCaption, onSourceGap);
 render();
-setInterval(tick, 250);
+setInterval(tick, TICK_MS);
 startOutputsPanel();
 
 ui.draft.addEventListener('keydown', (event) => {
@@ -31,10 +41,21 @@ ui.draft.addEventListener('keydown', (event) => {
     send();
   }
 });
+// Shortcuts announced beside the buttons (aria-keyshortcuts): Esc skips, Alt+X clears the overlay.
+document.addEventListener('keydown', (event) => {
+  if (event.isComposing || event.ctrlKey || event.metaKey) return;
+  if (event.key === 'Escape' && !event.altKey && !event.shiftKey) {
+    event.preventDefault();
+    skip();
+  } else if (event.code === 'KeyX' && event.altKey && !event.shiftKey) {
+    event.preventDefault();
+    clearOverlay();
+  }
+});
 ui.draft.addEventListener('input', draftEdited);
 ui.send.addEventListener('click', send);
 ui.skip.addEventListener('click', skip);
-ui.clearOverlay.addEventListener('click', () => output({ final: '', id: nextOutputId(), c: true }));
+ui.clearOverlay.addEventListener('click', clearOverlay);
 for (const element of [...modeInputs, ui.delay]) {
   element.addEventListener('change', () => {
     save();
@@ -44,9 +65,10 @@ for (const element of [...modeInputs, ui.delay]) {
 ui.settings.addEventListener('submit', (event) => {
   event.preventDefault();
   save();
-  connect(onSourceCaption);
+  connect(onSourceCaption, onSourceGap);
 });
 ui.copyOverlay.addEventListener('click', copyOverlayLink);
+wireExports();
 window.addEventListener('beforeunload', (event) => {
   if (reviewPending() || unsentOutput() > 0) event.preventDefault();
 });

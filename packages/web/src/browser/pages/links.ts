@@ -4,9 +4,9 @@
  * service access token) or takes them typed, and builds the capture, editor and overlay links.
  */
 import type { RelayConfigResponse } from '@live-captions/protocol';
-import { byId, copyText, setStatus, siteConfig } from '../lib/dom.js';
+import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
 import { buildLinks } from '../lib/links.js';
-import { isRelayUrl } from '../lib/params.js';
+import { isRelayUrl, readParams } from '../lib/params.js';
 import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
@@ -26,6 +26,10 @@ const ui = {
   showtime: input('showtime'),
   fontsize: input('fontsize'),
   color: input('color'),
+  font: byId<HTMLSelectElement>('font'),
+  position: byId<HTMLSelectElement>('position'),
+  bg: input('bg'),
+  remember: input('remember-token'),
   clear: input('clear'),
   dual: input('dual'),
   obsPort: input('obs-port'),
@@ -77,6 +81,9 @@ function update(): void {
           showtime: numberOrUndefined(ui.showtime),
           fontsize: numberOrUndefined(ui.fontsize),
           color: ui.color.value.trim() || undefined,
+          font: ui.font.value || undefined,
+          bg: ui.bg.value.trim() || undefined,
+          position: ui.position.value === 'top' ? 'top' : undefined,
           clear: ui.clear.checked,
           dual: ui.dual.checked,
           obsPort: numberOrUndefined(ui.obsPort),
@@ -136,6 +143,7 @@ async function fill(): Promise<void> {
     setStatus(ui.fetchStatus, `Could not fill in: ${why}. Type the settings instead.`, 'warn');
     return;
   }
+  rememberToken();
   const relay = (await response.json()) as RelayConfigResponse;
   ui.relayUrl.value = relay.relayUrl;
   ui.sourceRoom.value = relay.sourceRoom;
@@ -168,4 +176,30 @@ for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('bu
   });
 }
 wireAudienceQrSave();
+for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('button[data-open]'))) {
+  button.addEventListener('click', () => {
+    const target = byId<HTMLInputElement>(button.dataset.open!);
+    if (target.value) window.open(target.value, '_blank', 'noopener,noreferrer');
+  });
+}
+
+// The access token: from `pnpm start`'s link (fragment only, then out of the address bar), or
+// remembered on this device when the operator asked for it (opt-in; unticking forgets it).
+const REMEMBERED_TOKEN = 'links-access-token';
+
+function rememberToken(): void {
+  if (ui.remember.checked) localStorage.setItem(REMEMBERED_TOKEN, ui.apiKey.value.trim());
+  else localStorage.removeItem(REMEMBERED_TOKEN);
+}
+
+ui.remember.addEventListener('change', rememberToken);
+const params = readParams(location.href);
+stripTokensFromAddress(params.cleanUrl, params.hadTokens);
+const remembered = localStorage.getItem(REMEMBERED_TOKEN);
+ui.remember.checked = remembered !== null;
+const token = params.get('token') ?? remembered ?? '';
 update();
+if (token && captureBase()) {
+  ui.apiKey.value = token;
+  void fill();
+}

@@ -1,0 +1,176 @@
+/**
+ * `pnpm start` (scripts/start-stack.mjs) on this machine, from the sources (issue 26.6): a service
+ * that is killed comes back by itself while the others keep running, and clients of the relay
+ * (the pages' relay client) reconnect and carry on; the link it prints opens the hub with the
+ * access token in the fragment only; an offline first start names what it tried to fetch and the
+ * ways forward. It uses the ports of the local secrets (speech 8765, relay 8080, ui 8081).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, jest, test } from '@jest/globals';
+import type { RelayCaption, RelayConfigResponse } from '@live-captions/protocol';
+import { createPublisher, createReader } from '@live-captions/relay-client/node';
+import { repoRoot } from './helpers/compose.js';
+import { until } from './helpers/processes.js';
+
+jest.setTimeout(600_000);
+
+const MODEL = join(repoRoot, 'models/ggml-synthetic-tiny.bin');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The environment of a person's shell: not jest's (NODE_ENV=test silences the logs) nor its Redis and PostgreSQL. */
+const shell = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) =>
+      !/^(NODE_ENV|JEST_|REDIS_URL|DATABASE_URL|PG|CAPTION_|RELAY_|UI_|CALENDAR_|WORKER_|LOG_LEVEL)/.test(
+        key,
+      ),
+  ),
+);
+
+function pnpmStart(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts/start-stack.mjs')], {
+    cwd: repoRoot,
+    env: { ...shell, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text = (text + chunk.toString()).slice(-200_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => text, exited };
+}
+
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The pid of a service started by `pnpm start` (a child of its process). */
+async function servicePid(parent: number, name: string): Promise<number> {
+  const { execFileSync } = await import('node:child_process');
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)])
+    .toString()
+    .split('\n');
+  const line = lines.find((entry) => entry.includes(`services/${name}/dist/index.js`));
+  if (!line) throw new Error(`no ${name} under pnpm start:\n${lines.join('\n')}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+let running: Started | undefined;
+afterAll(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }
+});
+
+describe('pnpm start', () => {
+  test('a killed relay is restarted while the others keep running, and relay clients reconnect; the hub link carries the token in its fragment', async () => {
+    for (const port of [8765, 8080, 8081])
+      expect({ port, free: await portFree(port) }).toEqual({ port, free: true });
+    running = pnpmStart({ CAPTION_MODEL: MODEL, CAPTION_OFFLINE: '1', CAPTION_THREADS: '1' });
+    const started = running;
+    await until('the summary', () => /Live captions is running/.test(started.output()), 480_000).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${started.output()}`);
+      },
+    );
+    // Piped, the script writes no colours.
+    const hub = /links hub\s+(\S+)/.exec(started.output())?.[1];
+    expect(hub).toMatch(/^http:\/\/localhost:8081\/#token=[A-Za-z0-9_-]{32,}$/);
+    const apiKey = new URL(hub!).hash.slice('#token='.length);
+    const config = (await (
+      await fetch('http://127.0.0.1:8765/relay-config', { headers: { Authorization: `Bearer ${apiKey}` } })
+    ).json()) as RelayConfigResponse;
+
+    const seen: RelayCaption[] = [];
+    const states: string[] = [];
+    const reader = createReader({
+      url: config.relayUrl,
+      room: config.sourceRoom,
+      token: config.sourceReadToken!,
+      onCaption: (caption) => seen.push(caption),
+      onState: (event) => states.push(event.state),
+    });
+    const publisher = createPublisher({
+      url: config.relayUrl,
+      room: config.sourceRoom,
+      token: config.sourceWriteToken!,
+    });
+    try {
+      await until('both joined', () => reader.state === 'joined' && publisher.state === 'joined', 30_000);
+      publisher.publish({ final: 'before the crash', id: 'start-1' });
+      await until('the first caption', () => seen.some((c) => c.final === 'before the crash'), 30_000);
+
+      process.kill(await servicePid(started.child.pid!, 'relay'), 'SIGKILL');
+      await until(
+        'the restart announced',
+        () => /relay\s+\| exited \(SIGKILL\); restarting in 1 s/.test(started.output()),
+        30_000,
+      );
+      // The others keep running meanwhile.
+      const health = await fetch('http://127.0.0.1:8765/health', {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      expect(health.status).toBe(200);
+      await until('the relay back', () => /relay\s+\| restarted/.test(started.output()), 30_000);
+      await until(
+        'the clients rejoined',
+        () => states.filter((s) => s === 'joined').length >= 2 && publisher.state === 'joined',
+        60_000,
+      );
+      publisher.publish({ final: 'after the crash', id: 'start-2' });
+      await until(
+        'a caption after the restart',
+        () => seen.some((c) => c.final === 'after the crash'),
+        30_000,
+      );
+      expect(started.child.exitCode).toBeNull();
+      expect(started.output()).not.toMatch(/stopping the stack/);
+    } finally {
+      reader.close();
+      publisher.close();
+    }
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  });
+
+  test('offline, a missing model ends with what was fetched and the ways forward', async () => {
+    const modelDir = mkdtempSync(join(tmpdir(), 'start-offline-'));
+    try {
+      const started = pnpmStart({
+        CAPTION_MODEL: 'tiny',
+        CAPTION_MODEL_DIR: modelDir,
+        // A mirror nobody answers on: what an offline machine sees.
+        CAPTION_MODEL_BASE_URL: 'http://127.0.0.1:9/whisper.cpp',
+      });
+      running = started;
+      const code = await started.exited;
+      const output = started.output();
+      expect(code).not.toBe(0);
+      expect(output).toContain('could not download the speech model "tiny"');
+      expect(output).toContain('tried:  http://127.0.0.1:9/whisper.cpp/resolve/main/ggml-tiny.bin');
+      expect(output).toContain('CAPTION_OFFLINE=1 CAPTION_MODEL=/path/to/ggml-<name>.bin pnpm start');
+      expect(output).toContain('CAPTION_MODEL_BASE_URL=');
+      expect(output).toContain('pnpm model tiny');
+      expect(output).not.toMatch(/Live captions is running/);
+    } finally {
+      rmSync(modelDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Exports of captions as files (pure): what went out, with the time it went out, as SRT, WebVTT
+ * or text, through `@live-captions/caption-files` (the one writer of these formats). The editor
+ * keeps a log of what it published, corrections replacing the text of their caption; the capture
+ * page exports its transcript.
+ */
+import {
+  CAPTION_FILE_TYPES,
+  type CaptionFileFormat,
+  captionFile,
+  cuesOf,
+  type TimedCaption,
+} from '@live-captions/caption-files';
+
+export const EXPORT_FORMATS: readonly CaptionFileFormat[] = ['srt', 'vtt', 'txt'];
+
+export function isExportFormat(value: string): value is CaptionFileFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** A caption file: its text, its MIME type and a name `<stem>.<format>`. */
+export function exportFile(
+  captions: readonly TimedCaption[],
+  format: CaptionFileFormat,
+  stem: string,
+): { name: string; type: string; text: string } {
+  return {
+    name: `${stem}.${format}`,
+    type: CAPTION_FILE_TYPES[format],
+    text: captionFile(cuesOf(captions), format),
+  };
+}
+
+/** `captions-YYYY-MM-DD-hhmm` for an instant (local time). */
+export function exportStem(prefix: string, at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${prefix}-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}`;
+}
+
+/** The editor's published captions by output id, in the order they went out. */
+export class SentLog {
+  private readonly entries = new Map<string, TimedCaption>();
+
+  /**
+   * A caption went out: a new id is added at `at`; a known id (a correction) keeps its time and
+   * takes the new text; an empty text (taken off the screen) removes it.
+   */
+  record(id: string, text: string, at: number): void {
+    const known = this.entries.get(id);
+    if (!text) this.entries.delete(id);
+    else if (known) known.text = text;
+    else this.entries.set(id, { at, text });
+  }
+
+  get captions(): TimedCaption[] {
+    return [...this.entries.values()];
+  }
+}
+
+/** The capture page's transcript lines as timed captions (a translation as the second line). */
+export function transcriptCaptions(
+  lines: readonly { at: Date; text: string; translation?: string }[],
+): TimedCaption[] {
+  return lines.map((line) => ({
+    at: line.at.getTime(),
+    text: line.translation ? `${line.text}\n${line.translation}` : line.text,
+  }));
+}
