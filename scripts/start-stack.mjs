@@ -28,7 +28,16 @@ const COLOURS = {
   relay: ansi('35'),
   ui: ansi('33'),
   calendar: ansi('34'),
+  outputs: ansi('94'),
   worker: ansi('32'),
+};
+
+/**
+ * What a service needs beyond the shared environment on one machine: the editor (ui, port 8081)
+ * calls the outputs service cross-origin here, where no proxy makes it same-origin.
+ */
+const SERVICE_ENV = {
+  outputs: { OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
 };
 
 /** Lines of this script: on the terminal with the services, else on stderr (stdout is JSON). */
@@ -146,9 +155,14 @@ const pretty = prettyFactory({
   ignore: 'pid,hostname,service,name',
 });
 
-const names = ['speech', 'relay', 'ui', 'calendar', ...(process.env.REDIS_URL ? ['worker'] : [])].filter(
-  (name) => existsSync(join(root, 'services', name, 'dist/index.js')),
-);
+const names = [
+  'speech',
+  'relay',
+  'ui',
+  'calendar',
+  'outputs',
+  ...(process.env.REDIS_URL ? ['worker'] : []),
+].filter((name) => existsSync(join(root, 'services', name, 'dist/index.js')));
 /** Where each listening service answers, from its `... listening` log line. */
 const listeners = new Map();
 
@@ -186,7 +200,8 @@ const restarts = new Map();
 function startService(name) {
   const child = spawn(process.execPath, [join(root, 'services', name, 'dist/index.js')], {
     cwd: root,
-    env: process.env,
+    // The operator's own settings win over the stack's defaults.
+    env: { ...SERVICE_ENV[name], ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const startedAt = performance.now();
@@ -272,6 +287,11 @@ function summary() {
     ['capture', url('speech'), 'the microphone page'],
     ['overlay', url('ui', '/overlay.html'), 'OBS browser source; open it through its link from the hub'],
     ['calendar', url('calendar', '/wp-json/cal/events/v1/events'), ''],
+    [
+      'outputs',
+      url('outputs', '/health'),
+      'YouTube Live, Zoom and the transcript: the editor\'s "Where captions go"',
+    ],
   ].filter(([, link]) => link);
   const lines = [
     '',

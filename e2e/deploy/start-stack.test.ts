@@ -3,7 +3,8 @@
  * that is killed comes back by itself while the others keep running, and clients of the relay
  * (the pages' relay client) reconnect and carry on; the link it prints opens the hub with the
  * access token in the fragment only; an offline first start names what it tried to fetch and the
- * ways forward. It uses the ports of the local secrets (speech 8765, relay 8080, ui 8081).
+ * ways forward. It uses the ports of the local secrets (speech 8765, relay 8080, ui 8081) and the
+ * outputs service's (8083).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -81,7 +82,7 @@ afterAll(async () => {
 
 describe('pnpm start', () => {
   test('a killed relay is restarted while the others keep running, and relay clients reconnect; the hub link carries the token in its fragment', async () => {
-    for (const port of [8765, 8080, 8081])
+    for (const port of [8765, 8080, 8081, 8083])
       expect({ port, free: await portFree(port) }).toEqual({ port, free: true });
     running = pnpmStart({ CAPTION_MODEL: MODEL, CAPTION_OFFLINE: '1', CAPTION_THREADS: '1' });
     const started = running;
@@ -94,6 +95,24 @@ describe('pnpm start', () => {
     const hub = /links hub\s+(\S+)/.exec(started.output())?.[1];
     expect(hub).toMatch(/^http:\/\/localhost:8081\/#token=[A-Za-z0-9_-]{32,}$/);
     const apiKey = new URL(hub!).hash.slice('#token='.length);
+    // The outputs service runs too, reading the relay, and lets the editor on the hub's origin in.
+    await until(
+      'the outputs service on the relay',
+      async () => {
+        const health = await fetch('http://127.0.0.1:8083/health').catch(() => undefined);
+        return ((await health?.json()) as { relay?: string } | undefined)?.relay === 'connected';
+      },
+      30_000,
+    );
+    const preflight = await fetch('http://127.0.0.1:8083/rooms/any/destinations', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:8081',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8081');
     const config = (await (
       await fetch('http://127.0.0.1:8765/relay-config', { headers: { Authorization: `Bearer ${apiKey}` } })
     ).json()) as RelayConfigResponse;
