@@ -3,6 +3,7 @@ import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
 import { flagVar, intVar, parseEnv } from '@live-captions/runtime';
 import { modelSettings } from '@live-captions/whisper-models';
 import { z } from 'zod';
+import { WATCHDOG_MS } from './engine/watchdog.js';
 
 /** Engine settings shared by the worker process and the gateway's in-process worker. */
 export interface EngineConfig {
@@ -54,7 +55,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     beamSize: values.CAPTION_BEAM_SIZE,
     offline: values.CAPTION_OFFLINE,
     queueName: values.CAPTION_QUEUE_NAME,
-    watchdogMs: 90_000,
+    watchdogMs: WATCHDOG_MS,
     vadModel: values.CAPTION_VAD_MODEL,
   };
 }
