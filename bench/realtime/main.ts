@@ -16,12 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
 import { createInProcessQueue, type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
 import { createLogger, listening } from '@live-captions/runtime';
+import { createApp, loadConfig, sileroVad } from '@live-captions/speech/embedded';
 import { readClip } from '@live-captions/test-services/clips';
 import { sileroModel } from '@live-captions/test-services/fixtures';
 import { WebSocket } from 'ws';
-import { sileroVad } from '../../services/speech/src/adapters/vad.js';
-import { createApp } from '../../services/speech/src/app.js';
-import { loadConfig } from '../../services/speech/src/config.js';
 import { percentile, table } from '../lib/stats.js';
 import { postTranscribe } from '../lib/transcribe.js';
 

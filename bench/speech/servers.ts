@@ -14,8 +14,7 @@ import {
   startRedisWorker,
 } from '@live-captions/inference';
 import { listening } from '@live-captions/runtime';
-import { createApp } from '../../services/speech/src/app.js';
-import { loadConfig } from '../../services/speech/src/config.js';
+import { createApp, loadConfig } from '@live-captions/speech/embedded';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
