@@ -10,6 +10,7 @@ import {
   createInProcessQueue,
   createRedisQueue,
   type EngineConfig,
+  engineConfigFor,
   type InferenceQueue,
   startRedisWorker,
 } from '@live-captions/inference';
@@ -25,16 +26,11 @@ export interface EngineSize {
 }
 
 function engineConfig(queueName: string, size: EngineSize): EngineConfig {
-  return {
-    model: join(root, 'models/ggml-synthetic-tiny.bin'),
-    modelDir: join(root, 'models'),
+  return engineConfigFor(join(root, 'models/ggml-synthetic-tiny.bin'), {
     decodeSlots: size.workers,
     threadsPerSlot: size.threads,
-    beamSize: undefined,
-    offline: true,
     queueName,
-    watchdogMs: 90_000,
-  };
+  });
 }
 
 export interface Backend {

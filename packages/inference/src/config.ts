@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
 import { flagVar, intVar, parseEnv } from '@live-captions/runtime';
 import { modelSettings } from '@live-captions/whisper-models';
@@ -57,5 +58,24 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     queueName: values.CAPTION_QUEUE_NAME,
     watchdogMs: WATCHDOG_MS,
     vadModel: values.CAPTION_VAD_MODEL,
+  };
+}
+
+/**
+ * Engine settings for a model file already on disk, with the defaults the environment would give
+ * (one decode slot, no download, the default queue, the watchdog's limit): for code that runs an
+ * engine without reading the environment, tests and benchmarks.
+ */
+export function engineConfigFor(modelPath: string, overrides: Partial<EngineConfig> = {}): EngineConfig {
+  return {
+    model: modelPath,
+    modelDir: dirname(modelPath),
+    decodeSlots: 1,
+    threadsPerSlot: 1,
+    beamSize: undefined,
+    offline: true,
+    queueName: DEFAULT_QUEUE_NAME,
+    watchdogMs: WATCHDOG_MS,
+    ...overrides,
   };
 }

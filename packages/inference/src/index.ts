@@ -1,4 +1,4 @@
-export { type EngineConfig, loadEngineConfig } from './config.js';
+export { type EngineConfig, engineConfigFor, loadEngineConfig } from './config.js';
 export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
 export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';
