@@ -10,13 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import {
+  dateBounds,
+  eventListSql,
+  migrate,
+  openDatabase,
+  seedEvents,
+  viewerOf,
+} from '@live-captions/calendar/embedded';
 import { FROM_SOURCE } from '@live-captions/test-services';
-import { openDatabase } from '../../services/calendar/src/adapters/db.js';
-import { eventListSql } from '../../services/calendar/src/adapters/event-query.js';
-import { migrate } from '../../services/calendar/src/adapters/migrations.js';
-import { seedEvents } from '../../services/calendar/src/adapters/seed.js';
-import { viewerOf } from '../../services/calendar/src/domain/auth.js';
-import { dateBounds } from '../../services/calendar/src/domain/listing.js';
 
 // autocannon is a dev dependency of the calendar package.
 const require = createRequire(new URL('../../services/calendar/package.json', import.meta.url));

@@ -3,8 +3,7 @@
 // statements run, the time spent in PostgreSQL (knex query sent -> rows parsed) and the CPU
 // time of this process. CALENDAR_BENCH_REUSE=0 turns off the reuse of rendered list events.
 import type { AddressInfo } from 'node:net';
-import { openDatabase } from '../../services/calendar/src/adapters/db.js';
-import { buildApp } from '../../services/calendar/src/app.js';
+import { buildApp, openDatabase } from '@live-captions/calendar/embedded';
 
 const db = await openDatabase({ url: process.env.DATABASE_URL, dataDir: '', poolSize: 10 });
 const started = new Map<string, bigint>();

@@ -19,7 +19,7 @@ import { EnginePool } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
 import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
-import { RollingBuffer, SENSITIVITY } from '../../packages/web/src/browser/lib/rolling-buffer.js';
+import { RollingBuffer, SENSITIVITY } from '@live-captions/web/capture-logic';
 import { table } from '../lib/stats.js';
 import { nonSpeechInputs, vadMsPerSecond, words } from './non-speech.js';
 import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';

@@ -4,9 +4,8 @@
 // page's code, paced at `speed` times real time, then Stop (commit, wait for every transcript).
 // The completed transcripts, in spoken order, are the clip's text.
 import { GATEWAY_ENTRY, gatewayPort, killAll, startServiceProcess } from '@live-captions/test-services';
+import { RealtimeSession, type RealtimeSocket, realtimeUrl } from '@live-captions/web/capture-logic';
 import { WebSocket } from 'ws';
-import { type RealtimeSocket, realtimeUrl } from '../../packages/web/src/browser/lib/realtime-protocol.js';
-import { RealtimeSession } from '../../packages/web/src/browser/lib/realtime-session.js';
 
 const FRAME = 800; // the capture worklet's 50 ms frames at 16 kHz
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

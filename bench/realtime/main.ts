@@ -14,14 +14,17 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
-import { createInProcessQueue, type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
+import {
+  createInProcessQueue,
+  engineConfigFor,
+  type InferenceQueue,
+  samplesToBuffer,
+} from '@live-captions/inference';
 import { createLogger, listening } from '@live-captions/runtime';
+import { createApp, loadConfig, sileroVad } from '@live-captions/speech/embedded';
 import { readClip } from '@live-captions/test-services/clips';
 import { sileroModel } from '@live-captions/test-services/fixtures';
 import { WebSocket } from 'ws';
-import { sileroVad } from '../../services/speech/src/adapters/vad.js';
-import { createApp } from '../../services/speech/src/app.js';
-import { loadConfig } from '../../services/speech/src/config.js';
 import { percentile, table } from '../lib/stats.js';
 import { postTranscribe } from '../lib/transcribe.js';
 
@@ -165,16 +168,11 @@ async function runLevel(port: number, sessions: number, transport: 'realtime' | 
 
 async function main() {
   const queue: InferenceQueue = createInProcessQueue({
-    engine: {
-      model: join(root, 'models/ggml-synthetic-tiny.bin'),
-      modelDir: join(root, 'models'),
+    engine: engineConfigFor(join(root, 'models/ggml-synthetic-tiny.bin'), {
       decodeSlots: WORKERS,
       threadsPerSlot: THREADS,
-      beamSize: undefined,
-      offline: true,
       queueName: 'bench-realtime',
-      watchdogMs: 90_000,
-    },
+    }),
   });
   await queue.start();
   const config = {

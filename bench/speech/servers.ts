@@ -10,12 +10,12 @@ import {
   createInProcessQueue,
   createRedisQueue,
   type EngineConfig,
+  engineConfigFor,
   type InferenceQueue,
   startRedisWorker,
 } from '@live-captions/inference';
 import { listening } from '@live-captions/runtime';
-import { createApp } from '../../services/speech/src/app.js';
-import { loadConfig } from '../../services/speech/src/config.js';
+import { createApp, loadConfig } from '@live-captions/speech/embedded';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,16 +26,11 @@ export interface EngineSize {
 }
 
 function engineConfig(queueName: string, size: EngineSize): EngineConfig {
-  return {
-    model: join(root, 'models/ggml-synthetic-tiny.bin'),
-    modelDir: join(root, 'models'),
+  return engineConfigFor(join(root, 'models/ggml-synthetic-tiny.bin'), {
     decodeSlots: size.workers,
     threadsPerSlot: size.threads,
-    beamSize: undefined,
-    offline: true,
     queueName,
-    watchdogMs: 90_000,
-  };
+  });
 }
 
 export interface Backend {

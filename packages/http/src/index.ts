@@ -1,4 +1,4 @@
-export { listenMetrics, type ServiceMetrics, serviceMetrics } from './metrics.js';
+export { listenMetrics, METRICS_PATH, type ServiceMetrics, serviceMetrics } from './metrics.js';
 export { type AccessFields, correlationId, logAccess, pathOf, requestLog } from './request-log.js';
 export { securityHeaders } from './security-headers.js';
 export { tokenLookup, tokensEqual } from './token.js';

@@ -2,6 +2,9 @@ import { createServer } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+/** Where Prometheus reads the figures; the proxies' rules hide exactly this path. */
+export const METRICS_PATH = '/metrics';
+
 /** Seconds: from a cached answer (ms) to a queued 12 s decode on a slow CPU. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40];
 
@@ -10,7 +13,10 @@ export interface ServiceMetrics {
   readonly register: Registry;
   /** Counts each request by route pattern, method and status, and times it. */
   readonly track: RequestHandler;
-  /** `GET /metrics` in Prometheus's text format. Not for the public: the proxy does not route it. */
+  /**
+   * `GET /metrics` in Prometheus's text format. Not for the public: the proxy does not route it.
+   * Mount it at {@link METRICS_PATH}; other spellings of the path (case, trailing slash) pass on.
+   */
   readonly serve: RequestHandler;
 }
 
@@ -52,7 +58,13 @@ export function serviceMetrics(service: string): ServiceMetrics {
     next();
   };
 
-  const serve: RequestHandler = async (_req, res) => {
+  const serve: RequestHandler = async (req, res, next) => {
+    // Only the exact path: the proxy hides exactly `/metrics`, while express also routes
+    // `/METRICS` and `/metrics/` here, which the proxy would pass on to the public.
+    if (req.path !== METRICS_PATH) {
+      next();
+      return;
+    }
     res.type(register.contentType).send(await register.metrics());
   };
 
@@ -68,7 +80,7 @@ export async function listenMetrics(
   options: { port: number; bind: string },
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
-    if (req.method !== 'GET' || req.url !== '/metrics') {
+    if (req.method !== 'GET' || req.url !== METRICS_PATH) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
       return;
     }

@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
 import { flagVar, intVar, numberVar, parseEnv } from '@live-captions/runtime';
 import { modelSettings } from '@live-captions/whisper-models';
 import { z } from 'zod';
 import { DEFAULT_GUARDS, type GuardSettings } from './domain/guards/index.js';
+import { WATCHDOG_MS } from './engine/watchdog.js';
 
 /** CAPTION_VAD_MODEL value that turns speech detection off for `/v1` and live windows. */
 export const VAD_OFF = 'off';
@@ -68,7 +70,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     beamSize: values.CAPTION_BEAM_SIZE,
     offline: values.CAPTION_OFFLINE,
     queueName: values.CAPTION_QUEUE_NAME,
-    watchdogMs: 90_000,
+    watchdogMs: WATCHDOG_MS,
     vadModel: values.CAPTION_VAD_MODEL === VAD_OFF ? undefined : values.CAPTION_VAD_MODEL,
     guards: {
       noSpeechThreshold: values.CAPTION_GUARD_NO_SPEECH,
@@ -79,5 +81,24 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
       loops: values.CAPTION_GUARD_LOOPS,
       loopRepeats: values.CAPTION_GUARD_LOOP_REPEATS,
     },
+  };
+}
+
+/**
+ * Engine settings for a model file already on disk, with the defaults the environment would give
+ * (one decode slot, no download, the default queue, the watchdog's limit): for code that runs an
+ * engine without reading the environment, tests and benchmarks.
+ */
+export function engineConfigFor(modelPath: string, overrides: Partial<EngineConfig> = {}): EngineConfig {
+  return {
+    model: modelPath,
+    modelDir: dirname(modelPath),
+    decodeSlots: 1,
+    threadsPerSlot: 1,
+    beamSize: undefined,
+    offline: true,
+    queueName: DEFAULT_QUEUE_NAME,
+    watchdogMs: WATCHDOG_MS,
+    ...overrides,
   };
 }

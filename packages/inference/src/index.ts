@@ -1,4 +1,4 @@
-export { type EngineConfig, loadEngineConfig, VAD_OFF } from './config.js';
+export { type EngineConfig, engineConfigFor, loadEngineConfig, VAD_OFF } from './config.js';
 export {
   compressionRatio,
   cutLoops,
@@ -13,6 +13,7 @@ export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';
 export { prepareVadFile } from './engine/model-file.js';
 export { EnginePool } from './engine/pool.js';
+export { WATCHDOG_MS } from './engine/watchdog.js';
 export { createInProcessQueue, type InProcessQueueOptions } from './in-process-queue.js';
 export { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from './queue.js';
 export { type HeartbeatCheck, workerHeartbeatLives } from './redis/heartbeat.js';

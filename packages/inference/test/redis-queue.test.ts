@@ -64,6 +64,12 @@ describe('BullMQ backend on the real Redis', () => {
     expect(await redis.keys(`captions:${config.queueName}:audio:*`)).toEqual([]);
   });
 
+  it('announces a finished job at once, not at the next heartbeat', async () => {
+    const before = (await queue.status()).workers[0]!.completed;
+    await queue.submit(request(), seconds(1), { startDeadline: later(20_000) });
+    expect((await queue.status()).workers[0]).toMatchObject({ running: 0, completed: before + 1 });
+  });
+
   it('carries failure codes back to the gateway', async () => {
     await expect(
       queue.submit(request({ language: 'xx' }), seconds(1), { startDeadline: later(20_000) }),

@@ -1,4 +1,5 @@
 export * from './health.js';
+export * from './job-schemas.js';
 export * from './jobs.js';
 export * from './languages.js';
 export * from './outputs.js';

@@ -83,20 +83,47 @@ const requestErrorCodes: Record<number, string> = {
   415: 'rest_unsupported_media_type',
 };
 
+/** Our words for the body parsers' refusals, by their `type` (never their own messages). */
+const requestErrorMessages: Record<string, string> = {
+  'entity.too.large': 'The request body is too large.',
+  'parameters.too.many': 'The request has too many parameters.',
+  'charset.unsupported': 'The request body must be UTF-8.',
+  'encoding.unsupported': 'The request body is in a Content-Encoding this API does not read.',
+  'request.aborted': 'The request body ended early.',
+  'request.size.invalid': 'The request body does not match its Content-Length.',
+};
+
+/** When the parser gave no type: by status (a corrupt gzip body is 400 from zlib, for one). */
+const requestStatusMessages: Record<number, string> = {
+  413: 'The request body is too large.',
+  415: 'The request body is in an encoding or charset this API does not read.',
+};
+
 /**
  * A 4xx the body parsers or the router raised (body too large, unsupported charset or
- * encoding, undecodable path) as an API error with that status; anything else is ours (500).
+ * encoding, undecodable path) as an API error with that status, in our words: the libraries'
+ * messages ("Failed to decode param", zlib's "incorrect header check") are not the API's.
+ * Anything else is ours (500).
  */
 function requestError(error: unknown): ApiError | undefined {
-  const { status, expose, message } = (error ?? {}) as {
-    status?: unknown;
-    expose?: unknown;
-    message?: unknown;
-  };
+  const { status, expose } = (error ?? {}) as { status?: unknown; expose?: unknown };
   if (typeof status !== 'number' || status < 400 || status > 499 || expose === false) return undefined;
-  const text = typeof message === 'string' && message ? message : 'Bad request';
-  const sentence = `${text[0]!.toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
-  return new ApiError(status, requestErrorCodes[status] ?? 'rest_invalid_request', sentence);
+  return new ApiError(
+    status,
+    requestErrorCodes[status] ?? 'rest_invalid_request',
+    requestErrorMessage(error, status),
+  );
+}
+
+function requestErrorMessage(error: unknown, status: number): string {
+  if (error instanceof URIError) return 'The request path is not valid percent-encoded UTF-8.';
+  const { type, code } = error as { type?: unknown; code?: unknown };
+  // zlib's errors (Z_DATA_ERROR, ...) come through the body parser as plain 400s.
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return 'The request body does not decode with its Content-Encoding.';
+  }
+  const byType = typeof type === 'string' ? requestErrorMessages[type] : undefined;
+  return byType ?? requestStatusMessages[status] ?? 'The request could not be read.';
 }
 
 /**

@@ -69,6 +69,7 @@ describe('what the HTTP layer refuses', () => {
     const res = await api.request.get(`${ROOT}/events/by-slug/%E0%A4%A`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'rest_invalid_request', data: { status: 400 } });
+    expect(res.body.message).toBe('The request path is not valid percent-encoded UTF-8.');
   });
 
   it('answers 413 to a body over 1 MB', async () => {
@@ -95,6 +96,10 @@ describe('what the HTTP layer refuses', () => {
       .set('Content-Encoding', 'x-unknown')
       .send(JSON.stringify(event));
     expect(encoding.status).toBe(415);
+    expect([charset.body.message, encoding.body.message]).toEqual([
+      'The request body must be UTF-8.',
+      'The request body is in a Content-Encoding this API does not read.',
+    ]);
   });
 
   it('reads a gzip body, and answers 400 to a corrupt one', async () => {
@@ -116,5 +121,6 @@ describe('what the HTTP layer refuses', () => {
       .send(Buffer.from('definitely not gzip'));
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.data.status).toBe(400);
+    expect(corrupt.body.message).toBe('The request body does not decode with its Content-Encoding.');
   });
 });

@@ -54,4 +54,11 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^speech_stream_sessions 1$/m);
     expect(text).toContain('speech_process_resident_memory_bytes');
   });
+
+  it('answers only at the exact path that the proxy hides (no /METRICS, no /metrics/)', async () => {
+    for (const path of ['/METRICS', '/metrics/']) {
+      const res = await request(gateway.base).get(path).expect(404);
+      expect(res.text).not.toContain('speech_process_resident_memory_bytes');
+    }
+  });
 });

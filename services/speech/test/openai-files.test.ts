@@ -18,7 +18,7 @@ import {
   uploadTo,
   useOpenAiStack,
 } from './helpers/openai-stack.js';
-import { holdStream, openUpload } from './helpers/uploads.js';
+import { holdStream, openUpload, uploadThenRead } from './helpers/uploads.js';
 import { buildWav, sine } from './helpers/wav.js';
 
 let backend: Backend;
@@ -107,6 +107,35 @@ describe('POST /v1/audio/*: WAV files', () => {
     expect(chunked.ended()).toBe(false);
     expect(streamed.status).toBe(413);
     chunked.destroy();
+  });
+
+  it('413 to a client that closes the connection after its request, not a reset', async () => {
+    const body = Buffer.concat([
+      Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n'),
+      Buffer.alloc(6 * 1024 * 1024),
+    ]);
+    const chunked = Buffer.concat([
+      Buffer.from(`${body.length.toString(16)}\r\n`),
+      body,
+      Buffer.from('\r\n0\r\n\r\n'),
+    ]);
+    // Announced (refused before reading) and chunked (refused once past the limit).
+    for (const [framing, sent] of [
+      [`Content-Length: ${body.length}`, body],
+      ['Transfer-Encoding: chunked', chunked],
+    ] as const) {
+      const head = [
+        'POST /v1/audio/transcriptions HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: ${AUTH.Authorization}`,
+        'Content-Type: multipart/form-data; boundary=xyz',
+        'Connection: close',
+        framing,
+      ].join('\r\n');
+      const answer = await uploadThenRead(gateway.port, `${head}\r\n\r\n`, sent);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain(Messages.envelopeTooLarge);
+    }
   });
 
   it('408 for a multipart upload not complete within the deadline', async () => {

@@ -149,6 +149,39 @@ describe('client events and session settings', () => {
     });
   });
 
+  it("words refusals in the protocol's terms, not the validation library's", () => {
+    const update = (session: unknown) =>
+      parseClientEvent(JSON.stringify({ type: 'session.update', session }));
+    const turns = (turn_detection: unknown) =>
+      update({ type: 'transcription', audio: { input: { turn_detection } } });
+    const messages = [
+      turns({ threshold: 'high' }),
+      turns({ threshold: 1 }),
+      turns({ silence_duration_ms: 1.5 }),
+      turns({ silence_duration_ms: 50 }),
+      update({ type: 'transcription', audio: { input: { format: { type: 'audio/ogg' } } } }),
+      update({ type: 'transcription', audio: { input: { transcription: { task: 'summarize' } } } }),
+      update({ type: 'transcription', audio: { input: { transcription: { model: 'm'.repeat(201) } } } }),
+      update({ type: 'transcription', include: ['everything'] }),
+      parseClientEvent(JSON.stringify({ type: 'input_audio_buffer.append' })),
+    ].map((event) => (isProblem(event) ? event.message : 'accepted'));
+    expect(messages).toEqual([
+      "Invalid value for 'session.audio.input.turn_detection.threshold': must be a number",
+      "Invalid value for 'session.audio.input.turn_detection.threshold': must be below 1",
+      "Invalid value for 'session.audio.input.turn_detection.silence_duration_ms': must be an integer",
+      "Invalid value for 'session.audio.input.turn_detection.silence_duration_ms': must be at least 100",
+      `Invalid value for 'session.audio.input.format.type': must be one of "audio/pcm", "audio/pcmu", "audio/pcma"`,
+      `Invalid value for 'session.audio.input.transcription.task': must be one of "transcribe", "translate"`,
+      "Invalid value for 'session.audio.input.transcription.model': must have at most 200 characters",
+      `Invalid value for 'session.include.0': must be "item.input_audio_transcription.logprobs"`,
+      "Invalid value for 'audio': is required",
+    ]);
+    // A schema's own message stays.
+    expect(update({ type: 'realtime' })).toMatchObject({
+      message: "Invalid value for 'session.type': only transcription sessions are served here",
+    });
+  });
+
   it('merges GA updates: only the fields sent change, turn_detection null means manual', () => {
     const ga = applyGaUpdate(DEFAULT_SETTINGS, {
       type: 'transcription',

@@ -191,4 +191,12 @@ describe('GET /metrics', () => {
     expect(res.text).toMatch(/^ui_http_requests_total\{route="unmatched",method="GET",status="404"\} 1$/m);
     expect(res.text).toContain('ui_process_cpu_seconds_total');
   });
+
+  test('answers only at the exact path that the proxy hides', async () => {
+    const ui = app();
+    for (const path of ['/METRICS', '/metrics/']) {
+      const res = await request(ui).get(path).expect(404);
+      expect(res.text).not.toContain('ui_process_cpu_seconds_total');
+    }
+  });
 });

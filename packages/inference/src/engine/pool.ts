@@ -22,7 +22,7 @@ import { InferenceError } from '../queue.js';
 import { describeEngine } from './engine-info.js';
 import { prepareModelFile, prepareVadFile } from './model-file.js';
 import { SlotQueue } from './slot-queue.js';
-import { underWatchdog } from './watchdog.js';
+import { underWatchdog, WATCHDOG_MS } from './watchdog.js';
 
 export interface EnginePoolOptions {
   modelPath: string;
@@ -33,7 +33,7 @@ export interface EnginePoolOptions {
   threadsPerSlot: number;
   /** Default: 1 on CPU, 5 on GPU. */
   beamSize?: number;
-  /** A decode running longer than this fails and its decode state is replaced. Default 90 s. */
+  /** A decode running longer than this fails and its decode state is replaced. Default WATCHDOG_MS. */
   watchdogMs?: number;
   /** A Silero ggml file: each slot then gets its own VAD (speech regions, no hallucinated silence). */
   vadModelPath?: string;
@@ -256,7 +256,7 @@ export class EnginePool {
       ...options,
     });
     try {
-      return await underWatchdog(decoding, this.#options.watchdogMs ?? 90_000, () =>
+      return await underWatchdog(decoding, this.#options.watchdogMs ?? WATCHDOG_MS, () =>
         this.#replaceAfterTrip(slot, state, decoding),
       );
     } catch (error) {

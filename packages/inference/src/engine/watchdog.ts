@@ -1,5 +1,8 @@
 import { InferenceError } from '../queue.js';
 
+/** How long a decode may run before the watchdog fails it, unless configured otherwise. */
+export const WATCHDOG_MS = 90_000;
+
 /**
  * The decode watchdog: a decode still running after `limitMs` fails at once with
  * `inference_failed`, and `onTrip` deals with the stuck decode (it holds its decode state until

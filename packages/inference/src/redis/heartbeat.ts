@@ -1,4 +1,4 @@
-import type { WorkerStatus } from '@live-captions/protocol';
+import { type WorkerStatus, workerStatusSchema } from '@live-captions/protocol';
 import { Redis } from 'ioredis';
 import { keysFor } from './keys.js';
 
@@ -53,7 +53,11 @@ export async function workerHeartbeatLives(check: HeartbeatCheck): Promise<boole
   }
 }
 
-/** The statuses the live workers announce (heartbeat keys), oldest worker first. */
+/**
+ * The statuses the live workers announce (heartbeat keys), oldest worker first. An announcement
+ * that is not a status (another version's, a corrupted key) is left out: that worker is not
+ * counted until it announces one.
+ */
 export async function readLiveWorkers(redis: Redis, queueName: string): Promise<WorkerStatus[]> {
   const found: string[] = [];
   let cursor = '0';
@@ -65,7 +69,17 @@ export async function readLiveWorkers(redis: Redis, queueName: string): Promise<
   if (found.length === 0) return [];
   const values = await redis.mget(...found);
   return values
-    .filter((value): value is string => value !== null)
-    .map((value) => JSON.parse(value) as WorkerStatus)
+    .flatMap((value) => {
+      const status = value === null ? undefined : workerStatusSchema.safeParse(parseJson(value));
+      return status?.success ? [status.data] : [];
+    })
     .sort((a, b) => a.startedAt - b.startedAt);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

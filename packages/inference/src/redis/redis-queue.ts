@@ -13,6 +13,7 @@ import type { Logger } from '@live-captions/runtime';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { samplesToBuffer } from '../domain/pcm.js';
+import { WATCHDOG_MS } from '../engine/watchdog.js';
 import { InferenceError, type InferenceQueue, type QueueStatus, type SubmitOptions } from '../queue.js';
 import { decodeFailure } from './failure.js';
 import { readLiveWorkers } from './heartbeat.js';
@@ -59,7 +60,7 @@ export interface RedisInferenceQueue extends InferenceQueue {
 export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueue {
   const { logger } = options;
   const keys = keysFor(options.queueName);
-  const watchdogMs = options.watchdogMs ?? 90_000;
+  const watchdogMs = options.watchdogMs ?? WATCHDOG_MS;
   const redis = new Redis(options.redisUrl, { ...FAIL_FAST, lazyConnect: true });
   const queue = new Queue<InferenceJob, InferenceResult>(options.queueName, {
     connection: bullConnection(options.redisUrl, FAIL_FAST),

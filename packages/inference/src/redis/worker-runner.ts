@@ -90,6 +90,8 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
     } finally {
       // Best effort: with Redis away the key expires on its own.
       await redis.del(audioKey).catch(() => undefined);
+      // The figures changed (running, completed): /health should not wait for the next beat.
+      await announceNow();
     }
   }
 
@@ -113,22 +115,27 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
   async function announce(): Promise<void> {
     await redis.set(keys.worker(id), JSON.stringify(pool.status(id)), 'PX', HEARTBEAT_TTL_MS);
   }
+  let closing = false;
+  /** Announces on a state change; while Redis is away the connection's state lines tell it. */
+  async function announceNow(): Promise<void> {
+    if (link.up && !closing) await announce().catch(() => undefined);
+  }
   await Promise.all([redis.connect(), worker.waitUntilReady()]);
   await announce();
-  const heartbeat = setInterval(() => {
-    // While Redis is away the connection's state lines tell it; no line per missed beat.
-    if (link.up) announce().catch(() => undefined);
-  }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => void announceNow(), HEARTBEAT_MS);
   logger?.info({ workerId: id, queue: options.engine.queueName }, 'worker ready');
 
   return {
     id,
     pool,
     async close() {
+      closing = true;
       clearInterval(heartbeat);
       if (link.up) {
         await redis.del(keys.worker(id)).catch(() => undefined);
         await worker.close();
+        // An announcement already under way when closing began may have landed after the first.
+        await redis.del(keys.worker(id)).catch(() => undefined);
       } else {
         // A graceful close would wait for Redis; running decodes could not report anyway.
         await settleWithin(worker.close(true));

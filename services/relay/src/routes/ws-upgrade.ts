@@ -12,15 +12,30 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Answers an upgrade with a plain HTTP error and drops the socket; no WebSocket is opened. */
+/** How long a refused client may take to read its answer and close before the relay closes. */
+const REFUSAL_GRACE_MS = 2_000;
+
+/**
+ * Answers an upgrade with a plain HTTP error and closes; no WebSocket is opened. The answer is
+ * flushed before the socket goes (as ws's own refusals do), and what the client still sends is
+ * read and dropped meanwhile: a socket closed with unread input is reset, and a reset can take
+ * the unread answer with it.
+ */
 function refuse(socket: Duplex, status: number, message: string): void {
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
-    );
+  if (!socket.writable) {
+    socket.destroy();
+    return;
   }
-  socket.destroy();
+  const grace = setTimeout(() => socket.destroy(), REFUSAL_GRACE_MS);
+  grace.unref();
+  socket.once('close', () => clearTimeout(grace));
+  // The client's own close, once it has read the answer, ends it.
+  socket.once('end', () => socket.destroy());
+  socket.resume();
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
+  );
 }
 
 export interface UpgradeContext {

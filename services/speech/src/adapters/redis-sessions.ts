@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Counters, SessionStore, StoreAdmit, StreamSession } from '../domain/session-store.js';
-import type { CachedResponse, CacheLookup } from '../domain/sessions.js';
+import { type CachedResponse, type CacheLookup, MAX_CACHED_RESULTS } from '../domain/sessions.js';
 
 /** A busy lock outlives a dead gateway by at most this long. */
 export const LOCK_MS = 15_000;
@@ -29,6 +29,8 @@ export interface RedisSessionOptions {
   maxStreams: number;
   /** Idle session and cached result lifetime; the contract fixes 120 s. */
   ttlMs?: number;
+  /** Cached results per stream, as in memory (MAX_CACHED_RESULTS). */
+  maxCached?: number;
 }
 
 // KEYS: sessions zset, busy key. ARGV: now, ttl, maxStreams, id, token, lockMs.
@@ -50,7 +52,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 return 1`;
 
-// KEYS: sessions zset, busy key, results set. ARGV: token, now, id, temporary (1/0).
+// KEYS: sessions zset, busy key, results zset. ARGV: token, now, id, temporary (1/0).
 const RELEASE = `
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 if ARGV[4] == '1' then
@@ -61,23 +63,42 @@ else
 end
 return 1`;
 
-// KEYS: sessions zset, busy key, results set. ARGV: id, result key prefix.
+// KEYS: sessions zset, busy key, results zset. ARGV: id, result key prefix.
 const CLOSE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
 redis.call('ZREM', KEYS[1], ARGV[1])
-for _, requestId in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+for _, requestId in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
   redis.call('DEL', ARGV[2] .. requestId)
 end
 redis.call('DEL', KEYS[3])
 return 'closed'`;
 
+// KEYS: result key, results zset (request IDs by time stored). ARGV: request ID, entry, ttl, now,
+// max cached, result key prefix. The oldest results beyond the cap go, as in memory.
+const STORE = `
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+-- Stores in the same millisecond still rank in the order they came.
+local score = tonumber(ARGV[4])
+local newest = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= score then score = tonumber(newest[2]) + 1 end
+redis.call('ZADD', KEYS[2], score, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
+if over > 0 then
+  local dropped = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #dropped, 2 do redis.call('DEL', ARGV[6] .. dropped[i]) end
+end
+return 1`;
+
 export function createRedisSessionStore(options: RedisSessionOptions): SessionStore {
   const ttlMs = options.ttlMs ?? 120_000;
+  const maxCached = options.maxCached ?? MAX_CACHED_RESULTS;
   const base = `captions:${options.namespace}:streams`;
   const keys = {
     sessions: `${base}:sessions`,
     busy: (id: string) => `${base}:busy:${id}`,
-    results: (id: string) => `${base}:results:${id}`,
+    // A sorted set (by time stored); named apart from the former plain set, which expires by itself.
+    results: (id: string) => `${base}:cached:${id}`,
     result: (id: string) => `${base}:result:${id}:`,
     counters: `${base}:counters`,
   };
@@ -148,12 +169,18 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
 
     async store(session, requestId, signature, response: CachedResponse) {
       if (requestId === '' || session.temporary) return;
-      await redis
-        .multi()
-        .set(keys.result(session.id) + requestId, JSON.stringify({ signature, response }), 'PX', ttlMs)
-        .sadd(keys.results(session.id), requestId)
-        .pexpire(keys.results(session.id), ttlMs)
-        .exec();
+      await redis.eval(
+        STORE,
+        2,
+        keys.result(session.id) + requestId,
+        keys.results(session.id),
+        requestId,
+        JSON.stringify({ signature, response }),
+        ttlMs,
+        Date.now(),
+        maxCached,
+        keys.result(session.id),
+      );
     },
 
     async size() {

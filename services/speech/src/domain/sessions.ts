@@ -40,6 +40,9 @@ export interface SessionOptions {
   now?: () => number;
 }
 
+/** Cached results per stream, whichever store keeps them; the contract fixes 64. */
+export const MAX_CACHED_RESULTS = 64;
+
 export class StreamSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly maxStreams: number;
@@ -50,7 +53,7 @@ export class StreamSessions {
   constructor(options: SessionOptions) {
     this.maxStreams = options.maxStreams;
     this.ttlMs = options.ttlMs ?? 120_000;
-    this.maxCached = options.maxCached ?? 64;
+    this.maxCached = options.maxCached ?? MAX_CACHED_RESULTS;
     this.now = options.now ?? Date.now;
   }
 

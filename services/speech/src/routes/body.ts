@@ -30,10 +30,30 @@ function closeAfterResponse(res: Response): void {
 }
 
 /**
+ * Keeps a connection the client asked to close open past the answer, and closes it once both the
+ * answer is out and the rest of the body has been read (or the deadline destroyed the request).
+ */
+function closeOnceDrained(req: Request, res: Response): void {
+  res.shouldKeepAlive = true;
+  const socket = req.socket;
+  let pending = 2;
+  const done = () => {
+    pending -= 1;
+    if (pending === 0) socket.end();
+  };
+  req.once('end', done);
+  res.once('finish', done);
+}
+
+/**
  * Watches an upload: fails with 413 as soon as more than `maxBytes` arrived (or were announced
  * by Content-Length), with 408 when it is not complete in time, with {@link ClientGone} when the
  * client aborts. After a 413 the remaining bytes are discarded (never stored) until the deadline,
  * so the client can read its answer; after that the socket is closed.
+ *
+ * A connection that would close after the answer (`Connection: close`) is kept open until the
+ * body is drained: Node closes such a socket as soon as the answer is out, and a socket closed
+ * while the body still arrives is reset, which can destroy the client's unread 413.
  */
 export function watchUpload(
   req: Request,
@@ -59,17 +79,15 @@ export function watchUpload(
         resolve();
         return;
       }
-      if (error instanceof HttpError && error.status === 413) {
-        // Keep discarding what the client still sends, but not beyond the upload deadline.
-        req.resume();
-        if (!req.complete) {
-          req.once('end', () => clearTimeout(timer));
-        } else {
-          clearTimeout(timer);
-        }
-      } else {
+      if (!(error instanceof HttpError && error.status === 413) || req.complete) {
         clearTimeout(timer);
+        reject(error);
+        return;
       }
+      // Keep discarding what the client still sends, but not beyond the upload deadline.
+      req.resume();
+      req.once('end', () => clearTimeout(timer));
+      if (!res.shouldKeepAlive && !res.headersSent) closeOnceDrained(req, res);
       reject(error);
     };
 

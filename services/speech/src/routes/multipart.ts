@@ -9,6 +9,8 @@ import { type BodyLimits, watchUpload } from './body.js';
 
 const MAX_ENVELOPE_BYTES = 5 * 1024 * 1024;
 
+const ignore = () => undefined;
+
 const envelopeTooLarge = () => new HttpError(413, Messages.envelopeTooLarge, { param: 'file' });
 
 export interface MultipartBody {
@@ -58,21 +60,19 @@ export function readMultipart(
   limits: Pick<BodyLimits, 'timeoutMs'>,
   listNames: ReadonlySet<string> = new Set(),
 ): Promise<MultipartBody> {
-  // Refused before multer sees the request: an announced oversize body is not worth parsing.
-  if (Number(req.headers['content-length']) > MAX_ENVELOPE_BYTES) return Promise.reject(envelopeTooLarge());
+  const bodyLimits = { ...limits, maxBytes: MAX_ENVELOPE_BYTES, tooLarge: envelopeTooLarge };
+  // Refused before multer sees the request: an announced oversize body is not worth parsing
+  // (watchUpload refuses it at once, draining it as the connection needs).
+  if (Number(req.headers['content-length']) > MAX_ENVELOPE_BYTES) {
+    return watchUpload(req, res, bodyLimits, ignore, ignore).then(() => Promise.reject(envelopeTooLarge()));
+  }
   return new Promise<MultipartBody>((resolve, reject) => {
     const upload = multer({
       storage: multer.memoryStorage(),
       limits: multerLimits,
       // Feed busboy ourselves so the envelope size and the deadline are watched on the raw bytes.
       streamHandler: (request: Request, busboy: NodeJS.WritableStream) => {
-        watchUpload(
-          req,
-          res,
-          { ...limits, maxBytes: MAX_ENVELOPE_BYTES, tooLarge: envelopeTooLarge },
-          () => undefined,
-          () => request.pipe(busboy),
-        ).catch(reject);
+        watchUpload(req, res, bodyLimits, ignore, () => request.pipe(busboy)).catch(reject);
       },
     } as multer.Options).single('file');
 

@@ -13,6 +13,7 @@ import {
   createInProcessQueue,
   createRedisQueue,
   type EngineConfig,
+  engineConfigFor,
   type InferenceQueue,
   type QueueStatus,
   type RedisInferenceQueue,
@@ -44,17 +45,10 @@ export type ModelName =
   | 'base-speech';
 
 export function engineConfig(model: ModelName, overrides: Partial<EngineConfig> = {}): EngineConfig {
-  return {
-    model: join(repoRoot, 'models', `ggml-synthetic-${model}.bin`),
-    modelDir: join(repoRoot, 'models'),
-    decodeSlots: 1,
-    threadsPerSlot: 1,
-    beamSize: undefined,
-    offline: true,
+  return engineConfigFor(join(repoRoot, 'models', `ggml-synthetic-${model}.bin`), {
     queueName: `speech-test-${randomUUID()}`,
-    watchdogMs: 90_000,
     ...overrides,
-  };
+  });
 }
 
 export interface Backend {

@@ -4,6 +4,7 @@
  * stream held that way.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { type RunningGateway, until } from './gateway.js';
 
 export interface RawResponse {
@@ -64,6 +65,25 @@ export function openUpload(
     destroy: () => req.destroy(),
     ended: () => finished,
   };
+}
+
+/**
+ * Sends a whole request with `Connection: close` while not reading the answer, then reads what
+ * came back: an answer the server sends early sits unread, and is lost if the server resets the
+ * connection because the body was still arriving. Resolves with everything read, or rejects with
+ * the socket's error (ECONNRESET).
+ */
+export function uploadThenRead(port: number, head: string, body: Buffer): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.pause();
+    socket.write(head);
+    socket.end(body, () => socket.resume());
+  });
 }
 
 /**

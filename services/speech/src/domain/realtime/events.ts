@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { issueWording } from './issue-wording.js';
 import { betaSession, gaSession } from './session.js';
 
 export type ClientEvent =
@@ -80,7 +81,7 @@ export function parseClientEvent(text: string): ClientEvent | RealtimeProblem {
       eventId: id,
     });
   }
-  const parsed = schemas[type].safeParse(raw);
+  const parsed = schemas[type].safeParse(raw, { error: issueWording });
   if (!parsed.success) {
     const first = describe(parsed.error.issues[0]!);
     return problem('invalid_value', first.message, { param: first.param, eventId: id });
