@@ -144,6 +144,21 @@ describe('OBS native captions from the overlay', () => {
     return { forwarder, states, holds, sent };
   }
 
+  test('a stream that starts while its status is asked is live, whatever the older answer says', async () => {
+    const obs = await server();
+    obs.beforeStatusAnswer = () => {
+      obs.beforeStatusAnswer = undefined;
+      obs.setStreaming(true);
+    };
+    const { forwarder, states } = captions(obs);
+    await eventually(() => obs.received[0]?.some((message) => message.op === 6) === true);
+    await eventually(() => states.length >= 1);
+    // The stale "not active" answer arrives after the event and must not undo it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(forwarder.state).toBe('live');
+    expect(states).toEqual(['live']);
+  });
+
   test('not streaming: a visible state, nothing sent; streaming: finals as paced 608 captions', async () => {
     const obs = await server();
     const { forwarder, states, holds, sent } = captions(obs);

@@ -21,6 +21,11 @@ export interface FakeObs {
   captions: string[];
   streaming: boolean;
   setStreaming(active: boolean): void;
+  /**
+   * Runs after a GetStreamStatus answer is computed and before it is sent: what OBS's request
+   * threads allow (an event of the main thread overtaking an answer already computed).
+   */
+  beforeStatusAnswer?: () => void;
   /** Stops listening and drops every client (OBS quits). */
   stop(): Promise<void>;
   /** Listens again on the same port (OBS started again). */
@@ -100,8 +105,11 @@ export async function fakeObs(password: string, options: { port?: number } = {})
                 requestStatus: { result: code === 100, code },
                 ...(responseData ? { responseData } : {}),
               });
-            if (requestType === 'GetStreamStatus') answer(100, { outputActive: obs.streaming });
-            else if (requestType !== 'SendStreamCaption') answer(204);
+            if (requestType === 'GetStreamStatus') {
+              const outputActive = obs.streaming;
+              obs.beforeStatusAnswer?.();
+              answer(100, { outputActive });
+            } else if (requestType !== 'SendStreamCaption') answer(204);
             else if (!obs.streaming) answer(501);
             else {
               obs.captions.push(String((message.d.requestData as { captionText: string }).captionText));

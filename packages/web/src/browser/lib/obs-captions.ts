@@ -84,6 +84,8 @@ export class ObsCaptions {
   /** 608 captions waiting; '' clears the screen. */
   private readonly queue: string[] = [];
   private sending = false;
+  /** StreamStateChanged events seen: a stream-status answer older than the last one is stale. */
+  private streamEvents = 0;
   private holdTimer?: ReturnType<typeof setTimeout>;
   private idleTimer?: ReturnType<typeof setTimeout>;
 
@@ -102,6 +104,7 @@ export class ObsCaptions {
       },
       onEvent: (type, data) => {
         if (type === 'StreamStateChanged' && typeof data.outputActive === 'boolean') {
+          this.streamEvents += 1;
           this.setState(data.outputActive ? 'live' : 'not-streaming');
         }
       },
@@ -125,8 +128,12 @@ export class ObsCaptions {
   }
 
   private async checkStream(): Promise<void> {
+    const eventsBefore = this.streamEvents;
     try {
       const answer = await this.socket.request('GetStreamStatus');
+      // OBS answers requests on its own threads: a stream that started meanwhile may have said so
+      // (StreamStateChanged) before this older answer arrives, which must not undo it.
+      if (this.streamEvents !== eventsBefore) return;
       this.setState(answer.responseData?.outputActive === true ? 'live' : 'not-streaming');
     } catch {
       // The connection closed again; its state is already reported.
