@@ -133,6 +133,10 @@ describe('the editor manages where captions go', () => {
     await page.goto(editorLink);
     await page.waitForSelector('#outputs-panel:not([hidden])');
     await addDestination('youtube', youtube.url);
+    await page.selectOption('#destination-kind', 'archive');
+    // The archive needs no address: its fields are hidden.
+    expect(await page.isVisible('#destination-url')).toBe(false);
+    expect(await page.isVisible('#destination-lang')).toBe(false);
     await addDestination('archive');
     await page.waitForFunction(() => document.querySelectorAll('#destinations .destination').length === 2);
     const added = await rows();
