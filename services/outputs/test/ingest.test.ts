@@ -7,7 +7,7 @@ import { type Database, openDatabase } from '../src/adapters/db.js';
 import { destinationsRepo } from '../src/adapters/destinations-repo.js';
 import { ingestRepo } from '../src/adapters/ingest-repo.js';
 import { migrate } from '../src/adapters/migrations.js';
-import { createDatabase } from './helpers.js';
+import { createDatabase } from './helpers/index.js';
 
 let db: Database;
 

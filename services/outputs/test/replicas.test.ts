@@ -3,7 +3,6 @@
  * SIGKILL it mid-stream and the other takes over within 15 s (the issue's bound, with the
  * default lease settings); nothing is lost or sent twice at either platform.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { RelayPublisher } from '@live-captions/relay-client/node';
 import {
@@ -12,25 +11,26 @@ import {
   startRedisServer,
   startYouTubeStandIn,
   startZoomStandIn,
-  youtubeBlocks,
 } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import {
   api,
-  createDatabase,
-  freePort,
   kill,
   publisher,
   ROOM,
   type Running,
   reading,
-  relayConfigFile,
   startOutputs,
-  startRelay,
-  TOKENS,
   until,
   words,
-} from './helpers.js';
+} from './helpers/index.js';
+import {
+  addDestination,
+  redisEnv,
+  startRelayStack,
+  youtubeWords as wordsAt,
+  zoomWords as zoomWordsAt,
+} from './helpers/stack.js';
 
 jest.setTimeout(180_000);
 
@@ -48,15 +48,11 @@ beforeAll(async () => {
   redis = await startRedisServer();
   youtube = await startYouTubeStandIn();
   zoom = await startZoomStandIn();
-  const configPath = relayConfigFile();
-  relay = await startRelay(configPath, await freePort());
+  const stack = await startRelayStack({ allowed: [youtube.port, zoom.port] });
+  relay = stack.relay;
   env = {
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
-    DATABASE_URL: await createDatabase(),
-    REDIS_URL: redis.url,
-    OUTPUTS_REDIS_PREFIX: `outputs-${randomBytes(4).toString('hex')}:`,
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port},127.0.0.1:${zoom.port}`,
+    ...stack.env,
+    ...redisEnv(redis.url),
     OUTPUTS_ZOOM_INTERVAL_MS: '1000',
   };
   replicas.push(await startOutputs(env), await startOutputs(env));
@@ -73,11 +69,8 @@ afterAll(async () => {
 
 const held = async (replica: Running) =>
   ((await api(replica.port, 'GET', '/health', '')).json as { leases: { held: number } }).leases.held;
-const youtubeWords = () =>
-  youtube.accepted.flatMap((post) =>
-    youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
-  );
-const zoomWords = () => zoom.accepted.flatMap((post) => post.body.split(/\s+/));
+const youtubeWords = () => wordsAt(youtube);
+const zoomWords = () => zoomWordsAt(zoom);
 
 test('one replica sends; when it dies the other takes over within 15 s, losing and repeating nothing', async () => {
   const [first] = replicas as [Running, Running];
@@ -85,9 +78,7 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
     ['youtube', youtube.url],
     ['zoom', zoom.url],
   ] as const)
-    expect(
-      (await api(first.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, { kind, url })).status,
-    ).toBe(201);
+    expect(await addDestination(first.port, { kind, url })).toBe(201);
 
   // Exactly one replica holds the room.
   await until(
