@@ -11,8 +11,8 @@ import {
   startPostgresCluster,
   startYouTubeStandIn,
 } from '@live-captions/test-services';
-import { kill, publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
-import { addDestination, publishNumbered, startRelayStack, youtubeWords } from './helpers/stack.js';
+import { publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
+import { addDestination, publishNumbered, startRelayStack, stopAll, youtubeWords } from './helpers/stack.js';
 
 jest.setTimeout(150_000);
 
@@ -36,10 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  writer?.close();
-  await kill(outputs);
-  await kill(relay);
-  await youtube?.close();
+  await stopAll(writer, [outputs, relay], [youtube]);
   await cluster?.destroy();
 });
 

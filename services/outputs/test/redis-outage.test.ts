@@ -11,8 +11,15 @@ import {
   startRedisServer,
   startYouTubeStandIn,
 } from '@live-captions/test-services';
-import { api, kill, publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
-import { addDestination, publishNumbered, redisEnv, startRelayStack, youtubeWords } from './helpers/stack.js';
+import { api, publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
+import {
+  addDestination,
+  publishNumbered,
+  redisEnv,
+  startRelayStack,
+  stopAll,
+  youtubeWords,
+} from './helpers/stack.js';
 
 jest.setTimeout(120_000);
 
@@ -37,10 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  writer?.close();
-  await kill(outputs);
-  await kill(relay);
-  await youtube?.close();
+  await stopAll(writer, [outputs, relay], [youtube]);
   await redis?.stop();
 });
 

@@ -28,6 +28,7 @@ import {
   addDestination,
   redisEnv,
   startRelayStack,
+  stopAll,
   youtubeWords as wordsAt,
   zoomWords as zoomWordsAt,
 } from './helpers/stack.js';
@@ -60,10 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearInterval(timer);
-  writer?.close();
-  for (const running of [...replicas, relay]) await kill(running);
-  await youtube?.close();
-  await zoom?.close();
+  await stopAll(writer, [...replicas, relay], [youtube, zoom]);
   await redis?.stop();
 });
 

@@ -10,6 +10,7 @@ import {
   api,
   createDatabase,
   freePort,
+  kill,
   ROOM,
   type Running,
   relayConfigFile,
@@ -75,3 +76,14 @@ export const youtubeWords = (youtube: StandIn) =>
 
 /** The words the Zoom stand-in accepted, in order. */
 export const zoomWords = (zoom: StandIn) => zoom.accepted.flatMap((post) => post.body.split(/\s+/));
+
+/** Stops what a test started, in order: the publisher, the processes, then the stand-ins. */
+export async function stopAll(
+  writer: RelayPublisher | undefined,
+  processes: (Running | undefined)[],
+  standIns: ({ close(): Promise<unknown> } | undefined)[],
+): Promise<void> {
+  writer?.close();
+  for (const running of processes) await kill(running);
+  for (const standIn of standIns) await standIn?.close();
+}
