@@ -11,8 +11,15 @@ import {
   startPostgresCluster,
   startYouTubeStandIn,
 } from '@live-captions/test-services';
-import { publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
-import { addDestination, publishNumbered, startRelayStack, stopAll, youtubeWords } from './helpers/stack.js';
+import { type Running, startOutputs, until, words } from './helpers/index.js';
+import {
+  addDestination,
+  publisherOnceReading,
+  publishNumbered,
+  startRelayStack,
+  stopAll,
+  youtubeWords,
+} from './helpers/stack.js';
 
 jest.setTimeout(150_000);
 
@@ -45,8 +52,7 @@ const publish = (from: number, to: number) => publishNumbered(writer, published,
 
 test('captions read while PostgreSQL is down are read again from the cursor, once', async () => {
   expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
-  await reading(outputs.port);
-  writer = publisher(relay.port);
+  writer = await publisherOnceReading(outputs, relay);
   publish(1, 5);
   await until('first captions delivered', delivered);
 

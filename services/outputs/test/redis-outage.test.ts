@@ -11,9 +11,10 @@ import {
   startRedisServer,
   startYouTubeStandIn,
 } from '@live-captions/test-services';
-import { api, publisher, type Running, reading, startOutputs, until, words } from './helpers/index.js';
+import { api, type Running, startOutputs, until, words } from './helpers/index.js';
 import {
   addDestination,
+  publisherOnceReading,
   publishNumbered,
   redisEnv,
   startRelayStack,
@@ -55,8 +56,7 @@ const publish = (from: number, to: number) => publishNumbered(writer, published,
 
 test('no lease, no sending; the lease back, everything delivered once', async () => {
   expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
-  await reading(outputs.port);
-  writer = publisher(relay.port);
+  writer = await publisherOnceReading(outputs, relay);
   publish(1, 5);
   await until('first captions delivered', delivered);
 

@@ -13,19 +13,10 @@ import {
   startZoomStandIn,
 } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
-import {
-  api,
-  kill,
-  publisher,
-  ROOM,
-  type Running,
-  reading,
-  startOutputs,
-  until,
-  words,
-} from './helpers/index.js';
+import { api, kill, ROOM, type Running, reading, startOutputs, until, words } from './helpers/index.js';
 import {
   addDestination,
+  publisherOnceReading,
   redisEnv,
   startRelayStack,
   stopAll,
@@ -86,9 +77,8 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
   const holder = (await held(replicas[0]!)) === 1 ? replicas[0]! : replicas[1]!;
   const other = holder === replicas[0] ? replicas[1]! : replicas[0]!;
   expect(await held(other)).toBe(0);
-  await reading(holder.port);
 
-  writer = publisher(relay.port);
+  writer = await publisherOnceReading(holder, relay);
   let n = 0;
   timer = setInterval(() => {
     n += 1;

@@ -11,8 +11,10 @@ import {
   createDatabase,
   freePort,
   kill,
+  publisher,
   ROOM,
   type Running,
+  reading,
   relayConfigFile,
   startRelay,
   TOKENS,
@@ -86,4 +88,10 @@ export async function stopAll(
   writer?.close();
   for (const running of processes) await kill(running);
   for (const standIn of standIns) await standIn?.close();
+}
+
+/** The output room's publisher, once the outputs process on `outputs` reads the room. */
+export async function publisherOnceReading(outputs: Running, relay: Running): Promise<RelayPublisher> {
+  await reading(outputs.port);
+  return publisher(relay.port);
 }
