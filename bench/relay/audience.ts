@@ -4,26 +4,23 @@
 // delivery latency, lost captions, the relay's memory with the readers joined and idle (and per
 // reader) and at its peak, and the ratios to the bare broadcast.
 // Flags: --readers=5000 --rate=3 --duration=60 --threads=N.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import {
+  arg,
+  collect,
+  drain,
+  joinAsWriter,
+  openSocket,
+  pause,
+  quantile,
+  type Socket,
+  writeRelayConfig,
+} from './clients.js';
 import { cpuSeconds, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
-interface Socket {
-  once(event: string, listener: (...args: unknown[]) => void): void;
-  send(data: string): void;
-  terminate(): void;
-}
-const { WebSocket } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ws') as {
-  WebSocket: new (url: string, options: object) => Socket;
-};
-
-const arg = (name: string, fallback: number) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.split('=')[1]) : fallback;
-};
 const READERS = arg('readers', 5000);
 const RATE = arg('rate', 3);
 const DURATION_S = arg('duration', 60);
@@ -50,34 +47,10 @@ interface Result {
   cpu: number;
 }
 
-const quantile = (sorted: Float64Array, q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function ask<T>(worker: Worker, message: string, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listen = (reply: { type: string }) => {
-      if (reply.type !== type) return;
-      worker.off('message', listen);
-      resolve(reply as T);
-    };
-    worker.on('message', listen);
-    worker.postMessage(message);
-  });
-}
-
 /** The writer: from 127.0.0.2, so that the readers alone fill 127.0.0.1's share (`perIp`). */
 async function openWriter(server: Server): Promise<Socket> {
-  const ws = new WebSocket(server.nodes[0]!.url, { perMessageDeflate: false, localAddress: '127.0.0.2' });
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  if (server.kind !== 'bare') {
-    const joined = new Promise((resolve) => ws.once('message', resolve));
-    ws.send(JSON.stringify({ protocol: 2, join: ROOM, role: 'write', token: WRITE }));
-    await joined;
-  }
+  const ws = await openSocket(server.nodes[0]!.url, '127.0.0.2');
+  await joinAsWriter(ws, server.kind, ROOM, WRITE);
   return ws;
 }
 
@@ -127,28 +100,14 @@ async function run(server: Server): Promise<Result> {
   await pause(DURATION_S * 1000);
   clearInterval(tick);
   const expected = published * READERS;
-  for (const until = performance.now() + 5000; performance.now() < until; ) {
-    const counts = await Promise.all(workers.map((w) => ask<{ delivered: number }>(w, 'count', 'count')));
-    if (counts.reduce((sum, c) => sum + c.delivered, 0) >= expected) break;
-    await pause(100);
-  }
+  await drain(workers, expected);
   clearInterval(sampler);
   const cpu = cpuSeconds(pid) - cpuBefore;
   peakRss = Math.max(peakRss, rssMiB(pid));
-  type Part = { latencies: Float64Array; delivered: number; gaps: number; closed: number };
-  const parts = await Promise.all(workers.map((w) => ask<Part>(w, 'stop', 'result')));
+  const { sorted, delivered, gaps, closed } = await collect(workers);
   writer.terminate();
   await Promise.all(workers.map((w) => w.terminate()));
-  const closed = parts.reduce((sum, p) => sum + p.closed, 0);
   if (closed > 0) console.log(`${server.kind}: ${closed} reader sockets were closed by the server`);
-  const sorted = new Float64Array(parts.reduce((sum, p) => sum + p.latencies.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    sorted.set(p.latencies, offset);
-    offset += p.latencies.length;
-  }
-  sorted.sort();
-  const delivered = parts.reduce((sum, p) => sum + p.delivered, 0);
   return {
     kind: server.kind,
     published,
@@ -156,7 +115,7 @@ async function run(server: Server): Promise<Result> {
     p50: quantile(sorted, 0.5),
     p95: quantile(sorted, 0.95),
     p99: quantile(sorted, 0.99),
-    gaps: parts.reduce((sum, p) => sum + p.gaps, 0),
+    gaps,
     lost: expected - delivered,
     baseRss,
     idleRss,
@@ -168,12 +127,8 @@ async function run(server: Server): Promise<Result> {
 
 export async function audienceScenario(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-audience-'));
-  const configPath = join(dir, 'relay.private.json');
   // No `limits`: the defaults must take an audience.
-  writeFileSync(
-    configPath,
-    JSON.stringify({ origins: ['http://localhost:8081'], rooms: { [ROOM]: { read: READ, write: WRITE } } }),
-  );
+  const configPath = writeRelayConfig(dir, { name: ROOM, read: READ, write: WRITE });
   console.log(
     `audience: 1 writer x ${RATE} captions/s, ${READERS} readers of one room from 127.0.0.1, ${DURATION_S} s per run, ` +
       `relay with its default limits, readers in ${THREADS} worker thread(s), Node ${process.version}\n`,

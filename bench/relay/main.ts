@@ -3,11 +3,21 @@
 // Redis (cluster mode, stream and pub/sub fan-out; publishers and readers split across the two
 // nodes) and through a bare `ws` broadcast of the same load, in the same run. Prints delivery
 // latency, deliveries/s, gaps, loss, peak RSS and CPU per node, and Redis's CPU per delivery.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import {
+  arg,
+  collect,
+  drain,
+  joinAsWriter,
+  openSocket,
+  pause,
+  quantile,
+  type Socket,
+  writeRelayConfig,
+} from './clients.js';
 import { cpuSeconds, KINDS, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
 // `--scenario=audience` runs only the audience case (audience.ts); `fanout` only the cases below;
@@ -18,22 +28,6 @@ if (SCENARIO === 'audience') {
   process.exit(0);
 }
 
-/** The part of a `ws` client the benchmark uses (bench/ is not a package, so no ws types here). */
-interface WebSocket {
-  once(event: string, listener: (...args: unknown[]) => void): void;
-  send(data: string): void;
-  terminate(): void;
-}
-
-// bench/ is not a workspace package: borrow `ws` from the relay's dependencies.
-const { WebSocket } = createRequire(new URL('../../services/relay/package.json', import.meta.url))('ws') as {
-  WebSocket: new (url: string, options: object) => WebSocket;
-};
-
-const arg = (name: string, fallback: number) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.split('=')[1]) : fallback;
-};
 const DURATION_S = arg('duration', 60);
 const PUBLISHERS = arg('publishers', 32);
 const RATE = arg('rate', 5);
@@ -45,18 +39,6 @@ const TEXT = 'The quick brown fox jumps over the lazy dog while the captions kee
 const ROOM = 'bench';
 const READ = 'benchRead_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const WRITE = 'benchWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
-
-function open(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-}
-
-function firstMessage(ws: WebSocket): Promise<string> {
-  return new Promise((resolve) => ws.once('message', (data) => resolve(String(data))));
-}
 
 interface Result {
   kind: string;
@@ -75,21 +57,6 @@ interface Result {
   cpu: number[];
   /** CPU seconds of redis-server (cluster). */
   redisCpu?: number;
-}
-
-const quantile = (sorted: Float64Array, q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-
-function request<T>(worker: Worker, message: string, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listen = (reply: { type: string }) => {
-      if (reply.type !== type) return;
-      worker.off('message', listen);
-      resolve(reply as T);
-    };
-    worker.on('message', listen);
-    worker.postMessage(message);
-  });
 }
 
 async function run(server: Server, readerCount: number): Promise<Result> {
@@ -115,15 +82,11 @@ async function run(server: Server, readerCount: number): Promise<Result> {
     });
     workers.push(worker);
   }
-  const publishers: WebSocket[] = [];
+  const publishers: Socket[] = [];
   for (let i = 0; i < PUBLISHERS; i++) {
     // Publishers split across the nodes too.
-    const ws = await open(urls[i % urls.length]!);
-    if (server.kind !== 'bare') {
-      const ready = firstMessage(ws);
-      ws.send(JSON.stringify({ protocol: 2, join: ROOM, role: 'write', token: WRITE }));
-      await ready;
-    }
+    const ws = await openSocket(urls[i % urls.length]!);
+    await joinAsWriter(ws, server.kind, ROOM, WRITE);
     publishers.push(ws);
   }
 
@@ -158,42 +121,16 @@ async function run(server: Server, readerCount: number): Promise<Result> {
   const elapsed = (performance.now() - started) / 1000;
   // Let the last captions arrive.
   const expected = published * readerCount;
-  const drainUntil = performance.now() + 5000;
-  let delivered = 0;
-  while (performance.now() < drainUntil) {
-    const counts = await Promise.all(workers.map((w) => request<{ delivered: number }>(w, 'count', 'count')));
-    delivered = counts.reduce((sum, c) => sum + c.delivered, 0);
-    if (delivered >= expected) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await drain(workers, expected);
   clearInterval(sampler);
   const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]!);
   const redisCpu = server.redisPid ? cpuSeconds(server.redisPid) - redisBefore : undefined;
   peakRss = Math.max(peakRss, totalRss());
-  const parts = await Promise.all(
-    workers.map((w) =>
-      request<{ latencies: Float64Array; delivered: number; gaps: number; closed: number }>(
-        w,
-        'stop',
-        'result',
-      ),
-    ),
-  );
+  const { sorted, delivered, gaps, closed } = await collect(workers);
   for (const ws of publishers) ws.terminate();
   await Promise.all(workers.map((w) => w.terminate()));
-  await new Promise((r) => setTimeout(r, 500));
-  delivered = parts.reduce((sum, p) => sum + p.delivered, 0);
-  const gaps = parts.reduce((sum, p) => sum + p.gaps, 0);
-  const closedByServer = parts.reduce((sum, p) => sum + p.closed, 0);
-  if (closedByServer > 0)
-    console.log(`${server.kind}: ${closedByServer} reader sockets were closed by the server`);
-  const sorted = new Float64Array(parts.reduce((sum, p) => sum + p.latencies.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    sorted.set(p.latencies, offset);
-    offset += p.latencies.length;
-  }
-  sorted.sort();
+  await pause(500);
+  if (closed > 0) console.log(`${server.kind}: ${closed} reader sockets were closed by the server`);
   return {
     kind: server.kind,
     readers: readerCount,
@@ -212,15 +149,11 @@ async function run(server: Server, readerCount: number): Promise<Result> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-relay-'));
-const configPath = join(dir, 'relay.private.json');
-writeFileSync(
-  configPath,
-  JSON.stringify({
-    origins: ['http://localhost:8081'],
-    rooms: { [ROOM]: { read: READ, write: WRITE } },
-    // One room holds every socket of the run and all of them come from 127.0.0.1.
-    limits: { connections: 2048, perIp: 2048, perRoom: 2048 },
-  }),
+// One room holds every socket of the run and all of them come from 127.0.0.1.
+const configPath = writeRelayConfig(
+  dir,
+  { name: ROOM, read: READ, write: WRITE },
+  { connections: 2048, perIp: 2048, perRoom: 2048 },
 );
 
 console.log(

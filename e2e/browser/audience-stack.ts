@@ -2,11 +2,10 @@
  * The smaller stack the audience suite needs: the relay (generated config, default limits) and
  * the UI service serving the built pages, on free ports, the relay restartable.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newToken, relayConfigText } from '@live-captions/secret-files';
-import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { processLogs, startRelayUi } from './relay-ui.js';
 
 export interface AudienceStack {
   uiUrl: string;
@@ -21,66 +20,28 @@ export interface AudienceStack {
 
 export async function startAudienceStack(): Promise<AudienceStack> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-audience-'));
-  const [relayPort, uiPort] = [await freePort(), await freePort()];
-  const uiOrigin = `http://127.0.0.1:${uiPort}`;
-  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
-  const tokens = {
-    sourceRead: newToken(),
-    sourceWrite: newToken(),
-    outputRead: newToken(),
-    outputWrite: newToken(),
-  };
-  const config = relayConfigText({
-    origins: [uiOrigin],
-    sourceRoom: 'audience-source',
-    outputRoom: 'audience-output',
-    tokens,
-    relayAddress: relayUrl,
-    relaySite: `${uiOrigin}/`,
+  const servers = await startRelayUi({
+    dir,
+    rooms: { source: 'audience-source', output: 'audience-output' },
+    uiEnv: { CAPTURE_URL: '' },
   });
-  writeFileSync(join(dir, 'relay.private.json'), config);
-  const relayEnv = {
-    LOG_LEVEL: 'warn',
-    RELAY_BIND: '127.0.0.1',
-    RELAY_PORT: String(relayPort),
-    CAPTION_RELAY_CONFIG: join(dir, 'relay.private.json'),
-  };
-  let relay = startService('relay', relayEnv);
-  const ui = startService('ui', {
-    LOG_LEVEL: 'warn',
-    UI_BIND: '127.0.0.1',
-    UI_PORT: String(uiPort),
-    RELAY_URL: relayUrl,
-    CAPTURE_URL: '',
-  });
-  const services = (): ServiceProcess[] => [relay, ui];
-  const logs = () =>
-    services()
-      .map((s) => `--- ${s.name}\n${s.output()}`)
-      .join('\n');
-  const relayReady = () =>
-    until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
+  const logs = () => processLogs(servers.processes());
   try {
-    await relayReady();
-    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
+    await servers.ready();
   } catch (error) {
-    await Promise.all(services().map((s) => s.stop()));
+    await servers.stop();
     throw new Error(`${(error as Error).message}\n${logs()}`);
   }
   return {
-    uiUrl: `${uiOrigin}/`,
-    relayUrl,
-    room: 'audience-output',
-    readToken: tokens.outputRead,
-    writeToken: tokens.outputWrite,
+    uiUrl: `${servers.uiOrigin}/`,
+    relayUrl: servers.relayUrl,
+    room: servers.secrets.outputRoom,
+    readToken: servers.tokens.outputRead,
+    writeToken: servers.tokens.outputWrite,
     logs,
-    async restartRelay() {
-      await relay.stop();
-      relay = startService('relay', relayEnv);
-      await relayReady();
-    },
+    restartRelay: () => servers.restartRelay(),
     async stop() {
-      await Promise.all(services().map((s) => s.stop()));
+      await servers.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

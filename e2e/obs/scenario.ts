@@ -6,20 +6,21 @@
  * back. Prints one JSON line (the result) last; every process and the temp folder are cleaned up.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CaptionInput } from '@live-captions/relay-client';
 import { createPublisher, NodeWebSocket } from '@live-captions/relay-client/node';
-import { newToken, type RelaySecrets, relayConfigText, relayTokensText } from '@live-captions/secret-files';
+import { newToken } from '@live-captions/secret-files';
 import { buildPages } from '@live-captions/web';
 import type { Page } from 'playwright-core';
 import { captionChunks } from '../../packages/web/src/browser/lib/cea608-lines.js';
 import { ObsWebSocket } from '../../packages/web/src/browser/lib/obs-websocket.js';
 import { screenshot } from '../browser/browser.js';
-import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { processLogs, startRelayUi } from '../browser/relay-ui.js';
+import { type ServiceProcess, until } from '../deploy/helpers/processes.js';
 import {
   OBS_PORT,
   type Program,
@@ -91,41 +92,14 @@ async function main(): Promise<ScenarioResult> {
   const programs: Program[] = [];
   const closers: (() => Promise<unknown> | unknown)[] = [];
   try {
-    // Relay and ui, as the browser suite starts them (e2e/browser/stack.ts).
-    const [relayPort, uiPort] = [await freePort(), await freePort()];
-    const uiOrigin = `http://127.0.0.1:${uiPort}`;
-    const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
-    const tokens = {
-      sourceRead: newToken(),
-      sourceWrite: newToken(),
-      outputRead: newToken(),
-      outputWrite: newToken(),
-    };
-    const secrets: RelaySecrets = {
-      origins: [uiOrigin],
-      sourceRoom: 'obs-source',
-      outputRoom: 'obs-output',
-      tokens,
-      relayAddress: relayUrl,
-      relaySite: `${uiOrigin}/`,
-    };
-    writeFileSync(join(dir, 'relay.private.json'), relayConfigText(secrets));
-    writeFileSync(join(dir, 'relay-tokens.env'), relayTokensText(secrets));
-    services.push(
-      startService('relay', {
-        LOG_LEVEL: 'warn',
-        RELAY_BIND: '127.0.0.1',
-        RELAY_PORT: String(relayPort),
-        CAPTION_RELAY_CONFIG: join(dir, 'relay.private.json'),
-      }),
-      startService('ui', {
-        LOG_LEVEL: 'warn',
-        UI_BIND: '127.0.0.1',
-        UI_PORT: String(uiPort),
-        RELAY_URL: relayUrl,
-        CAPTURE_URL: '',
-      }),
-    );
+    // Relay and ui, as the browser suites start them.
+    const servers = await startRelayUi({
+      dir,
+      rooms: { source: 'obs-source', output: 'obs-output' },
+      uiEnv: { CAPTURE_URL: '' },
+    });
+    services.push(...servers.processes());
+    const { relayUrl, uiOrigin, secrets, tokens } = servers;
 
     const password = newToken().slice(0, 24);
     const home = join(dir, 'home');
@@ -135,8 +109,7 @@ async function main(): Promise<ScenarioResult> {
     programs.push(xvfb);
     let obs = startObs(home, display);
     programs.push(obs);
-    await until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
-    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
+    await servers.ready();
     mark('servers');
 
     // The test's own OBS WebSocket client starts the stream once the overlay has seen it off.
@@ -265,8 +238,7 @@ async function main(): Promise<ScenarioResult> {
       seconds,
     };
   } catch (error) {
-    const logs = [...services, ...programs].map((p) => `--- ${p.name}\n${p.output()}`).join('\n');
-    throw new Error(`${(error as Error).stack}\n${logs}`);
+    throw new Error(`${(error as Error).stack}\n${processLogs([...services, ...programs])}`);
   } finally {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => {});
     await Promise.all([...programs.reverse().map((p) => p.stop()), ...services.map((s) => s.stop())]);

@@ -5,9 +5,9 @@
 import { hostname } from 'node:os';
 import { requestLog, securityHeaders } from '@live-captions/http';
 import type { Logger } from '@live-captions/runtime';
+import { openDatabase } from '@live-captions/sql';
 import express, { type Express } from 'express';
 import { archiveRepo } from './adapters/archive-repo.js';
-import { openDatabase } from './adapters/db.js';
 import { destinationsRepo } from './adapters/destinations-repo.js';
 import { ingestRepo } from './adapters/ingest-repo.js';
 import { type Leases, localLeases, redisLeases } from './adapters/leases.js';

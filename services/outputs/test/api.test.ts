@@ -12,7 +12,7 @@ import request from 'supertest';
 import { readRooms } from '../src/adapters/relay-rooms.js';
 import { createOutputs, type Outputs } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { ROOM, relayConfigFile, TOKENS } from './helpers.js';
+import { ROOM, relayConfigFile, TOKENS } from './helpers/index.js';
 
 jest.setTimeout(60_000);
 

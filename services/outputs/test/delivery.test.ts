@@ -19,20 +19,23 @@ import {
 } from '@live-captions/test-services';
 import {
   api,
-  createDatabase,
-  freePort,
   kill,
   publisher,
   ROOM,
   type Running,
   reading,
-  relayConfigFile,
   startOutputs,
   startRelay,
   TOKENS,
   until,
   words,
-} from './helpers.js';
+} from './helpers/index.js';
+import {
+  addDestination,
+  startRelayStack,
+  youtubeWords as wordsAt,
+  zoomWords as zoomWordsAt,
+} from './helpers/stack.js';
 
 jest.setTimeout(180_000);
 
@@ -54,15 +57,12 @@ const relayRedis = { url: '', prefix: `outputs-test-${randomBytes(4).toString('h
 beforeAll(async () => {
   youtube = await startYouTubeStandIn({ skewMs: 60_000 });
   zoom = await startZoomStandIn({ started: false, lastSeq: 41 });
-  configPath = relayConfigFile();
   relayRedis.url = runRedisUrl();
-  relayPort = await freePort();
-  relay = await startRelay(configPath, relayPort, relayRedis);
+  const stack = await startRelayStack({ allowed: [youtube.port, zoom.port], relayRedis });
+  ({ relay, configPath } = stack);
+  relayPort = stack.relay.port;
   env = {
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relayPort}/ws`,
-    DATABASE_URL: await createDatabase(),
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port},127.0.0.1:${zoom.port}`,
+    ...stack.env,
     OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
     OUTPUTS_ZOOM_INTERVAL_MS: '300',
     OUTPUTS_REQUEST_TIMEOUT_MS: '1000',
@@ -99,11 +99,8 @@ function publish(from: number, to: number): void {
   writer?.publish({ interm: '', id: 'clear', c: true });
 }
 
-const youtubeWords = () =>
-  youtube.accepted.flatMap((post) =>
-    youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
-  );
-const zoomWords = () => zoom.accepted.flatMap((post) => post.body.split(/\s+/));
+const youtubeWords = () => wordsAt(youtube);
+const zoomWords = () => zoomWordsAt(zoom);
 const arrivedAt = (got: () => string[]) => () => got().length === words(published).length;
 const arrived = () =>
   youtubeWords().length === words(published).length && zoomWords().length === words(published).length;
@@ -118,10 +115,7 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
     expect(added.status).toBe(201);
     expect(added.text).not.toContain('SIG');
   }
-  expect(
-    (await api(outputs!.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, { kind: 'archive' }))
-      .status,
-  ).toBe(201);
+  expect(await addDestination(outputs!.port, { kind: 'archive' })).toBe(201);
   await reading(outputs!.port);
   youtube.script({ status: 503 }, 'timeout', 'lose-answer');
   // 403: our bug or a bad token for Zoom: `failing`, retried slowly (500 ms here), then accepted.

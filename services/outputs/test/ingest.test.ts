@@ -3,11 +3,11 @@
  * concurrently, yields one outbox row per destination; a new epoch (relay restarted) is accepted.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { type Database, openDatabase } from '../src/adapters/db.js';
+import { type Database, openDatabase } from '@live-captions/sql';
 import { destinationsRepo } from '../src/adapters/destinations-repo.js';
 import { ingestRepo } from '../src/adapters/ingest-repo.js';
 import { migrate } from '../src/adapters/migrations.js';
-import { createDatabase } from './helpers.js';
+import { createDatabase } from './helpers/index.js';
 
 let db: Database;
 

@@ -10,23 +10,16 @@ import {
   type StandIn,
   startPostgresCluster,
   startYouTubeStandIn,
-  youtubeBlocks,
 } from '@live-captions/test-services';
+import { type Running, startOutputs, until, words } from './helpers/index.js';
 import {
-  api,
-  freePort,
-  kill,
-  publisher,
-  ROOM,
-  type Running,
-  reading,
-  relayConfigFile,
-  startOutputs,
-  startRelay,
-  TOKENS,
-  until,
-  words,
-} from './helpers.js';
+  addDestination,
+  publisherOnceReading,
+  publishNumbered,
+  startRelayStack,
+  stopAll,
+  youtubeWords,
+} from './helpers/stack.js';
 
 jest.setTimeout(150_000);
 
@@ -40,57 +33,35 @@ const published: string[] = [];
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   youtube = await startYouTubeStandIn();
-  const configPath = relayConfigFile();
-  relay = await startRelay(configPath, await freePort());
+  const stack = await startRelayStack({ allowed: [youtube.port], databaseUrl: cluster.url() });
+  relay = stack.relay;
   outputs = await startOutputs({
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
-    DATABASE_URL: cluster.url(),
+    ...stack.env,
     OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
     OUTPUTS_RETRY_MAX_MS: '1000',
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port}`,
   });
 });
 
 afterAll(async () => {
-  writer?.close();
-  await kill(outputs);
-  await kill(relay);
-  await youtube?.close();
+  await stopAll(writer, [outputs, relay], [youtube]);
   await cluster?.destroy();
 });
 
-const youtubeWords = () =>
-  youtube.accepted.flatMap((post) =>
-    youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
-  );
-function publish(from: number, to: number) {
-  for (let n = from; n <= to; n++) {
-    published.push(`Stored caption ${n}.`);
-    writer?.publish({ final: `Stored caption ${n}.`, id: n });
-  }
-}
+const delivered = () => youtubeWords(youtube).length === words(published).length;
+const publish = (from: number, to: number) => publishNumbered(writer, published, 'Stored caption', from, to);
 
 test('captions read while PostgreSQL is down are read again from the cursor, once', async () => {
-  expect(
-    (
-      await api(outputs.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, {
-        kind: 'youtube',
-        url: youtube.url,
-      })
-    ).status,
-  ).toBe(201);
-  await reading(outputs.port);
-  writer = publisher(relay.port);
+  expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
+  writer = await publisherOnceReading(outputs, relay);
   publish(1, 5);
-  await until('first captions delivered', () => youtubeWords().length === words(published).length);
+  await until('first captions delivered', delivered);
 
   await cluster.stop();
   publish(6, 10);
   await until('the failed write is logged', () => outputs.proc.logLines(/^database write failed/).length > 0);
   await cluster.start();
   publish(11, 12);
-  await until('every caption delivered', () => youtubeWords().length === words(published).length, 60_000);
+  await until('every caption delivered', delivered, 60_000);
   expect(youtube.violations).toEqual([]);
-  expect(youtubeWords()).toEqual(words(published));
+  expect(youtubeWords(youtube)).toEqual(words(published));
 });

@@ -12,18 +12,8 @@ import request from 'supertest';
 import { readRooms } from '../src/adapters/relay-rooms.js';
 import { createOutputs, type Outputs } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import {
-  createDatabase,
-  freePort,
-  kill,
-  publisher,
-  ROOM,
-  type Running,
-  relayConfigFile,
-  startRelay,
-  TOKENS,
-  until,
-} from './helpers.js';
+import { kill, publisher, ROOM, type Running, TOKENS, until } from './helpers/index.js';
+import { startRelayStack } from './helpers/stack.js';
 
 jest.setTimeout(60_000);
 
@@ -51,16 +41,10 @@ beforeAll(async () => {
   const redirecting = await listen((_req, res) => {
     res.writeHead(307, { Location: `http://127.0.0.1:${internal}/latest/meta-data` }).end();
   });
-  const configPath = relayConfigFile();
-  relay = await startRelay(configPath, await freePort());
-  const config = loadConfig({
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
-    DATABASE_URL: await createDatabase(),
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${redirecting}`,
-    OUTPUTS_YOUTUBE_INTERVAL_MS: '100',
-  });
-  const rooms = readRooms(configPath);
+  const stack = await startRelayStack({ allowed: [redirecting] });
+  relay = stack.relay;
+  const config = loadConfig({ ...stack.env, OUTPUTS_YOUTUBE_INTERVAL_MS: '100' });
+  const rooms = readRooms(stack.configPath);
   outputs = await createOutputs(
     config,
     createLogger('outputs', { level: 'debug' }, logs.stream),

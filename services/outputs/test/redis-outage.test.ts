@@ -3,7 +3,6 @@
  * stops sending before another replica could be given the room; when Redis is back it takes the
  * lease again and delivers what waited, from its stored cursor, once.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { RelayPublisher } from '@live-captions/relay-client/node';
 import {
@@ -11,24 +10,17 @@ import {
   type StandIn,
   startRedisServer,
   startYouTubeStandIn,
-  youtubeBlocks,
 } from '@live-captions/test-services';
+import { api, type Running, startOutputs, until, words } from './helpers/index.js';
 import {
-  api,
-  createDatabase,
-  freePort,
-  kill,
-  publisher,
-  ROOM,
-  type Running,
-  reading,
-  relayConfigFile,
-  startOutputs,
-  startRelay,
-  TOKENS,
-  until,
-  words,
-} from './helpers.js';
+  addDestination,
+  publisherOnceReading,
+  publishNumbered,
+  redisEnv,
+  startRelayStack,
+  stopAll,
+  youtubeWords,
+} from './helpers/stack.js';
 
 jest.setTimeout(120_000);
 
@@ -42,54 +34,31 @@ const published: string[] = [];
 beforeAll(async () => {
   redis = await startRedisServer();
   youtube = await startYouTubeStandIn();
-  const configPath = relayConfigFile();
-  relay = await startRelay(configPath, await freePort());
+  const stack = await startRelayStack({ allowed: [youtube.port] });
+  relay = stack.relay;
   outputs = await startOutputs({
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
-    DATABASE_URL: await createDatabase(),
-    REDIS_URL: redis.url,
-    OUTPUTS_REDIS_PREFIX: `outputs-${randomBytes(4).toString('hex')}:`,
+    ...stack.env,
+    ...redisEnv(redis.url),
     OUTPUTS_LEASE_MS: '3000',
     OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port}`,
   });
 });
 
 afterAll(async () => {
-  writer?.close();
-  await kill(outputs);
-  await kill(relay);
-  await youtube?.close();
+  await stopAll(writer, [outputs, relay], [youtube]);
   await redis?.stop();
 });
 
 type Health = { redis: string; leases: { held: number } };
 const health = async () => (await api(outputs.port, 'GET', '/health', '')).json as Health;
-const youtubeWords = () =>
-  youtube.accepted.flatMap((post) =>
-    youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
-  );
-function publish(from: number, to: number) {
-  for (let n = from; n <= to; n++) {
-    published.push(`Fenced caption ${n}.`);
-    writer?.publish({ final: `Fenced caption ${n}.`, id: n });
-  }
-}
+const delivered = () => youtubeWords(youtube).length === words(published).length;
+const publish = (from: number, to: number) => publishNumbered(writer, published, 'Fenced caption', from, to);
 
 test('no lease, no sending; the lease back, everything delivered once', async () => {
-  expect(
-    (
-      await api(outputs.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, {
-        kind: 'youtube',
-        url: youtube.url,
-      })
-    ).status,
-  ).toBe(201);
-  await reading(outputs.port);
-  writer = publisher(relay.port);
+  expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
+  writer = await publisherOnceReading(outputs, relay);
   publish(1, 5);
-  await until('first captions delivered', () => youtubeWords().length === words(published).length);
+  await until('first captions delivered', delivered);
 
   await redis.kill();
   await until('lease lapsed', async () => {
@@ -104,7 +73,7 @@ test('no lease, no sending; the lease back, everything delivered once', async ()
 
   await redis.start();
   await until('lease held again', async () => (await health()).leases.held === 1);
-  await until('every caption delivered', () => youtubeWords().length === words(published).length);
+  await until('every caption delivered', delivered);
   expect(youtube.violations).toEqual([]);
-  expect(youtubeWords()).toEqual(words(published));
+  expect(youtubeWords(youtube)).toEqual(words(published));
 });

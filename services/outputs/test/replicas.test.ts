@@ -3,7 +3,6 @@
  * SIGKILL it mid-stream and the other takes over within 15 s (the issue's bound, with the
  * default lease settings); nothing is lost or sent twice at either platform.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { RelayPublisher } from '@live-captions/relay-client/node';
 import {
@@ -12,25 +11,18 @@ import {
   startRedisServer,
   startYouTubeStandIn,
   startZoomStandIn,
-  youtubeBlocks,
 } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
+import { api, kill, ROOM, type Running, reading, startOutputs, until, words } from './helpers/index.js';
 import {
-  api,
-  createDatabase,
-  freePort,
-  kill,
-  publisher,
-  ROOM,
-  type Running,
-  reading,
-  relayConfigFile,
-  startOutputs,
-  startRelay,
-  TOKENS,
-  until,
-  words,
-} from './helpers.js';
+  addDestination,
+  publisherOnceReading,
+  redisEnv,
+  startRelayStack,
+  stopAll,
+  youtubeWords as wordsAt,
+  zoomWords as zoomWordsAt,
+} from './helpers/stack.js';
 
 jest.setTimeout(180_000);
 
@@ -48,15 +40,11 @@ beforeAll(async () => {
   redis = await startRedisServer();
   youtube = await startYouTubeStandIn();
   zoom = await startZoomStandIn();
-  const configPath = relayConfigFile();
-  relay = await startRelay(configPath, await freePort());
+  const stack = await startRelayStack({ allowed: [youtube.port, zoom.port] });
+  relay = stack.relay;
   env = {
-    CAPTION_RELAY_CONFIG: configPath,
-    RELAY_URL: `ws://127.0.0.1:${relay.port}/ws`,
-    DATABASE_URL: await createDatabase(),
-    REDIS_URL: redis.url,
-    OUTPUTS_REDIS_PREFIX: `outputs-${randomBytes(4).toString('hex')}:`,
-    OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port},127.0.0.1:${zoom.port}`,
+    ...stack.env,
+    ...redisEnv(redis.url),
     OUTPUTS_ZOOM_INTERVAL_MS: '1000',
   };
   replicas.push(await startOutputs(env), await startOutputs(env));
@@ -64,20 +52,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearInterval(timer);
-  writer?.close();
-  for (const running of [...replicas, relay]) await kill(running);
-  await youtube?.close();
-  await zoom?.close();
+  await stopAll(writer, [...replicas, relay], [youtube, zoom]);
   await redis?.stop();
 });
 
 const held = async (replica: Running) =>
   ((await api(replica.port, 'GET', '/health', '')).json as { leases: { held: number } }).leases.held;
-const youtubeWords = () =>
-  youtube.accepted.flatMap((post) =>
-    youtubeBlocks(post.body).flatMap((block) => block.lines.join(' ').split(' ')),
-  );
-const zoomWords = () => zoom.accepted.flatMap((post) => post.body.split(/\s+/));
+const youtubeWords = () => wordsAt(youtube);
+const zoomWords = () => zoomWordsAt(zoom);
 
 test('one replica sends; when it dies the other takes over within 15 s, losing and repeating nothing', async () => {
   const [first] = replicas as [Running, Running];
@@ -85,9 +67,7 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
     ['youtube', youtube.url],
     ['zoom', zoom.url],
   ] as const)
-    expect(
-      (await api(first.port, 'POST', `/rooms/${ROOM}/destinations`, TOKENS.write, { kind, url })).status,
-    ).toBe(201);
+    expect(await addDestination(first.port, { kind, url })).toBe(201);
 
   // Exactly one replica holds the room.
   await until(
@@ -97,9 +77,8 @@ test('one replica sends; when it dies the other takes over within 15 s, losing a
   const holder = (await held(replicas[0]!)) === 1 ? replicas[0]! : replicas[1]!;
   const other = holder === replicas[0] ? replicas[1]! : replicas[0]!;
   expect(await held(other)).toBe(0);
-  await reading(holder.port);
 
-  writer = publisher(relay.port);
+  writer = await publisherOnceReading(holder, relay);
   let n = 0;
   timer = setInterval(() => {
     n += 1;

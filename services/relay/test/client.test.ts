@@ -10,25 +10,36 @@ afterEach(() => {
 });
 const start = relayPerTest();
 
+/** A reader of the source room (20 ms backoff) and a publisher to it, both closed after the test. */
+function clients(url: string, publisherBackoffMs?: number) {
+  const captions: RelayCaption[] = [];
+  const gaps: RelayGap[] = [];
+  const reader = createReader({
+    url,
+    room: SOURCE,
+    token: TOKENS.sourceRead,
+    backoffMs: 20,
+    onCaption: (c) => captions.push(c),
+    onGap: (g) => gaps.push(g),
+  });
+  const publisher = createPublisher({
+    url,
+    room: SOURCE,
+    token: TOKENS.sourceWrite,
+    ...(publisherBackoffMs === undefined ? {} : { backoffMs: publisherBackoffMs }),
+  });
+  cleanups.push(
+    () => reader.close(),
+    () => publisher.close(),
+  );
+  return { reader, publisher, captions, gaps };
+}
+
 describe('relay-client against the relay', () => {
   it('publisher and reader survive a relay restart: resend, reconnect, relay-restarted gap', async () => {
     let running = await start();
     const { url, port } = running;
-    const captions: RelayCaption[] = [];
-    const gaps: RelayGap[] = [];
-    const reader = createReader({
-      url,
-      room: SOURCE,
-      token: TOKENS.sourceRead,
-      backoffMs: 20,
-      onCaption: (c) => captions.push(c),
-      onGap: (g) => gaps.push(g),
-    });
-    const publisher = createPublisher({ url, room: SOURCE, token: TOKENS.sourceWrite, backoffMs: 20 });
-    cleanups.push(
-      () => reader.close(),
-      () => publisher.close(),
-    );
+    const { reader, publisher, captions, gaps } = clients(url, 20);
     await until(() => reader.state === 'joined');
     for (let i = 1; i <= 3; i++) publisher.publish({ final: `before ${i}`, id: i });
     await until(() => captions.length === 3);
@@ -54,19 +65,7 @@ describe('relay-client against the relay', () => {
 
   it('a reader that reconnects gets what it missed, once', async () => {
     const { url } = await start();
-    const captions: RelayCaption[] = [];
-    const reader = createReader({
-      url,
-      room: SOURCE,
-      token: TOKENS.sourceRead,
-      backoffMs: 20,
-      onCaption: (c) => captions.push(c),
-    });
-    const publisher = createPublisher({ url, room: SOURCE, token: TOKENS.sourceWrite });
-    cleanups.push(
-      () => reader.close(),
-      () => publisher.close(),
-    );
+    const { reader, publisher, captions } = clients(url);
     await until(() => reader.state === 'joined');
     publisher.publish({ final: 'one', id: 1 });
     await until(() => captions.length === 1);

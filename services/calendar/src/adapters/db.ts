@@ -1,20 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import knexFactory, { type Knex } from 'knex';
-import pg from 'pg';
+import { type Database, openDatabase as openSqlDatabase, setTypeParser } from '@live-captions/sql';
+import type { Knex } from 'knex';
 
-// Counts come back as bigint strings; the ids and totals here fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+export type { Database };
+
 // Wall-clock columns stay text (`YYYY-MM-DD HH:mm:ss`): a Date would drag in the host's timezone.
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (value) => value.slice(0, 19));
-
-export interface Database {
-  knex: Knex;
-  /** `postgresql` or `pglite`, for logs. */
-  kind: 'postgresql' | 'pglite';
-  close(): Promise<void>;
-}
+setTypeParser('TIMESTAMP', (value) => value.slice(0, 19));
 
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without one an embedded PGlite under `dataDir` is served on loopback. */
@@ -25,12 +15,22 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
-/**
- * How long a request waits for a pooled connection, and for a new one to connect, before it is
- * answered 503: while PostgreSQL is down or saturated a request must not hang (knex waits 60 s).
- */
-const ACQUIRE_TIMEOUT_MS = 5000;
-const CONNECT_TIMEOUT_MS = 3000;
+/** The calendar's database: the shared connection setup, with its PostgreSQL session settings. */
+export function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return openSqlDatabase({
+    url: options.url,
+    dataDir: options.dataDir,
+    poolSize: options.poolSize,
+    connection: {
+      // A startup parameter: every pooled connection runs under it, no extra round trip.
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // Only the named statements of sql.ts are affected: their text is fixed per filter shape
+      // and their plans do not depend on the values, but PostgreSQL kept re-planning the
+      // category lists at every execution (a third of their time).
+      options: '-c plan_cache_mode=force_generic_plan',
+    },
+  });
+}
 
 /** SQLSTATE classes and codes meaning the server is gone or refusing, not that the query is wrong. */
 const unavailableStates = /^(08|57P0[1-4]|53300)/;
@@ -92,50 +92,3 @@ export async function writeTransaction<T>(
 /** A statement cancelled by `statement_timeout` (SQLSTATE 57014). */
 export const isStatementTimeout = (error: unknown) =>
   !!error && typeof error === 'object' && (error as { code?: unknown }).code === '57014';
-
-const ignore = () => undefined;
-const quiet = { warn: ignore, error: ignore, deprecate: ignore, debug: ignore };
-
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) {
-    const knex = knexFactory({
-      client: 'pg',
-      connection: {
-        connectionString: options.url,
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        // A startup parameter: every pooled connection runs under it, no extra round trip.
-        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-        // Only the named statements of sql.ts are affected: their text is fixed per filter shape
-        // and their plans do not depend on the values, but PostgreSQL kept re-planning the
-        // category lists at every execution (a third of their time).
-        options: '-c plan_cache_mode=force_generic_plan',
-      },
-      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
-      pool: { min: 0, max: options.poolSize },
-      // knex prints every failed connect on the console; the app logs one line per state change.
-      log: quiet,
-    });
-    return { knex, kind: 'postgresql', close: () => knex.destroy() };
-  }
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = await PGlite.create(options.dataDir);
-  // PGlite runs one query at a time: one socket, one pooled connection, so that a transaction is
-  // never interleaved with another client's statements.
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
-  await server.start();
-  const [host, port] = server.getServerConn().split(':');
-  const knex = knexFactory({
-    client: 'pg',
-    connection: { host, port: Number(port), user: 'postgres', database: 'postgres' },
-    pool: { min: 1, max: 1 },
-  });
-  return {
-    knex,
-    kind: 'pglite',
-    async close() {
-      await knex.destroy();
-      await server.stop();
-      await db.close();
-    },
-  };
-}

@@ -44,61 +44,49 @@ function itemRoutes(
 ): RouteSpec[] {
   const read = passworded ? s.passwordQuery : z.object({});
   const update = passworded ? write.partial().extend(s.passwordQuery.shape) : write.partial();
+  /** Read, trash and update of one item, the item named by `key` (id or slug) in `route`. */
+  const oneItem = (
+    route: string,
+    openapi: string,
+    key: (schema: z.ZodObject) => z.ZodObject,
+    updateArgs: z.ZodObject,
+    by: string,
+  ): RouteSpec => ({
+    route,
+    openapi,
+    endpoints: [
+      {
+        operation: `${path}.read`,
+        methods: ['GET'],
+        args: key(read),
+        summary: `Returns one ${noun}${by}`,
+        returns: component,
+      },
+      {
+        operation: `${path}.trash`,
+        methods: ['DELETE'],
+        args: key(read),
+        summary: `Moves one ${noun} to the trash`,
+        returns: component,
+      },
+      {
+        operation: `${path}.update`,
+        methods: writes,
+        args: updateArgs,
+        summary: `Updates one ${noun}${by}`,
+        returns: component,
+      },
+    ],
+  });
   return [
-    {
-      route: `/${path}/(?P<id>\\d+)`,
-      openapi: `/${path}/{id}`,
-      endpoints: [
-        {
-          operation: `${path}.read`,
-          methods: ['GET'],
-          args: withId(read),
-          summary: `Returns one ${noun}`,
-          returns: component,
-        },
-        {
-          operation: `${path}.trash`,
-          methods: ['DELETE'],
-          args: withId(read),
-          summary: `Moves one ${noun} to the trash`,
-          returns: component,
-        },
-        {
-          operation: `${path}.update`,
-          methods: writes,
-          args: withId(update),
-          summary: `Updates one ${noun}`,
-          returns: component,
-        },
-      ],
-    },
-    {
-      route: `/${path}/by-slug/(?P<slug>[^/]+)`,
-      openapi: `/${path}/by-slug/{slug}`,
-      endpoints: [
-        {
-          operation: `${path}.read`,
-          methods: ['GET'],
-          args: withSlug(read),
-          summary: `Returns one ${noun} by slug`,
-          returns: component,
-        },
-        {
-          operation: `${path}.trash`,
-          methods: ['DELETE'],
-          args: withSlug(read),
-          summary: `Moves one ${noun} to the trash`,
-          returns: component,
-        },
-        {
-          operation: `${path}.update`,
-          methods: writes,
-          args: path === 'events' ? optionalSlug(update) : withPathSlug(update),
-          summary: `Updates one ${noun} by slug`,
-          returns: component,
-        },
-      ],
-    },
+    oneItem(`/${path}/(?P<id>\\d+)`, `/${path}/{id}`, withId, withId(update), ''),
+    oneItem(
+      `/${path}/by-slug/(?P<slug>[^/]+)`,
+      `/${path}/by-slug/{slug}`,
+      withSlug,
+      path === 'events' ? optionalSlug(update) : withPathSlug(update),
+      ' by slug',
+    ),
   ];
 }
 

@@ -17,7 +17,7 @@ import {
 } from '@live-captions/test-services';
 import knexFactory from 'knex';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 export const RELAY_ENTRY = join(root, 'services/relay/src/index.ts');
 export const OUTPUTS_ENTRY = join(root, 'services/outputs/src/index.ts');
 
