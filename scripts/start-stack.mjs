@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, run } from './build.mjs';
+import { hubLink, modelHelp } from './start-text.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
@@ -122,26 +123,12 @@ try {
     if (code !== 0) {
       const { DEFAULT_MODEL_BASE_URL } = await import('@live-captions/whisper-models');
       const base = process.env.CAPTION_MODEL_BASE_URL || model.spec?.baseUrl || DEFAULT_MODEL_BASE_URL;
-      say(modelHelp(model, `${base.replace(/\/$/, '')}/resolve/main/ggml-${model.name}.bin`));
+      say(modelHelp(model, `${base.replace(/\/$/, '')}/resolve/main/ggml-${model.name}.bin`, bold));
       process.exit(code);
     }
   }
 }
 
-/** What to do when the first start could not fetch its model (offline, a proxy, a mirror down). */
-function modelHelp(model, url) {
-  return [
-    '',
-    bold(`pnpm start: could not download the speech model "${model.name}".`),
-    `  tried:  ${url}`,
-    `  into:   ${model.path}`,
-    'Ways forward:',
-    `  - a model file you already have: ${bold('CAPTION_OFFLINE=1 CAPTION_MODEL=/path/to/ggml-<name>.bin pnpm start')}`,
-    `  - a mirror laid out like the official repository: ${bold('CAPTION_MODEL_BASE_URL=https://mirror.example/whisper.cpp pnpm start')}`,
-    `  - on a connected machine: ${bold(`pnpm model ${model.name}`)}, then copy ${model.path} to the same place here`,
-    '',
-  ].join('\n');
-}
 step = undefined;
 
 // ---- services -------------------------------------------------------------------------------
@@ -267,11 +254,6 @@ async function speechReady() {
   }
 }
 
-function hubLink(base) {
-  if (!base) return undefined;
-  return apiKey ? `${base}#${new URLSearchParams({ token: apiKey })}` : base;
-}
-
 function summary() {
   const url = (name, path = '/') => {
     const at = listeners.get(name);
@@ -281,7 +263,7 @@ function summary() {
     // The access token travels in the fragment only: the browser never sends it to a server.
     [
       'links hub',
-      hubLink(url('ui')),
+      hubLink(url('ui'), apiKey),
       'start here: fills itself in and builds the capture, editor and overlay links',
     ],
     ['capture', url('speech'), 'the microphone page'],

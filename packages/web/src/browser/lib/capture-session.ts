@@ -11,31 +11,13 @@
  */
 
 import type { TranscribeResponse } from '@live-captions/protocol';
+import { LagWatchdog } from './lag-watchdog.js';
 import { RequestFailedError, type RetryOptions, withRetries } from './retry.js';
 import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
+import type { SessionState, SessionStatus } from './session-status.js';
 
-export type SessionState = 'capturing' | 'draining' | 'failed' | 'closed';
-
-export interface SessionStatus {
-  state: SessionState;
-  /** A request is being sent, retried or processed. */
-  inFlight: boolean;
-  bufferedSeconds: number;
-  /** Audio the gateway has committed so far. */
-  committedSeconds: number;
-  /** Audio captured but not yet captioned (the lag watchdog's figure; rolling windows). */
-  backlogSeconds?: number;
-  /** Audio skipped so far to catch up with the live edge (rolling windows). */
-  skippedSeconds?: number;
-  /** Last failure (state `failed`) or the retry in progress. */
-  message?: string;
-  /** The gateway is not answering: windows are being retried (`message` says when next). */
-  retrying: boolean;
-  /** The bound of the buffer, in seconds. */
-  maxBufferedSeconds: number;
-  /** Audio dropped so far because the buffer was full. */
-  droppedSeconds: number;
-}
+// The status both transports report (the realtime session's too), kept importable from here.
+export type { SessionState, SessionStatus } from './session-status.js';
 
 /** Audio kept through a gateway outage before the oldest is dropped. */
 export const CAPTURE_BUFFER_SECONDS = 120;
@@ -61,11 +43,6 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   onSkip?: (seconds: number) => void;
 }
 
-/** The gateway's default lag bound (CAPTION_LAG_BOUND_SECONDS). */
-export const LAG_BOUND_SECONDS = 8;
-/** Audio kept when skipping to the live edge: the newest words, enough for a window. */
-const LIVE_EDGE_KEEP_SECONDS = 2;
-
 const PCM_TYPE = 'application/octet-stream';
 
 export function randomId(prefix: string): string {
@@ -89,14 +66,7 @@ export class CaptureSession {
   private sending = false;
   private committed = 0;
   private dropped = 0;
-  private skipped = 0;
-  /** Skipped seconds not yet told to the gateway (X-Caption-Skipped of the next window). */
-  private unreported = 0;
-  /**
-   * Audio kept through an outage is owed to the audience (nothing within the buffer's bound is
-   * lost): the lag watchdog waits until that backlog has drained below its bound once.
-   */
-  private drainingOutage = false;
+  private readonly lag: LagWatchdog;
   private retrying = false;
   private stopRequested = false;
   private message?: string;
@@ -107,6 +77,7 @@ export class CaptureSession {
     this.options = options;
     this.streamId = options.streamId;
     this.buffer = new RollingBuffer({ maxBufferedSeconds: CAPTURE_BUFFER_SECONDS, ...options });
+    this.lag = new LagWatchdog(this.buffer, options.lagBoundSeconds);
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -117,7 +88,7 @@ export class CaptureSession {
       bufferedSeconds: this.buffer.bufferedSeconds,
       committedSeconds: this.committed,
       backlogSeconds: this.buffer.pendingSeconds,
-      skippedSeconds: this.skipped,
+      skippedSeconds: this.lag.skipped,
       ...(this.message ? { message: this.message } : {}),
       retrying: this.retrying,
       maxBufferedSeconds: this.options.maxBufferedSeconds ?? CAPTURE_BUFFER_SECONDS,
@@ -242,7 +213,7 @@ export class CaptureSession {
             headers: this.headers({
               'Content-Type': PCM_TYPE,
               'X-Request-ID': requestId,
-              ...this.lagHeaders(),
+              ...this.lag.headers(),
             }),
             body,
           }),
@@ -253,7 +224,7 @@ export class CaptureSession {
           giveUp: () => this.pending !== pending || this.state === 'closed',
           onRetry: (event) => {
             this.retrying = true;
-            this.drainingOutage = true;
+            this.lag.outage();
             this.message = `Speech service not answering (${event.message}); retrying in ${(event.delayMs / 1000).toFixed(1)} s`;
             this.emit();
             this.options.retry?.onRetry?.(event);
@@ -272,9 +243,9 @@ export class CaptureSession {
       this.message = undefined;
       this.buffer.commit(result.committed_seconds);
       this.committed += Math.max(0, result.committed_seconds - window.contextSeconds);
-      this.unreported = 0;
       this.options.onResult?.(result, window);
-      this.catchUp();
+      const skipped = this.lag.answered(this.state === 'capturing');
+      if (skipped > 0) this.options.onSkip?.(skipped);
     } catch (error) {
       this.sending = false;
       this.retrying = false;
@@ -288,35 +259,6 @@ export class CaptureSession {
       }
     }
     this.pump();
-  }
-
-  /**
-   * The lag watchdog: with more audio waiting than the bound, the oldest is dropped so captions
-   * follow the speaker again; the page is told, to mark the gap, and so is the gateway. Not while
-   * the audio kept through an outage drains: that backlog is the outage's, not a slow decoder's.
-   */
-  private catchUp(): void {
-    if (this.state !== 'capturing') return;
-    const bound = this.options.lagBoundSeconds ?? LAG_BOUND_SECONDS;
-    if (this.drainingOutage) {
-      if (this.buffer.pendingSeconds <= bound) this.drainingOutage = false;
-      return;
-    }
-    if (this.buffer.pendingSeconds <= bound) return;
-    const seconds = this.buffer.skipToLiveEdge(LIVE_EDGE_KEEP_SECONDS);
-    if (seconds <= 0) return;
-    this.skipped += seconds;
-    this.unreported += seconds;
-    this.options.onSkip?.(seconds);
-  }
-
-  /** The backlog (and skips since the last window) for the gateway's /health and metrics. */
-  private lagHeaders(): Record<string, string> {
-    const backlog = this.buffer.pendingSeconds.toFixed(2);
-    return {
-      'X-Caption-Backlog': backlog,
-      ...(this.unreported > 0 ? { 'X-Caption-Skipped': this.unreported.toFixed(2) } : {}),
-    };
   }
 
   private close(): Promise<void> {
