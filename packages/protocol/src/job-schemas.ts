@@ -7,7 +7,14 @@
  */
 import { z } from 'zod';
 import type { EngineInfo, WorkerStatus } from './health.js';
-import type { InferenceProgress, InferenceResult, ResultSegment, ResultToken, TaskMode } from './jobs.js';
+import type {
+  GuardCounts,
+  InferenceProgress,
+  InferenceResult,
+  ResultSegment,
+  ResultToken,
+  TaskMode,
+} from './jobs.js';
 
 const taskMode: z.ZodType<TaskMode> = z.enum(['transcribe', 'translate', 'both']);
 const seconds = z.number().min(0);
@@ -29,6 +36,15 @@ const resultSegment: z.ZodType<ResultSegment> = z.object({
   noSpeechProbability: z.number(),
 });
 
+const count = z.int().min(0);
+
+const guardCounts: z.ZodType<GuardCounts> = z.object({
+  nonSpeechSeconds: seconds,
+  phrasesDropped: count,
+  loopsCut: count,
+  unsureDropped: count,
+});
+
 export const inferenceResultSchema: z.ZodType<InferenceResult> = z.object({
   text: z.string(),
   transcript: z.string(),
@@ -42,6 +58,7 @@ export const inferenceResultSchema: z.ZodType<InferenceResult> = z.object({
   queueSeconds: seconds,
   inferenceSeconds: seconds,
   segments: z.array(resultSegment).optional(),
+  guards: guardCounts.optional(),
 });
 
 export const inferenceProgressSchema: z.ZodType<InferenceProgress> = z.object({
