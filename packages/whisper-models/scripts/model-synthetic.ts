@@ -10,10 +10,23 @@ import { modelSettings } from '../src/config.js';
 import {
   SYNTHETIC_MODEL_VERSION,
   type SyntheticModelInfo,
+  type SyntheticVariant,
+  syntheticModelFile,
   writeSyntheticModel,
 } from '../src/synthetic-model.js';
 
-const MODELS = ['tiny', 'tiny.en', 'base'] as const;
+type Source = 'tiny' | 'tiny.en' | 'base';
+// [source, variant]: the plain " test" models, and the ones that say what a test or a benchmark
+// needs (a hallucination, a loop, realistic speech of about 2.5 tokens per second)
+const MODELS: Array<[Source, SyntheticVariant]> = [
+  ['tiny', 'test'],
+  ['tiny.en', 'test'],
+  ['base', 'test'],
+  ['tiny', 'hallucination'],
+  ['tiny', 'loop'],
+  ['tiny', 'speech'],
+  ['base', 'speech'],
+];
 
 interface Stamp {
   version: number;
@@ -38,9 +51,9 @@ async function sizeOf(path: string): Promise<number | null> {
   }
 }
 
-async function buildOne(name: (typeof MODELS)[number], modelDir: string): Promise<string> {
+async function buildOne(name: Source, variant: SyntheticVariant, modelDir: string): Promise<string> {
   const source = forTestsModel(name);
-  const target = join(modelDir, `ggml-synthetic-${name}.bin`);
+  const target = join(modelDir, syntheticModelFile(name, variant));
   const stampPath = `${target}.stamp.json`;
   let sourceBytes: Buffer;
   try {
@@ -62,20 +75,20 @@ async function buildOne(name: (typeof MODELS)[number], modelDir: string): Promis
   ) {
     return `${target}: up to date`;
   }
-  const info: SyntheticModelInfo = await writeSyntheticModel({ source, destination: target });
+  const info: SyntheticModelInfo = await writeSyntheticModel({ source, destination: target, variant });
   const fresh: Stamp = { version: SYNTHETIC_MODEL_VERSION, source, sourceSha256, bytes: info.bytes };
   const tmpStamp = `${stampPath}.partial-${process.pid}`;
   await writeFile(tmpStamp, `${JSON.stringify(fresh, null, 2)}\n`);
   await rename(tmpStamp, stampPath);
   const mb = (info.bytes / 1e6).toFixed(1);
-  return `${target}: wrote ${info.name} (${info.tensors} tensors, ${mb} MB, n_vocab ${info.nVocab}, emits ${JSON.stringify(info.text)} = token ${info.textToken})`;
+  return `${target}: wrote ${info.name} (${info.tensors} tensors, ${mb} MB, n_vocab ${info.nVocab}, says ${JSON.stringify(info.text.length > 60 ? `${info.text.slice(0, 57)}...` : info.text)})`;
 }
 
 async function main(): Promise<void> {
   const { modelDir } = modelSettings();
   await mkdir(modelDir, { recursive: true });
-  for (const name of MODELS) {
-    console.log(await buildOne(name, modelDir));
+  for (const [name, variant] of MODELS) {
+    console.log(await buildOne(name, variant, modelDir));
   }
 }
 

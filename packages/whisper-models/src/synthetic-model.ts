@@ -1,21 +1,35 @@
 // Synthetic whisper.cpp test model: the real hparams, mel filters and vocabulary of a ggml file,
 // followed by every tensor of that architecture (real names, shapes, types and order, so load,
 // mel, encoder and decoder cost the same as the real model) holding deterministic weights that
-// make decoding print SYNTHETIC_TEXT for any audio. How the weights do it: synthetic-weights.ts.
+// make decoding print a chosen text for any audio (the variants: synthetic-scripts.ts). How the
+// weights do it: synthetic-weights.ts.
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { type GgmlPrefix, isMultilingual, modelName, parseGgmlPrefix } from './ggml-header.js';
 import { type TensorSpec, tensorBytes, tensorHeader, tensorLayout } from './ggml-tensors.js';
 import { toHalfBits } from './half-float.js';
+import { type SyntheticVariant, scriptPlan, syntheticText } from './synthetic-scripts.js';
 import { decoderWeights, SYNTHETIC_LANGUAGE, SYNTHETIC_TEXT, specialTokens } from './synthetic-weights.js';
 
 export { fromHalfBits, toHalfBits } from './half-float.js';
+export {
+  LOOP_TOKEN_LIMIT,
+  SPEECH_BLOCK_SECONDS,
+  SYNTHETIC_VARIANTS,
+  type SyntheticVariant,
+  syntheticText,
+} from './synthetic-scripts.js';
 export { parseGgmlPrefix, SYNTHETIC_LANGUAGE, SYNTHETIC_TEXT };
 
 /** Bumped whenever the written bytes change for the same source file. */
-export const SYNTHETIC_MODEL_VERSION = 2;
+export const SYNTHETIC_MODEL_VERSION = 3;
 
 const FTYPE_F16 = 1;
+
+/** File name of a synthetic model: ggml-synthetic-tiny.bin, ggml-synthetic-tiny-speech.bin, ... */
+export function syntheticModelFile(name: string, variant: SyntheticVariant = 'test'): string {
+  return `ggml-synthetic-${name}${variant === 'test' ? '' : `-${variant}`}.bin`;
+}
 
 export interface SyntheticModelInfo {
   /** tiny, tiny.en, base, ... as whisper.cpp's model type plus ".en" for English-only. */
@@ -25,8 +39,9 @@ export interface SyntheticModelInfo {
   multilingual: boolean;
   tensors: number;
   bytes: number;
+  variant: SyntheticVariant;
+  /** What it says for 30 s of audio. */
   text: string;
-  textToken: number;
   language: string | null;
 }
 
@@ -37,6 +52,8 @@ export interface WriteSyntheticModelOptions {
   /** A ggml whisper file: only its prefix (header, mel filters, vocabulary) is used. */
   source: string;
   destination: string;
+  /** What the model says (default `test`: " test" for any audio). */
+  variant?: SyntheticVariant;
 }
 
 async function readPrefix(source: string): Promise<{ prefix: GgmlPrefix; bytes: Buffer }> {
@@ -63,8 +80,8 @@ async function readPrefix(source: string): Promise<{ prefix: GgmlPrefix; bytes: 
 export async function writeSyntheticModel(options: WriteSyntheticModelOptions): Promise<SyntheticModelInfo> {
   const { prefix, bytes } = await readPrefix(options.source);
   const h = prefix.hparams;
-  const tokens = specialTokens(prefix);
-  const weights = decoderWeights(h, tokens);
+  const variant = options.variant ?? 'test';
+  const weights = decoderWeights(h, scriptPlan(variant, prefix, specialTokens(prefix)));
   const layout = tensorLayout(h);
 
   const head = Buffer.from(bytes.subarray(0, prefix.length));
@@ -117,8 +134,8 @@ export async function writeSyntheticModel(options: WriteSyntheticModelOptions): 
     multilingual: isMultilingual(h),
     tensors: layout.length,
     bytes: written,
-    text: SYNTHETIC_TEXT,
-    textToken: tokens.text,
+    variant,
+    text: syntheticText(variant),
     language: isMultilingual(h) ? SYNTHETIC_LANGUAGE : null,
   };
 }

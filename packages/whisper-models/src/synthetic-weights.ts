@@ -1,7 +1,7 @@
-// The non-zero weights of the synthetic model: the token embedding rows and the decoder's final
-// layer norm that make whisper.cpp's greedy decoding print SYNTHETIC_TEXT for any audio.
+// The non-zero weights of a synthetic model: the token embedding rows and the decoder's final
+// layer norm that make whisper.cpp's greedy decoding follow a plan (synthetic-scripts.ts) for any
+// audio. Explained here on the simplest plan, " test" once.
 //
-// Why the weights decode deterministically:
 // Why the weights decode deterministically:
 // - Every tensor is zero except the token embedding and the decoder's final layer norm. With zero
 //   weights and biases each encoder and decoder block adds exactly 0 to the residual stream
@@ -32,7 +32,7 @@
 import { type GgmlPrefix, isMultilingual, type WhisperHparams } from './ggml-header.js';
 import { roundHalf } from './half-float.js';
 
-/** What greedy decoding of a synthetic model prints, whatever the audio. */
+/** What greedy decoding of the plain synthetic model (`test`) prints, whatever the audio. */
 export const SYNTHETIC_TEXT = ' test';
 /** What language detection returns on a multilingual synthetic model. */
 export const SYNTHETIC_LANGUAGE = 'en';
@@ -52,8 +52,6 @@ export interface SpecialTokens {
   beg: number;
   /** <|en|>, or null on an English-only model. */
   english: number | null;
-  /** The single text token the synthetic model emits. */
-  text: number;
   /** The closing timestamp: <|30.00|> on standard models. */
   end: number;
 }
@@ -65,13 +63,6 @@ export function specialTokens(prefix: GgmlPrefix): SpecialTokens {
   const shift = multilingual ? numLanguages - 98 : 0;
   const sot = 50257 + (multilingual ? 1 : 0);
   const beg = 50363 + shift;
-  // whisper.cpp maps strings to ids with a std::map, so a duplicated string means its last id
-  let text = -1;
-  const wanted = Buffer.from(SYNTHETIC_TEXT, 'utf8');
-  prefix.vocab.forEach((token, id) => {
-    if (token.equals(wanted)) text = id;
-  });
-  if (text < 0) throw new Error(`the vocabulary has no ${JSON.stringify(SYNTHETIC_TEXT)} token`);
   return {
     eot: 50256 + (multilingual ? 1 : 0),
     sot,
@@ -84,7 +75,6 @@ export function specialTokens(prefix: GgmlPrefix): SpecialTokens {
     beg,
     // language index 0 is "en" (g_lang)
     english: multilingual ? sot + 1 : null,
-    text,
     // timestamps step 30 s / n_audio_ctx, so this is <|30.00|>
     end: beg + hparams.nAudioCtx,
   };
@@ -97,38 +87,34 @@ export interface DecoderWeights {
   lnBias: Float32Array;
 }
 
-type Role = 'prompt' | 'begin' | 'text' | 'end' | 'eot' | 'english';
+/** Token ids that share one embedding row (the prompt tokens all lead to the same next token). */
+export type PlanNode = number[];
 
-// [u, v, m]: after u, v's logit rises by m units (and after v, u's). What whisper.cpp allows at
-// each step decides the numbers: see the header comment.
-const LINKS: Array<[Role, Role, number]> = [
-  ['prompt', 'begin', 2], // first token with timestamps: <|0.00|> beats " test"
-  ['prompt', 'text', 1], // first token without timestamps (timestamps masked)
-  ['begin', 'text', 1], // after <|0.00|>: " test" (timestamps masked by the pair rule)
-  ['text', 'end', 3], // after " test": <|30.00|> beats end-of-text ...
-  ['text', 'eot', 2], // ... which wins when timestamps are off
-  ['end', 'eot', 1], // after <|30.00|>: end-of-text (only it and <|30.00|> are allowed)
-];
-// Wanted logit of a token right after itself (units): " test" and <|30.00|> never repeat, and
-// the prompt tokens stay far below <|en|> after <|startoftext|>: whisper.cpp's language
-// detection also reads id sot+100 ("yue"), which is <|translate|> on 99-language models.
-const SELF: Partial<Record<Role, number>> = { prompt: -1, text: -1, end: 0 };
-// Constant logits (not units): <|en|> wins language detection; after any token outside the
-// script (a beam that strayed) end-of-text beats the zero logits of everything else.
-const PRIOR: Partial<Record<Role, number>> = { english: 10, eot: 10 };
+/** What the weights must do, written by synthetic-scripts.ts. Nodes are named; see below. */
+export interface DecoderPlan {
+  nodes: Map<string, PlanNode>;
+  /** [u, v, m]: right after u, v's logit rises by m units (and after v, u's). */
+  links: Array<[string, string, number]>;
+  /** Wanted logit of a node right after itself, in units. */
+  self: Map<string, number>;
+  /** Constant logits (not units) added after every token. */
+  prior: Map<string, number>;
+}
 
-export function decoderWeights(h: WhisperHparams, tokens: SpecialTokens): DecoderWeights {
+export function decoderWeights(h: WhisperHparams, plan: DecoderPlan): DecoderWeights {
   const d = h.nTextState;
-  const roles: Role[] = ['prompt', 'begin', 'text', 'end', 'eot', 'english'];
-  const coords = new Map<Role, Map<number, number>>(roles.map((r) => [r, new Map()]));
-  const set = (role: Role, c: number, x: number): void => {
-    coords.get(role)?.set(c, x);
+  const roles = [...plan.nodes.keys()];
+  const coords = new Map<string, Map<number, number>>(roles.map((r) => [r, new Map()]));
+  const set = (role: string, c: number, x: number): void => {
+    const row = coords.get(role);
+    if (!row) throw new Error(`synthetic plan: unknown node ${role}`);
+    row.set(c, x);
   };
   const gain = new Map<number, number>();
-  const own = new Map<Role, number>();
+  const own = new Map<string, number>();
   const constant = 0; // gain 0, bias 1
   let next = constant + 1;
-  for (const [u, v, m] of LINKS) {
+  for (const [u, v, m] of plan.links) {
     const c = next++;
     set(u, c, Math.sqrt(m));
     set(v, c, Math.sqrt(m));
@@ -136,7 +122,7 @@ export function decoderWeights(h: WhisperHparams, tokens: SpecialTokens): Decode
     own.set(u, (own.get(u) ?? 0) + m);
     own.set(v, (own.get(v) ?? 0) + m);
   }
-  for (const [role, wanted] of Object.entries(SELF) as Array<[Role, number]>) {
+  for (const [role, wanted] of plan.self) {
     const excess = (own.get(role) ?? 0) - wanted;
     if (excess <= 0) continue;
     const c = next++;
@@ -151,7 +137,7 @@ export function decoderWeights(h: WhisperHparams, tokens: SpecialTokens): Decode
     Math.sqrt([...m.values()].reduce((a, x) => a + x * x, 0));
   const longest = Math.max(...roles.map((r) => length(coords.get(r) ?? new Map())));
   const scale = (UNIT_LOGITS * longest) / Math.sqrt(d);
-  for (const [role, logit] of Object.entries(PRIOR) as Array<[Role, number]>) set(role, constant, logit);
+  for (const [role, logit] of plan.prior) if (coords.has(role)) set(role, constant, logit);
 
   const lnWeight = new Float32Array(d);
   const lnBias = new Float32Array(d);
@@ -160,7 +146,7 @@ export function decoderWeights(h: WhisperHparams, tokens: SpecialTokens): Decode
 
   // Coordinates from `next` on have gain 0 and bias 0: spreading minus the row's sum over them
   // gives the row zero mean, so ggml_norm only rescales it, and changes no logit.
-  const row = (role: Role): Float32Array => {
+  const row = (role: string): Float32Array => {
     const r = new Float32Array(d);
     let sum = 0;
     for (const [c, x] of coords.get(role) ?? []) {
@@ -170,18 +156,13 @@ export function decoderWeights(h: WhisperHparams, tokens: SpecialTokens): Decode
     r.fill(roundHalf(-sum / (d - next)), next);
     return r;
   };
-  const roleOf: Array<[number | null, Role]> = [
-    [tokens.sot, 'prompt'],
-    [tokens.translate, 'prompt'],
-    [tokens.transcribe, 'prompt'],
-    [tokens.not, 'prompt'],
-    [tokens.beg, 'begin'],
-    [tokens.text, 'text'],
-    [tokens.end, 'end'],
-    [tokens.eot, 'eot'],
-    [tokens.english, 'english'],
-  ];
   const rows = new Map<number, Float32Array>();
-  for (const [id, role] of roleOf) if (id !== null) rows.set(id, row(role));
+  for (const [role, ids] of plan.nodes) {
+    const values = row(role);
+    for (const id of ids) {
+      if (rows.has(id)) throw new Error(`synthetic plan: token ${id} in two nodes`);
+      rows.set(id, values);
+    }
+  }
   return { rows, lnWeight, lnBias };
 }

@@ -8,6 +8,8 @@ import {
   fromHalfBits,
   parseGgmlPrefix,
   SYNTHETIC_TEXT,
+  type SyntheticVariant,
+  syntheticText,
   toHalfBits,
   writeSyntheticModel,
 } from '../src/synthetic-model.js';
@@ -173,6 +175,81 @@ describe('synthetic whisper model', () => {
       }
     },
   );
+
+  describe('variants that say what a test needs', () => {
+    const replayOf = async (name: 'tiny' | 'tiny.en' | 'base', variant: SyntheticVariant) => {
+      const destination = join(dir, `${name}-${variant}.bin`);
+      const info = await writeSyntheticModel({ source: forTestsModel(name), destination, variant });
+      const file = await readFile(destination);
+      const prefix = parseGgmlPrefix(file);
+      const tensors = readTensors(file, prefix.length);
+      const get = (n: string): Tensor => {
+        const t = tensors.find((x) => x.name === n);
+        if (!t) throw new Error(n);
+        return t;
+      };
+      const f32 = (t: Tensor): Float32Array =>
+        Float32Array.from({ length: t.data.length / 4 }, (_, i) => t.data.readFloatLE(4 * i));
+      const nVocab = prefix.hparams.nVocab;
+      const replay = new Replay(
+        nVocab,
+        get('decoder.ln.weight').shape[0] ?? 0,
+        get('decoder.token_embedding.weight').data,
+        f32(get('decoder.ln.weight')),
+        f32(get('decoder.ln.bias')),
+      );
+      const ids = idsFor(nVocab);
+      const prompt = nVocab >= 51865 ? [ids.sot, ids.sot + 1, ids.transcribe] : [ids.sot];
+      const say = (seconds: number, steps = 240) => {
+        const out = decode(replay, ids, nVocab, prompt, false, Math.round(seconds * 100), steps);
+        for (const step of out) expect(step.p).toBeGreaterThan(0.99999);
+        const text = out
+          .filter((s) => s.id < ids.eot)
+          .map((s) => prefix.vocab[s.id]?.toString('utf8') ?? '')
+          .join('');
+        const marks = out
+          .filter((s) => s.id >= ids.eot)
+          .map((s) => (s.id === ids.eot ? 'eot' : s.id - ids.beg));
+        return { text, marks, tokens: out.filter((s) => s.id < ids.eot).length };
+      };
+      return { info, say };
+    };
+
+    it('hallucination says " Thank you for watching." for any length', async () => {
+      const { info, say } = await replayOf('tiny', 'hallucination');
+      expect(info.text).toBe(' Thank you for watching.');
+      expect(say(3)).toEqual({ text: ' Thank you for watching.', marks: [0, 1500], tokens: 5 });
+      expect(say(66).marks).toEqual([0, 1500, 'eot']);
+    });
+
+    it('loop repeats " Thank you" until the token limit', async () => {
+      const { say } = await replayOf('tiny', 'loop');
+      const { text, tokens } = say(3, 220);
+      expect(tokens).toBe(219); // <|0.00|> then text until whisper.cpp's n_max of 220
+      expect(text.startsWith(' Thank you Thank you Thank you')).toBe(true);
+      expect(syntheticText('loop').startsWith(text)).toBe(true);
+    });
+
+    it.each(['tiny', 'tiny.en', 'base'] as const)(
+      '%s speech says about 2.5 tokens per second of audio, as long as the audio',
+      async (name) => {
+        const { say } = await replayOf(name, 'speech');
+        for (const seconds of [2, 3, 5, 9.5, 20]) {
+          const { text, tokens } = say(seconds);
+          expect(text).toBe(syntheticText('speech', seconds));
+          expect(tokens).toBe(5 * Math.ceil((seconds - 0.1) / 2));
+        }
+        expect(say(20).marks).toEqual([
+          0, 100, 100, 200, 200, 300, 300, 400, 400, 500, 500, 600, 600, 700, 700, 800, 800, 900, 900, 1000,
+        ]);
+        // over 30 s: the whole passage (75 tokens), <|30.00|>, end-of-text, and whisper.cpp seeks on
+        const long = say(66);
+        expect(long.tokens).toBe(75);
+        expect(long.marks.slice(-2)).toEqual([1500, 'eot']);
+        expect(new Set(long.text.split(' ')).size).toBe(long.text.split(' ').length);
+      },
+    );
+  });
 
   it('rounds to f16 like numpy', () => {
     expect(toHalfBits(1)).toBe(0x3c00);

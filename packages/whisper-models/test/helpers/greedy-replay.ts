@@ -91,11 +91,12 @@ export function decode(
   prompt: number[],
   noTimestamps: boolean,
   seekEnd: number,
+  maxSteps = 16,
 ): Step[] {
   const tokens: Step[] = [];
   let hasTs = false;
   let seekDelta = 3000;
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < maxSteps; i++) {
     const last = tokens.length ? (tokens[tokens.length - 1]?.id ?? 0) : (prompt[prompt.length - 1] ?? 0);
     const logits = replay.logits(last);
     const off = (from: number, to: number): void => {
