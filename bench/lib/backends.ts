@@ -49,8 +49,17 @@ export function modelArg(): ModelName {
   process.exit(2);
 }
 
-export const BACKENDS = ['in-process', 'redis'] as const;
-export type BackendKind = (typeof BACKENDS)[number];
+const ALL_BACKENDS = ['in-process', 'redis'] as const;
+export type BackendKind = (typeof ALL_BACKENDS)[number];
+
+/** `--backend=in-process|redis` runs one of them; both by default. */
+export const BACKENDS: readonly BackendKind[] = (() => {
+  const value = process.argv.find((a) => a.startsWith('--backend='))?.split('=')[1];
+  if (value === undefined) return ALL_BACKENDS;
+  if ((ALL_BACKENDS as readonly string[]).includes(value)) return [value as BackendKind];
+  console.error(`--backend must be one of ${ALL_BACKENDS.join(', ')}, not "${value}"`);
+  process.exit(2);
+})();
 
 /** Decode slots in all and whisper threads per slot. */
 export interface EngineSize {

@@ -1,4 +1,5 @@
-// `pnpm bench realtime [--model=speech|test] [--max-sessions=N] [--workers=W] [--threads=T]`
+// `pnpm bench realtime [--model=speech|test] [--backend=in-process|redis] [--max-sessions=N]
+// [--workers=W] [--threads=T]`
 // N concurrent /v1/realtime sessions, each streaming JFK (11 s, then 1.5 s of silence) in real
 // time as 20 ms `audio/pcm` appends (sessions started evenly over the clip's 11 s), server VAD
 // on defaults (500 ms silence), real Silero VAD, on the realistic-length synthetic tiny model
@@ -16,7 +17,15 @@
 import { availableParallelism } from 'node:os';
 import { sileroModel } from '@live-captions/test-services/fixtures';
 import { sileroVad } from '../../services/speech/src/adapters/vad.js';
-import { BACKENDS, describeBackend, MODELS, modelArg, startBackend, startGateway } from '../lib/backends.js';
+import {
+  BACKENDS,
+  type BackendKind,
+  describeBackend,
+  MODELS,
+  modelArg,
+  startBackend,
+  startGateway,
+} from '../lib/backends.js';
 import { searchLevels } from '../lib/levels.js';
 import { load1, machineLine } from '../lib/machine.js';
 import { percentile, table } from '../lib/stats.js';
@@ -84,7 +93,7 @@ async function main() {
   }
   rows.sort(
     (a, b) =>
-      BACKENDS.indexOf(a[0] as never) - BACKENDS.indexOf(b[0] as never) ||
+      BACKENDS.indexOf(a[0] as BackendKind) - BACKENDS.indexOf(b[0] as BackendKind) ||
       Number(a[1]) - Number(b[1]) ||
       String(a[2]).localeCompare(String(b[2])),
   );

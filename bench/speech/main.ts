@@ -1,5 +1,5 @@
-// `pnpm bench speech [--model=speech|test] [--runs=N] [--level-seconds=S] [--workers=W]
-// [--threads=T] [--max-streams=N]`
+// `pnpm bench speech [--model=speech|test] [--backend=in-process|redis] [--runs=N]
+// [--level-seconds=S] [--workers=W] [--threads=T] [--max-streams=N]`
 // The speech gateway through HTTP, on the realistic-length synthetic tiny model (about 2.5 tokens
 // per second of audio; `--model=test` for the old one that says " test" for any audio), in-process
 // and on Redis with two worker processes (W decode slots in all, W/2 per process):
