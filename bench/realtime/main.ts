@@ -78,6 +78,8 @@ async function main() {
             level.errors,
             kept ? 'yes' : 'no',
           ]);
+          // Progress on stderr: a full run takes minutes, the tables come at the end.
+          console.error(`${kind} ${transport} x${sessions}: ${kept ? 'keeps up' : 'falls behind'}`);
           return kept;
         },
         MAX_SESSIONS,

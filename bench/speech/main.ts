@@ -178,6 +178,8 @@ async function sustained(
         result.errors,
         kept ? 'yes' : 'no',
       ]);
+      // Progress on stderr: a full run takes minutes, the tables come at the end.
+      console.error(`${backend.kind} x${streams}: ${kept ? 'keeps up' : 'falls behind'}`);
       return kept;
     },
     MAX_STREAMS,
