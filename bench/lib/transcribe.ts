@@ -3,11 +3,14 @@
  * trip and the gateway's own queue and inference seconds. Rejects on any status but 200.
  */
 import { type Agent, request as httpRequest } from 'node:http';
+import type { TranscribeResponse } from '@live-captions/protocol';
 
 export interface Timed {
   ms: number;
   queueSeconds: number;
   inferenceSeconds: number;
+  /** Words of the answer's text: how much the decoder had to say. */
+  words: number;
 }
 
 export function postTranscribe(
@@ -39,11 +42,12 @@ export function postTranscribe(
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text}`));
-          const parsed = JSON.parse(text) as { queue_seconds: number; inference_seconds: number };
+          const parsed = JSON.parse(text) as TranscribeResponse;
           resolve({
             ms: performance.now() - started,
             queueSeconds: parsed.queue_seconds,
             inferenceSeconds: parsed.inference_seconds,
+            words: parsed.text.split(/\s+/).filter(Boolean).length,
           });
         });
       },
