@@ -11,6 +11,7 @@ import type { ArchiveSession, Destination } from '@live-captions/protocol';
 import { RelayPublisher, type SocketConstructor } from '@live-captions/relay-client';
 import { parseEnvFile } from '@live-captions/runtime';
 import { readRelayTokens } from '@live-captions/secret-files';
+import { until } from '../deploy/helpers/processes.js';
 import { psql } from './harness.js';
 
 export interface OutputRoom {
@@ -28,16 +29,6 @@ export function outputRoomIn(secretsDir: string): OutputRoom {
 }
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** Adds an archive, publishes `text` to the room and returns the session's WebVTT cues. */
 export async function archiveRoundTrip(
@@ -59,23 +50,33 @@ export async function archiveRoundTrip(
   expect(added.status).toBe(201);
   const { destination } = (await added.json()) as { destination: Destination };
   // A room's first join starts at the relay's live edge: publish once the service reads the room.
-  await until('the archive to read the room', async () => {
-    const list = (await (await fetch(`${base}/destinations`, { headers: bearer(room.write) })).json()) as {
-      destinations: Destination[];
-    };
-    const state = list.destinations.find((item) => item.id === destination.id)?.state;
-    return state && state !== 'starting' ? state : undefined;
-  });
+  await until(
+    'the archive to read the room',
+    async () => {
+      const list = (await (await fetch(`${base}/destinations`, { headers: bearer(room.write) })).json()) as {
+        destinations: Destination[];
+      };
+      const state = list.destinations.find((item) => item.id === destination.id)?.state;
+      return state !== undefined && state !== 'starting';
+    },
+    30_000,
+  );
   const publisher = new RelayPublisher({ url: relayUrl, room: room.room, token: room.write, WebSocket });
   try {
-    await until('the publisher to join', async () => (publisher.state === 'joined' ? true : undefined));
+    await until('the publisher to join', () => publisher.state === 'joined', 30_000);
     expect(publisher.publish({ final: text, id: 'ctest-1' })).toBe(true);
-    const session = await until('the archived caption', async () => {
-      const answer = await fetch(`${base}/archive`, { headers: bearer(room.read) });
-      const { sessions } = (await answer.json()) as { sessions: ArchiveSession[] };
-      return sessions.find((item) => item.captions > 0);
-    });
-    const file = await fetch(`${base}/archive/${session.id}.vtt`, { headers: bearer(room.read) });
+    let session: ArchiveSession | undefined;
+    await until(
+      'the archived caption',
+      async () => {
+        const answer = await fetch(`${base}/archive`, { headers: bearer(room.read) });
+        const { sessions } = (await answer.json()) as { sessions: ArchiveSession[] };
+        session = sessions.find((item) => item.captions > 0);
+        return session !== undefined;
+      },
+      30_000,
+    );
+    const file = await fetch(`${base}/archive/${session!.id}.vtt`, { headers: bearer(room.read) });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^text\/vtt/);
     return { cues: parseWebVtt(await file.text()), rows: psql(local, 'select count(*) from out_archive') };
