@@ -3,12 +3,10 @@
  * fields this service needs, so that the relay's own settings (limits, origins) never stop it.
  */
 import { RELAY_ROOM_NAME, RELAY_TOKEN } from '@live-captions/protocol';
+import type { RoomTokens } from '@live-captions/secret-files';
 import { z } from 'zod';
 
-export interface RoomTokens {
-  read: string;
-  write: string;
-}
+export type { RoomTokens };
 
 const fileSchema = z.object({
   rooms: z.record(
