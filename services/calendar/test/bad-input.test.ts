@@ -69,6 +69,16 @@ describe('what the HTTP layer refuses', () => {
     expect(res.body).toMatchObject({ code: 'rest_request_too_large', data: { status: 413 } });
   });
 
+  /** An event POST of JSON `bytes` sent as they are, labelled with Content-Encoding `encoding`. */
+  const postEncoded = (encoding: string, bytes: Buffer) =>
+    api
+      .by('admin')
+      .post('events')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', encoding)
+      .serialize((body) => body) // the bytes as they are, not JSON of a Buffer
+      .send(bytes);
+
   it('answers 415 to a charset or encoding it cannot read', async () => {
     const charset = await api
       .by('admin')
@@ -77,12 +87,7 @@ describe('what the HTTP layer refuses', () => {
       .send(JSON.stringify(event));
     expect(charset.status).toBe(415);
     expect(charset.body.code).toBe('rest_unsupported_media_type');
-    const encoding = await api
-      .by('admin')
-      .post('events')
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'x-unknown')
-      .send(JSON.stringify(event));
+    const encoding = await postEncoded('x-unknown', Buffer.from(JSON.stringify(event)));
     expect(encoding.status).toBe(415);
     expect([charset.body.message, encoding.body.message]).toEqual([
       'The request body must be UTF-8.',
@@ -91,22 +96,10 @@ describe('what the HTTP layer refuses', () => {
   });
 
   it('reads a gzip body, and answers 400 to a corrupt one', async () => {
-    const good = await api
-      .by('admin')
-      .post('events')
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'gzip')
-      .serialize((body) => body) // the bytes as they are, not JSON of a Buffer
-      .send(gzipSync(JSON.stringify({ ...event, title: 'Zipped' })));
+    const good = await postEncoded('gzip', gzipSync(JSON.stringify({ ...event, title: 'Zipped' })));
     expect(good.status).toBe(201);
     expect(good.body.title).toBe('Zipped');
-    const corrupt = await api
-      .by('admin')
-      .post('events')
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'gzip')
-      .serialize((body) => body)
-      .send(Buffer.from('definitely not gzip'));
+    const corrupt = await postEncoded('gzip', Buffer.from('definitely not gzip'));
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.data.status).toBe(400);
     expect(corrupt.body.message).toBe('The request body does not decode with its Content-Encoding.');

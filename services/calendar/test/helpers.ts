@@ -168,3 +168,18 @@ export function day(days: number, time = '10:00:00', from = new Date()): string 
   const d = new Date(from.getTime() + days * 86_400_000);
   return `${d.toISOString().slice(0, 10)} ${time}`;
 }
+
+/**
+ * Checks that a listing's `search` takes `%`, `_` and `\` literally: `create` makes four records
+ * by name, `names(search)` answers the names the listing finds.
+ */
+export async function expectLiteralSearch(
+  create: (name: string) => PromiseLike<unknown>,
+  names: (search: string) => Promise<string[]>,
+): Promise<void> {
+  for (const name of ['Score_Board', '100% Fun', 'Back\\slash', 'Plain Name']) await create(name);
+  expect(await names('_')).toEqual(['Score_Board']);
+  expect(await names('%')).toEqual(['100% Fun']);
+  expect(await names('\\')).toEqual(['Back\\slash']);
+  expect(await names('score_b')).toEqual(['Score_Board']);
+}
