@@ -2,7 +2,15 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
 import { committed, completed, speechStarted } from './helpers/realtime-events.js';
-import { closeServer, frame, realtimeServer, type Server, send, session } from './helpers/realtime-server.js';
+import {
+  closeServer,
+  firstConnection,
+  frame,
+  realtimeServer,
+  type Server,
+  send,
+  session,
+} from './helpers/realtime-server.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -14,8 +22,7 @@ describe('RealtimeSession', () => {
   test('stop while an utterance is open: commit, then closes once its transcript is in', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const connection = server.connections[0]!;
+    const connection = await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
     send(connection, speechStarted('open', 0));
     await server.until(() => current.status.inFlight);
@@ -34,8 +41,7 @@ describe('RealtimeSession', () => {
   test('an utterance the VAD opens after the Stop commit was answered is committed too', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const connection = server.connections[0]!;
+    const connection = await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
     const stopped = current.stop();
     const commits = () => connection.events.filter((event) => event.type === 'input_audio_buffer.commit');
@@ -81,8 +87,7 @@ describe('RealtimeSession', () => {
   test('a lost connection: reconnects and sends the open utterance again from before its start', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const first = server.connections[0]!;
+    const first = await firstConnection(server);
     for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
     await server.until(() => server!.samples(first) >= 1.9 * REALTIME_RATE);
     const sentFirst = Int16Array.from(first.audio.flatMap((chunk) => Array.from(chunk)));
@@ -114,7 +119,7 @@ describe('RealtimeSession', () => {
     let refusing = false;
     server = await realtimeServer({ refuse: () => refusing });
     const { current, statuses } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
     await server.until(() => server!.samples(server!.connections[0]!) >= 0.4 * REALTIME_RATE);
     send(server.connections[0]!, {
@@ -159,7 +164,7 @@ describe('RealtimeSession', () => {
   test('a language or task change mid-session is a new session.update', async () => {
     server = await realtimeServer();
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     current.configure({ language: 'auto', task: 'translate' });
     await server.until(() => server!.connections[0]!.events.length === 2);
     expect(server.connections[0]!.events[1]).toMatchObject({
@@ -175,7 +180,7 @@ describe('RealtimeSession', () => {
   test('a server error event is shown and capture goes on', async () => {
     server = await realtimeServer();
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     send(server.connections[0]!, {
       type: 'error',
       error: {
