@@ -7,6 +7,10 @@ import {
 } from '../src/index.js';
 import { engineConfig, jfk, later, request, seconds, syntheticModel } from './fixtures.js';
 
+/** An engine pool of one single-threaded decode slot on a synthetic model. */
+const onePool = (model: 'tiny' | 'tiny.en') =>
+  EnginePool.start({ modelPath: syntheticModel(model), modelName: model, decodeSlots: 1, threadsPerSlot: 1 });
+
 describe('in-process queue (synthetic tiny model)', () => {
   let queue: InferenceQueue;
 
@@ -114,12 +118,7 @@ describe('in-process queue (synthetic tiny model)', () => {
 
 describe('engine pool scheduling', () => {
   it('fails a job whose deadline passes while waiting, without decoding it', async () => {
-    const pool = await EnginePool.start({
-      modelPath: syntheticModel('tiny'),
-      modelName: 'tiny',
-      decodeSlots: 1,
-      threadsPerSlot: 1,
-    });
+    const pool = await onePool('tiny');
     let decodedByLate = 0;
     const busy = pool.withSlot(later(10_000), (slot) => runInferenceJob(slot, request(), jfk, 0));
     const late = pool.withSlot(later(5), async (slot) => {
@@ -177,12 +176,7 @@ describe('engine pool scheduling', () => {
   });
 
   it('refuses translation on an English-only model', async () => {
-    const pool = await EnginePool.start({
-      modelPath: syntheticModel('tiny.en'),
-      modelName: 'tiny.en',
-      decodeSlots: 1,
-      threadsPerSlot: 1,
-    });
+    const pool = await onePool('tiny.en');
     expect(pool.info).toMatchObject({
       multilingual: false,
       languages: ['en'],

@@ -1,3 +1,4 @@
+import { errorThrown } from '@live-captions/test-services';
 import { z } from 'zod';
 import {
   ConfigError,
@@ -26,14 +27,9 @@ describe('parseEnv', () => {
   });
 
   it('names every wrong variable with its value', () => {
-    let caught: unknown;
-    try {
-      parseEnv(schema, { WORKERS: '40', OFFLINE: 'maybe' });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(ConfigError);
-    expect((caught as ConfigError).issues).toEqual([
+    expect(
+      errorThrown(() => parseEnv(schema, { WORKERS: '40', OFFLINE: 'maybe' }), ConfigError).issues,
+    ).toEqual([
       'WORKERS="40": must be at most 16',
       'OFFLINE="maybe": must be 1/0, true/false, yes/no or on/off',
     ]);
@@ -90,12 +86,7 @@ describe('secret variables', () => {
   });
 
   function issuesOf(env: NodeJS.ProcessEnv): string[] {
-    try {
-      parseEnv(secrets, env);
-    } catch (error) {
-      return (error as ConfigError).issues;
-    }
-    throw new Error('expected a ConfigError');
+    return errorThrown(() => parseEnv(secrets, env), ConfigError).issues;
   }
 
   it('names a wrong secret variable without showing its value', () => {

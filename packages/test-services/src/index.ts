@@ -16,5 +16,6 @@ export {
 } from './service-process.js';
 export type { AcceptedPost, Fault, StandIn } from './stand-in-core.js';
 export { PROGRAMS, postgresBinDir, requirePrograms, type SystemProgram } from './system.js';
+export { errorThrown } from './thrown.js';
 export { startYouTubeStandIn, type YouTubeBlock, youtubeBlocks } from './youtube-stand-in.js';
 export { startZoomStandIn, type ZoomStandIn } from './zoom-stand-in.js';

@@ -1,5 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { CaptureSession, type SessionStatus } from '../src/browser/lib/capture-session.js';
+import {
+  CaptureSession,
+  type CaptureSessionOptions,
+  type SessionStatus,
+} from '../src/browser/lib/capture-session.js';
 
 const RATE = 16_000;
 
@@ -47,17 +51,28 @@ function gateway(plan: number[] = []) {
   return { fetch, calls };
 }
 
-function session(fetch: typeof globalThis.fetch, statuses: SessionStatus[] = [], results: string[] = []) {
-  let n = 0;
+/** A session on the stand-in gateway: English transcription, 3 s windows, retries without waiting. */
+function sessionOn(
+  fetch: typeof globalThis.fetch,
+  streamId: string,
+  more: Partial<CaptureSessionOptions> = {},
+) {
   return new CaptureSession({
     baseUrl: 'http://localhost:8765/',
-    streamId: 'stream-test-1',
+    streamId,
     language: 'en',
     mode: 'transcribe',
     threshold: 0.002,
     intervalSeconds: 3,
     fetch,
     retry: { sleep: async () => {} },
+    ...more,
+  });
+}
+
+function session(fetch: typeof globalThis.fetch, statuses: SessionStatus[] = [], results: string[] = []) {
+  let n = 0;
+  return sessionOn(fetch, 'stream-test-1', {
     newRequestId: () => `request-${++n}`,
     onStatus: (status) => statuses.push(status),
     onResult: (result) => results.push(result.text),
@@ -163,15 +178,8 @@ describe('capture session', () => {
     const { fetch } = gateway(outage);
     const gaps: number[] = [];
     let n = 0;
-    const s = new CaptureSession({
-      baseUrl: 'http://localhost:8765/',
-      streamId: 'stream-gap',
-      language: 'en',
-      mode: 'transcribe',
-      threshold: 0.002,
-      intervalSeconds: 3,
+    const s = sessionOn(fetch, 'stream-gap', {
       maxBufferedSeconds: 10,
-      fetch,
       retry: { sleep: () => new Promise((resolve) => setTimeout(resolve, 1)) },
       newRequestId: () => `request-${++n}`,
       onGap: (seconds) => gaps.push(seconds),
@@ -237,15 +245,7 @@ describe('lag watchdog', () => {
       return inner.fetch(input, init);
     }) as typeof globalThis.fetch;
     const skips: number[] = [];
-    const s = new CaptureSession({
-      baseUrl: 'http://localhost:8765/',
-      streamId: 'stream-lag-1',
-      language: 'en',
-      mode: 'transcribe',
-      threshold: 0.002,
-      intervalSeconds: 3,
-      fetch: slow,
-      retry: { sleep: async () => {} },
+    const s = sessionOn(slow, 'stream-lag-1', {
       onSkip: (seconds) => skips.push(seconds),
     });
     speak(s, 3); // the first window goes out and hangs
@@ -271,15 +271,7 @@ describe('lag watchdog', () => {
   test('under the bound nothing is skipped', async () => {
     const { fetch, calls } = gateway();
     const skips: number[] = [];
-    const s = new CaptureSession({
-      baseUrl: 'http://localhost:8765/',
-      streamId: 'stream-lag-2',
-      language: 'en',
-      mode: 'transcribe',
-      threshold: 0.002,
-      intervalSeconds: 3,
-      fetch,
-      retry: { sleep: async () => {} },
+    const s = sessionOn(fetch, 'stream-lag-2', {
       onSkip: (seconds) => skips.push(seconds),
     });
     for (let i = 0; i < 4; i++) {

@@ -1,7 +1,16 @@
 // The realtime capture session stopping, reconnecting, failing, and taking changes mid-session.
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
-import { closeServer, frame, realtimeServer, type Server, send, session } from './helpers/realtime-server.js';
+import { committed, completed, speechStarted } from './helpers/realtime-events.js';
+import {
+  closeServer,
+  firstConnection,
+  frame,
+  realtimeServer,
+  type Server,
+  send,
+  session,
+} from './helpers/realtime-server.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -13,23 +22,18 @@ describe('RealtimeSession', () => {
   test('stop while an utterance is open: commit, then closes once its transcript is in', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const connection = server.connections[0]!;
+    const connection = await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
-    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'open', audio_start_ms: 0 });
+    send(connection, speechStarted('open', 0));
     await server.until(() => current.status.inFlight);
     let closed = false;
     const stopped = current.stop().then(() => (closed = true));
     await server.until(() => connection.events.at(-1)?.type === 'input_audio_buffer.commit');
-    send(connection, { type: 'input_audio_buffer.committed', item_id: 'open', previous_item_id: null });
+    send(connection, committed('open'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(closed).toBe(false);
     expect(current.hasPendingAudio).toBe(true);
-    send(connection, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'open',
-      transcript: 'end',
-    });
+    send(connection, completed('open', 'end'));
     await stopped;
     expect(finals.map((final) => final.text)).toEqual(['end']);
   });
@@ -37,8 +41,7 @@ describe('RealtimeSession', () => {
   test('an utterance the VAD opens after the Stop commit was answered is committed too', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const connection = server.connections[0]!;
+    const connection = await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
     const stopped = current.stop();
     const commits = () => connection.events.filter((event) => event.type === 'input_audio_buffer.commit');
@@ -49,15 +52,11 @@ describe('RealtimeSession', () => {
       error: { code: 'input_audio_buffer_commit_empty', message: 'empty', event_id: commits()[0]!.event_id },
     });
     // Then it does, on the last frames: the session commits again instead of waiting for ever.
-    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'late', audio_start_ms: 300 });
+    send(connection, speechStarted('late', 300));
     await server.until(() => commits().length === 2);
     expect(current.status.state).toBe('draining');
-    send(connection, { type: 'input_audio_buffer.committed', item_id: 'late', previous_item_id: null });
-    send(connection, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'late',
-      transcript: 'tail',
-    });
+    send(connection, committed('late'));
+    send(connection, completed('late', 'tail'));
     await stopped;
     expect(finals.map((final) => final.text)).toEqual(['tail']);
 
@@ -69,8 +68,8 @@ describe('RealtimeSession', () => {
     const done = second.current.stop();
     const otherCommits = () => other.events.filter((event) => event.type === 'input_audio_buffer.commit');
     await server.until(() => otherCommits().length === 1);
-    send(other, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
-    send(other, { type: 'input_audio_buffer.speech_started', item_id: 'b', audio_start_ms: 50 });
+    send(other, committed('a'));
+    send(other, speechStarted('b', 50));
     await server.until(() => otherCommits().length === 2);
     send(other, {
       type: 'error',
@@ -80,11 +79,7 @@ describe('RealtimeSession', () => {
         event_id: otherCommits()[1]!.event_id,
       },
     });
-    send(other, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'a',
-      transcript: 'x',
-    });
+    send(other, completed('a', 'x'));
     await done;
     expect(second.finals.map((final) => final.text)).toEqual(['x']);
   });
@@ -92,13 +87,12 @@ describe('RealtimeSession', () => {
   test('a lost connection: reconnects and sends the open utterance again from before its start', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const first = server.connections[0]!;
+    const first = await firstConnection(server);
     for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
     await server.until(() => server!.samples(first) >= 1.9 * REALTIME_RATE);
     const sentFirst = Int16Array.from(first.audio.flatMap((chunk) => Array.from(chunk)));
     // An utterance from 1.5 s is open when the connection drops.
-    send(first, { type: 'input_audio_buffer.speech_started', item_id: 'lost', audio_start_ms: 1500 });
+    send(first, speechStarted('lost', 1500));
     await server.until(() => current.status.inFlight);
     first.socket.terminate();
     await server.until(() => server!.connections.length === 2 && server!.connections[1]!.events.length > 1);
@@ -116,12 +110,8 @@ describe('RealtimeSession', () => {
     await server.until(() => server!.samples(second) >= sentFirst.length - from + 2400);
     expect(current.status.state).toBe('capturing');
     expect(current.status.message).toBeUndefined();
-    send(second, { type: 'input_audio_buffer.committed', item_id: 'again', previous_item_id: null });
-    send(second, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'again',
-      transcript: 'x',
-    });
+    send(second, committed('again'));
+    send(second, completed('again', 'x'));
     await server.until(() => finals.length === 1);
   });
 
@@ -129,7 +119,7 @@ describe('RealtimeSession', () => {
     let refusing = false;
     server = await realtimeServer({ refuse: () => refusing });
     const { current, statuses } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     for (let i = 0; i < 10; i++) current.push(frame(i));
     await server.until(() => server!.samples(server!.connections[0]!) >= 0.4 * REALTIME_RATE);
     send(server.connections[0]!, {
@@ -174,7 +164,7 @@ describe('RealtimeSession', () => {
   test('a language or task change mid-session is a new session.update', async () => {
     server = await realtimeServer();
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     current.configure({ language: 'auto', task: 'translate' });
     await server.until(() => server!.connections[0]!.events.length === 2);
     expect(server.connections[0]!.events[1]).toMatchObject({
@@ -190,7 +180,7 @@ describe('RealtimeSession', () => {
   test('a server error event is shown and capture goes on', async () => {
     server = await realtimeServer();
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     send(server.connections[0]!, {
       type: 'error',
       error: {

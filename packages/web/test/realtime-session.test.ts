@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { WebSocket } from 'ws';
 import { REALTIME_RATE, realtimeUrl, sessionUpdate } from '../src/browser/lib/realtime-protocol.js';
+import { committed, completed, delta, speechStarted, speechStopped } from './helpers/realtime-events.js';
 import {
   closeServer,
   frame,
@@ -73,25 +74,13 @@ describe('RealtimeSession', () => {
     // Two 50 ms frames per append (100 ms at 24 kHz, minus the filter's look-ahead on the first).
     for (const length of appends.slice(1)) expect(length).toBe(2400);
 
-    send(connection, { type: 'input_audio_buffer.speech_started', item_id: 'item_1', audio_start_ms: 100 });
-    send(connection, {
-      type: 'conversation.item.input_audio_transcription.delta',
-      item_id: 'item_1',
-      delta: ' Hel',
-    });
-    send(connection, {
-      type: 'conversation.item.input_audio_transcription.delta',
-      item_id: 'item_1',
-      delta: 'lo',
-    });
+    send(connection, speechStarted('item_1', 100));
+    send(connection, delta('item_1', ' Hel'));
+    send(connection, delta('item_1', 'lo'));
     await server.until(() => partials.at(-1) === 'Hello');
-    send(connection, { type: 'input_audio_buffer.speech_stopped', item_id: 'item_1', audio_end_ms: 900 });
-    send(connection, { type: 'input_audio_buffer.committed', item_id: 'item_1', previous_item_id: null });
-    send(connection, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'item_1',
-      transcript: ' Hello.',
-    });
+    send(connection, speechStopped('item_1', 900));
+    send(connection, committed('item_1'));
+    send(connection, completed('item_1', ' Hello.'));
     await server.until(() => finals.length === 1);
     expect(finals[0]).toMatchObject({ itemId: 'item_1', text: 'Hello.' });
     expect(partials.at(-1)).toBe('');

@@ -1,45 +1,18 @@
 import { describe, expect, test } from '@jest/globals';
 import { RealtimeTranscripts } from '../src/browser/lib/realtime-transcripts.js';
-
-const started = (item_id: string, audio_start_ms: number) => ({
-  type: 'input_audio_buffer.speech_started',
-  item_id,
-  audio_start_ms,
-});
-const stopped = (item_id: string, audio_end_ms: number) => ({
-  type: 'input_audio_buffer.speech_stopped',
-  item_id,
-  audio_end_ms,
-});
-const committed = (item_id: string, previous_item_id: string | null = null) => ({
-  type: 'input_audio_buffer.committed',
-  item_id,
-  previous_item_id,
-});
-const delta = (item_id: string, text: string) => ({
-  type: 'conversation.item.input_audio_transcription.delta',
-  item_id,
-  content_index: 0,
-  delta: text,
-});
-const completed = (item_id: string, transcript: string) => ({
-  type: 'conversation.item.input_audio_transcription.completed',
-  item_id,
-  content_index: 0,
-  transcript,
-});
+import { committed, completed, delta, speechStarted, speechStopped } from './helpers/realtime-events.js';
 
 describe('RealtimeTranscripts', () => {
   test('deltas are suffixes: the partial text is their concatenation until completed replaces it', () => {
     const t = new RealtimeTranscripts();
-    t.apply(started('item_1', 500));
+    t.apply(speechStarted('item_1', 500));
     expect(t.speaking).toBe(true);
     expect(t.apply(delta('item_1', ' Hello'))).toBe(true);
     t.apply(delta('item_1', ' wor'));
     t.apply(delta('item_1', 'ld'));
     expect(t.partial).toBe('Hello world');
     expect(t.takeFinals()).toEqual([]);
-    t.apply(stopped('item_1', 2100));
+    t.apply(speechStopped('item_1', 2100));
     t.apply(committed('item_1'));
     expect(t.speaking).toBe(false);
     expect(t.pending).toBe(1);
@@ -57,9 +30,9 @@ describe('RealtimeTranscripts', () => {
 
   test('a later utterance completed first waits for the earlier one', () => {
     const t = new RealtimeTranscripts();
-    t.apply(started('a', 0));
+    t.apply(speechStarted('a', 0));
     t.apply(committed('a'));
-    t.apply(started('b', 3000));
+    t.apply(speechStarted('b', 3000));
     t.apply(delta('a', ' one'));
     t.apply(delta('b', ' two'));
     expect(t.partial).toBe('one two');
@@ -90,8 +63,8 @@ describe('RealtimeTranscripts', () => {
 
   test('an utterance the server never committed does not hold later ones', () => {
     const t = new RealtimeTranscripts();
-    t.apply(started('short', 0));
-    t.apply(started('real', 900));
+    t.apply(speechStarted('short', 0));
+    t.apply(speechStarted('real', 900));
     t.apply(committed('real'));
     t.apply(completed('real', 'kept'));
     expect(t.takeFinals().map((final) => final.text)).toEqual(['kept']);
@@ -100,7 +73,7 @@ describe('RealtimeTranscripts', () => {
   test('cleared forgets the open utterance; dropUnfinished forgets every unfinished one', () => {
     const t = new RealtimeTranscripts();
     t.apply(committed('a'));
-    t.apply(started('b', 1000));
+    t.apply(speechStarted('b', 1000));
     t.apply(delta('b', ' open'));
     expect(t.unfinishedFromMs).toBe(0);
     expect(t.apply({ type: 'input_audio_buffer.cleared' })).toBe(true);

@@ -34,16 +34,10 @@ describe('ids beyond PostgreSQL integers', () => {
   });
 
   it('refuses them in writes', async () => {
-    const venue = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ ...event, venue: [Number(TOO_BIG)] });
+    const venue = await api.by('admin').post('events', { ...event, venue: [Number(TOO_BIG)] });
     expect(venue.status).toBe(400);
     expect(venue.body.code).toBe('rest_invalid_param');
-    const parent = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ ...event, post_parent: Number(TOO_BIG) });
+    const parent = await api.by('admin').post('events', { ...event, post_parent: Number(TOO_BIG) });
     expect(parent.status).toBe(400);
     expect(parent.body.data.params.post_parent).toContain('2147483647');
   });
@@ -55,10 +49,7 @@ describe('NUL characters', () => {
       const res = await api.request.get(url);
       expect([url, res.status, res.body.code]).toEqual([url, 400, 'rest_invalid_param']);
     }
-    const res = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ ...event, title: 'nul\u0000x' });
+    const res = await api.by('admin').post('events', { ...event, title: 'nul\u0000x' });
     expect(res.status).toBe(400);
     expect(res.body.data.params.title).toBe('title must not contain NUL characters.');
   });
@@ -73,28 +64,30 @@ describe('what the HTTP layer refuses', () => {
   });
 
   it('answers 413 to a body over 1 MB', async () => {
-    const res = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ ...event, description: 'x'.repeat(1_100_000) });
+    const res = await api.by('admin').post('events', { ...event, description: 'x'.repeat(1_100_000) });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'rest_request_too_large', data: { status: 413 } });
   });
 
+  /** An event POST of JSON `bytes` sent as they are, labelled with Content-Encoding `encoding`. */
+  const postEncoded = (encoding: string, bytes: Buffer) =>
+    api
+      .by('admin')
+      .post('events')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', encoding)
+      .serialize((body) => body) // the bytes as they are, not JSON of a Buffer
+      .send(bytes);
+
   it('answers 415 to a charset or encoding it cannot read', async () => {
-    const charset = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
+    const charset = await api
+      .by('admin')
+      .post('events')
       .set('Content-Type', 'application/json; charset=latin1')
       .send(JSON.stringify(event));
     expect(charset.status).toBe(415);
     expect(charset.body.code).toBe('rest_unsupported_media_type');
-    const encoding = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'x-unknown')
-      .send(JSON.stringify(event));
+    const encoding = await postEncoded('x-unknown', Buffer.from(JSON.stringify(event)));
     expect(encoding.status).toBe(415);
     expect([charset.body.message, encoding.body.message]).toEqual([
       'The request body must be UTF-8.',
@@ -103,22 +96,10 @@ describe('what the HTTP layer refuses', () => {
   });
 
   it('reads a gzip body, and answers 400 to a corrupt one', async () => {
-    const good = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'gzip')
-      .serialize((body) => body) // the bytes as they are, not JSON of a Buffer
-      .send(gzipSync(JSON.stringify({ ...event, title: 'Zipped' })));
+    const good = await postEncoded('gzip', gzipSync(JSON.stringify({ ...event, title: 'Zipped' })));
     expect(good.status).toBe(201);
     expect(good.body.title).toBe('Zipped');
-    const corrupt = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'gzip')
-      .serialize((body) => body)
-      .send(Buffer.from('definitely not gzip'));
+    const corrupt = await postEncoded('gzip', Buffer.from('definitely not gzip'));
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.data.status).toBe(400);
     expect(corrupt.body.message).toBe('The request body does not decode with its Content-Encoding.');

@@ -60,9 +60,7 @@ describe('GET /events filters', () => {
   it('finds stop words and punctuation as substrings, taking % and _ literally', async () => {
     // "for" is an English stop word: full text alone would match nothing. (The only event with
     // "for" is password-protected: an editor's search sees it, see the protected-search test.)
-    expect(titles(await api.request.get(`${ROOT}/events?search=for`).set(api.as('admin')))).toContain(
-      'Secret Party',
-    );
+    expect(titles(await api.by('admin').get('events?search=for'))).toContain('Secret Party');
     for (const search of ['!!', '%25', '_']) {
       expect([search, titles(await api.request.get(`${ROOT}/events?search=${search}`))]).toEqual([
         search,
@@ -85,40 +83,40 @@ describe('GET /events status and passwords', () => {
     const res = await api.request.get(`${ROOT}/events?status=draft`);
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('status');
-    const sub = await api.request.get(`${ROOT}/events?status=draft`).set(api.as('subscriber'));
+    const sub = await api.by('subscriber').get('events?status=draft');
     expect(sub.status).toBe(400);
     expect(titles(await api.request.get(`${ROOT}/events?status=publish`))).not.toContain('Draft Talk');
   });
 
   it('lists every status but trash by default to roles that may edit, their own to authors', async () => {
     const draft = (
-      await api.request.post(`${ROOT}/events`).set(api.as('author')).send({
+      await api.by('author').post('events', {
         title: 'Author Draft',
         start_date: '2030-06-24 11:00',
         end_date: '2030-06-24 12:00',
         status: 'draft',
       })
     ).body;
-    const editor = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('editor')));
+    const editor = titles(await api.by('editor').get('events?per_page=50'));
     expect(editor).toEqual(expect.arrayContaining(['Draft Talk', 'Author Draft', 'Jazz Night']));
-    const author = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('author')));
+    const author = titles(await api.by('author').get('events?per_page=50'));
     expect(author).toEqual(expect.arrayContaining(['Author Draft', 'Jazz Night']));
     expect(author).not.toContain('Draft Talk');
-    const other = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('author2')));
+    const other = titles(await api.by('author2').get('events?per_page=50'));
     expect(other).not.toContain('Author Draft');
     for (const who of [undefined, 'subscriber'] as const) {
       const seen = who
-        ? api.request.get(`${ROOT}/events?per_page=50`).set(api.as(who))
+        ? api.by(who).get('events?per_page=50')
         : api.request.get(`${ROOT}/events?per_page=50`);
       expect(titles(await seen)).not.toContain('Draft Talk');
     }
-    await api.request.delete(`${ROOT}/events/${draft.id}`).set(api.as('admin'));
-    const trashed = titles(await api.request.get(`${ROOT}/events?per_page=50`).set(api.as('editor')));
+    await api.by('admin').delete(`events/${draft.id}`);
+    const trashed = titles(await api.by('editor').get('events?per_page=50'));
     expect(trashed).not.toContain('Author Draft');
   });
 
   it('lets editors list any status', async () => {
-    const res = await api.request.get(`${ROOT}/events?status=draft`).set(api.as('editor'));
+    const res = await api.by('editor').get('events?status=draft');
     expect(res.status).toBe(200);
     expect(titles(res)).toEqual(['Draft Talk']);
   });

@@ -57,18 +57,9 @@ describe('issue 17: list semantics as The Events Calendar', () => {
   });
 
   it('includes the events of child categories when filtering by a parent', async () => {
-    const parent = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('admin'))
-      .send({ name: 'Performing Arts' });
-    const child = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('admin'))
-      .send({ name: 'Theatre', parent: parent.body.id });
-    await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('admin'))
-      .send({ name: 'Improv', parent: child.body.id });
+    const parent = await api.by('admin').post('categories', { name: 'Performing Arts' });
+    const child = await api.by('admin').post('categories', { name: 'Theatre', parent: parent.body.id });
+    await api.by('admin').post('categories', { name: 'Improv', parent: child.body.id });
     await create({
       title: 'Improv Show',
       start_date: '2030-06-27 20:00',
@@ -91,7 +82,7 @@ describe('issue 17: list semantics as The Events Calendar', () => {
       ]);
     }
     // Those who may edit it still find it; its hidden fields stay blank without the password.
-    const admin = await api.request.get(`${ROOT}/events?search=fri`).set(api.as('admin'));
+    const admin = await api.by('admin').get('events?search=fri');
     expect(titles(admin)).toEqual(['Secret Party']);
   });
 

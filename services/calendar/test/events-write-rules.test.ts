@@ -14,9 +14,7 @@ describe('linked records inside event writes', () => {
   });
 
   it('refuses to link a venue the caller may not read, as if it did not exist', async () => {
-    const hidden = (
-      await api.request.post(`${ROOT}/venues`).set(api.as('contributor')).send({ venue: 'Private Loft' })
-    ).body;
+    const hidden = (await api.by('contributor').post('venues', { venue: 'Private Loft' })).body;
     expect(hidden.status).toBe('draft');
     for (const venue of [hidden.id, { id: hidden.id }]) {
       const res = await post({ ...base, title: 'Borrowing', venue }, 'author2');
@@ -79,7 +77,7 @@ describe('GET cache', () => {
     await api.knex('cal_events').where('id', created.id).update({ title: 'Changed behind the API' });
     const cached = await api.request.get(`${ROOT}/events/${created.id}`);
     expect(cached.body.title).toBe(first.body.title);
-    await api.request.patch(`${ROOT}/events/${created.id}`).set(api.as('admin')).send({ excerpt: 'x' });
+    await api.by('admin').patch(`events/${created.id}`, { excerpt: 'x' });
     const fresh = await api.request.get(`${ROOT}/events/${created.id}`);
     expect(fresh.body.title).toBe('Changed behind the API');
   });
@@ -127,16 +125,16 @@ describe('GET cache', () => {
 describe('delete and trash', () => {
   it('moves to trash (200 with status trash), then 410; GET answers 403', async () => {
     const created = (await post({ ...base, title: 'Doomed' })).body;
-    const first = await api.request.delete(`${ROOT}/events/${created.id}`).set(api.as('admin'));
+    const first = await api.by('admin').delete(`events/${created.id}`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: created.id, status: 'trash' });
-    const again = await api.request.delete(`${ROOT}/events/${created.id}`).set(api.as('admin'));
+    const again = await api.by('admin').delete(`events/${created.id}`);
     expect(again.status).toBe(410);
     expect(again.body.code).toBe('event-is-in-trash');
     const read = await api.request.get(`${ROOT}/events/${created.id}`);
     expect(read.status).toBe(403);
     expect(read.body.code).toBe('event-no-longer-available');
-    const missing = await api.request.delete(`${ROOT}/events/999999`).set(api.as('admin'));
+    const missing = await api.by('admin').delete('events/999999');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('rest-event-not-found');
   });
@@ -170,24 +168,13 @@ describe('permissions', () => {
   it('lets authors publish and edit their own events only', async () => {
     const own = await post({ ...base, title: 'Author event' }, 'author');
     expect(own.body.status).toBe('publish');
-    const edit = await api.request
-      .patch(`${ROOT}/events/${own.body.id}`)
-      .set(api.as('author'))
-      .send({ title: 'Edited' });
+    const edit = await api.by('author').patch(`events/${own.body.id}`, { title: 'Edited' });
     expect(edit.status).toBe(200);
-    const other = await api.request
-      .patch(`${ROOT}/events/${own.body.id}`)
-      .set(api.as('author2'))
-      .send({ title: 'Nope' });
+    const other = await api.by('author2').patch(`events/${own.body.id}`, { title: 'Nope' });
     expect(other.status).toBe(403);
-    const editor = await api.request
-      .patch(`${ROOT}/events/${own.body.id}`)
-      .set(api.as('editor'))
-      .send({ title: 'Editor edit' });
+    const editor = await api.by('editor').patch(`events/${own.body.id}`, { title: 'Editor edit' });
     expect(editor.status).toBe(200);
-    const contributorDelete = await api.request
-      .delete(`${ROOT}/events/${own.body.id}`)
-      .set(api.as('contributor'));
+    const contributorDelete = await api.by('contributor').delete(`events/${own.body.id}`);
     expect(contributorDelete.status).toBe(403);
   });
 });

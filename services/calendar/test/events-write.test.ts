@@ -93,11 +93,8 @@ describe('create events', () => {
   });
 
   it('links venues and organizers by id, {id} and mixed lists; a missing id is 400 rest_invalid_param (issue 17)', async () => {
-    const venue = (await api.request.post(`${ROOT}/venues`).set(api.as('admin')).send({ venue: 'Annex' }))
-      .body;
-    const o1 = (
-      await api.request.post(`${ROOT}/organizers`).set(api.as('admin')).send({ organizer: 'Org One' })
-    ).body;
+    const venue = (await api.by('admin').post('venues', { venue: 'Annex' })).body;
+    const o1 = (await api.by('admin').post('organizers', { organizer: 'Org One' })).body;
     const res = await post({
       ...base,
       title: 'Linked',
@@ -110,10 +107,7 @@ describe('create events', () => {
     const missing = await post({ ...base, title: 'Bad link', venue: 987654 });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('rest_invalid_param');
-    const cleared = await api.request
-      .patch(`${ROOT}/events/${res.body.id}`)
-      .set(api.as('admin'))
-      .send({ venue: [], organizer: [] });
+    const cleared = await api.by('admin').patch(`events/${res.body.id}`, { venue: [], organizer: [] });
     expect(cleared.body.venue).toEqual([]);
     expect(cleared.body.organizer).toEqual([]);
   });
@@ -127,18 +121,15 @@ describe('create events', () => {
     expect(again.body.categories.map((t: { id: number }) => t.id).sort()).toEqual(
       res.body.categories.map((t: { id: number }) => t.id).sort(),
     );
-    const cleared = await api.request
-      .put(`${ROOT}/events/${res.body.id}`)
-      .set(api.as('admin'))
-      .send({ categories: '', tags: [] });
+    const cleared = await api.by('admin').put(`events/${res.body.id}`, { categories: '', tags: [] });
     expect(cleared.body.categories).toEqual([]);
     expect(cleared.body.tags).toEqual([]);
   });
 
   it('accepts form-encoded bodies', async () => {
-    const res = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
+    const res = await api
+      .by('admin')
+      .post('events')
       .type('form')
       .send(
         'title=Form+Event&start_date=2030-07-03+10:00&end_date=2030-07-03+11:00&featured=1&tags[]=alpha&tags[]=beta',
@@ -153,9 +144,7 @@ describe('update events', () => {
   it('updates partially with POST, PUT and PATCH, keeping fields not sent', async () => {
     const created = (await post({ ...base, title: 'Partial', description: 'Keep me', cost: '10' })).body;
     for (const method of ['post', 'put', 'patch'] as const) {
-      const res = await api.request[method](`${ROOT}/events/${created.id}`)
-        .set(api.as('admin'))
-        .send({ title: `Partial ${method}` });
+      const res = await api.by('admin')[method](`events/${created.id}`, { title: `Partial ${method}` });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         title: `Partial ${method}`,
@@ -168,10 +157,12 @@ describe('update events', () => {
 
   it('updates by slug and ignores read-only fields', async () => {
     const created = (await post({ ...base, title: 'Slugged' })).body;
-    const res = await api.request
-      .patch(`${ROOT}/events/by-slug/${created.slug}`)
-      .set(api.as('admin'))
-      .send({ excerpt: 'Short', id: 424242, global_id: 'x', rest_url: 'y' });
+    const res = await api.by('admin').patch(`events/by-slug/${created.slug}`, {
+      excerpt: 'Short',
+      id: 424242,
+      global_id: 'x',
+      rest_url: 'y',
+    });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(created.id);
     expect(res.body.excerpt).toBe('<p>Short</p>\n');
@@ -183,7 +174,7 @@ describe('update events', () => {
     const missing = await api.request.get(`${ROOT}/events/999999`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('rest-event-not-found');
-    const patch = await api.request.patch(`${ROOT}/events/999999`).set(api.as('admin')).send({ title: 'x' });
+    const patch = await api.by('admin').patch('events/999999', { title: 'x' });
     expect(patch.status).toBe(404);
     const route = await api.request.get(`${ROOT}/events/foo`);
     expect(route.status).toBe(404);
@@ -193,7 +184,7 @@ describe('update events', () => {
   it('sets and removes the event password', async () => {
     const created = (await post({ ...base, title: 'Locked', password: 'pw' })).body;
     expect((await api.request.get(`${ROOT}/events/${created.id}`)).status).toBe(403);
-    await api.request.patch(`${ROOT}/events/${created.id}`).set(api.as('admin')).send({ password: '' });
+    await api.by('admin').patch(`events/${created.id}`, { password: '' });
     expect((await api.request.get(`${ROOT}/events/${created.id}`)).status).toBe(200);
   });
 });

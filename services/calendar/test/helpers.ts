@@ -31,12 +31,40 @@ export const tokenFile = {
 
 export const ROOT = '/wp-json/cal/events/v1';
 
+export type Role = keyof typeof tokens;
+
+/** Requests to `ROOT/<path>` carrying one role's Bearer token; a body, when given, is sent as JSON. */
+export interface RoleRequests {
+  get(path: string): supertest.Test;
+  post(path: string, body?: object): supertest.Test;
+  put(path: string, body?: object): supertest.Test;
+  patch(path: string, body?: object): supertest.Test;
+  delete(path: string): supertest.Test;
+}
+
 export interface TestApi {
   request: supertest.Agent;
   knex: Knex;
   /** Bearer header for a role. */
-  as: (who: keyof typeof tokens) => Record<string, string>;
+  as: (who: Role) => Record<string, string>;
+  /** The API as one role: `api.by('editor').post('venues', { venue: 'Annex' })`. */
+  by: (who: Role) => RoleRequests;
   close(): Promise<void>;
+}
+
+function roleRequests(request: supertest.Agent, who: Role): RoleRequests {
+  const auth = { Authorization: `Bearer ${tokens[who]}` };
+  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: object) => {
+    const test = request[method](`${ROOT}/${path}`).set(auth);
+    return body === undefined ? test : test.send(body);
+  };
+  return {
+    get: (path) => call('get', path),
+    post: (path, body) => call('post', path, body),
+    put: (path, body) => call('put', path, body),
+    patch: (path, body) => call('patch', path, body),
+    delete: (path) => call('delete', path),
+  };
 }
 
 export interface TestOptions {
@@ -78,10 +106,12 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
+  const request = supertest.agent(server);
   return {
-    request: supertest.agent(server),
+    request,
     knex: db.knex,
     as: (who) => ({ Authorization: `Bearer ${tokens[who]}` }),
+    by: (who) => roleRequests(request, who),
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await db.close();
@@ -116,6 +146,7 @@ export function useTestApi(options: TestOptions = {}): TestApi {
       return running().knex;
     },
     as: (who) => running().as(who),
+    by: (who) => running().by(who),
     close: () => running().close(),
   };
 }
@@ -124,13 +155,10 @@ export function useTestApi(options: TestOptions = {}): TestApi {
 export async function createEvent(
   api: TestApi,
   body: Record<string, unknown>,
-  who: keyof typeof tokens = 'admin',
+  who: Role = 'admin',
   defaults: Record<string, unknown> = {},
 ) {
-  const res = await api.request
-    .post(`${ROOT}/events`)
-    .set(api.as(who))
-    .send({ ...defaults, ...body });
+  const res = await api.by(who).post('events', { ...defaults, ...body });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -139,4 +167,19 @@ export async function createEvent(
 export function day(days: number, time = '10:00:00', from = new Date()): string {
   const d = new Date(from.getTime() + days * 86_400_000);
   return `${d.toISOString().slice(0, 10)} ${time}`;
+}
+
+/**
+ * Checks that a listing's `search` takes `%`, `_` and `\` literally: `create` makes four records
+ * by name, `names(search)` answers the names the listing finds.
+ */
+export async function expectLiteralSearch(
+  create: (name: string) => PromiseLike<unknown>,
+  names: (search: string) => Promise<string[]>,
+): Promise<void> {
+  for (const name of ['Score_Board', '100% Fun', 'Back\\slash', 'Plain Name']) await create(name);
+  expect(await names('_')).toEqual(['Score_Board']);
+  expect(await names('%')).toEqual(['100% Fun']);
+  expect(await names('\\')).toEqual(['Back\\slash']);
+  expect(await names('score_b')).toEqual(['Score_Board']);
 }

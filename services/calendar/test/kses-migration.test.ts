@@ -13,7 +13,7 @@ const markup = '<strong>ok</strong><script>alert(1)</script><img src=x onerror=a
 const dates = { start_date: '2030-07-01 18:00:00', end_date: '2030-07-01 21:00:00' };
 
 async function stored(path: string, body: Record<string, unknown>, author: number) {
-  const res = await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send(body);
+  const res = await api.by('admin').post(path, body);
   expect(res.status).toBe(201);
   const table = path === 'categories' ? 'cal_terms' : `cal_${path}`;
   if (path !== 'categories') await api.knex(table).where('id', res.body.id).update({ author });

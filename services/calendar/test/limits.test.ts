@@ -6,30 +6,24 @@ const api = useTestApi({ statementTimeoutMs: 500, cacheTtlMs: 60_000 });
 
 describe('resource limits', () => {
   it('answers 503 + Retry-After when a statement runs past statement_timeout', async () => {
-    const created = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({
-        title: 'Locked',
-        start_date: '2030-06-20 20:00',
-        end_date: '2030-06-20 22:00',
-        categories: ['Busy'],
-      });
+    const created = await api.by('admin').post('events', {
+      title: 'Locked',
+      start_date: '2030-06-20 20:00',
+      end_date: '2030-06-20 22:00',
+      categories: ['Busy'],
+    });
     const termId = created.body.categories[0].id;
     // Another transaction holds the term row: recounting it has to wait, past the timeout.
     const trx = await api.knex.transaction();
     try {
       await trx('cal_terms').where('id', termId).forUpdate().select('id');
       const started = Date.now();
-      const res = await api.request
-        .post(`${ROOT}/events`)
-        .set(api.as('admin'))
-        .send({
-          title: 'Waits',
-          start_date: '2030-06-21 20:00',
-          end_date: '2030-06-21 22:00',
-          categories: [termId],
-        });
+      const res = await api.by('admin').post('events', {
+        title: 'Waits',
+        start_date: '2030-06-21 20:00',
+        end_date: '2030-06-21 22:00',
+        categories: [termId],
+      });
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
@@ -57,10 +51,9 @@ describe('resource limits', () => {
   });
 
   it('takes GET parameters from the URL only, so a GET body neither changes nor bypasses the cache', async () => {
-    await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ title: 'Cached one', start_date: '2030-06-22 20:00', end_date: '2030-06-22 22:00' });
+    await api
+      .by('admin')
+      .post('events', { title: 'Cached one', start_date: '2030-06-22 20:00', end_date: '2030-06-22 22:00' });
     let statements = 0;
     const count = () => statements++;
     api.knex.on('query', count);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ROOT, type TestApi, useTestApi } from './helpers.js';
+import { expectLiteralSearch, ROOT, type TestApi, useTestApi } from './helpers.js';
 
 const api = useTestApi({ now: () => new Date('2030-06-15T12:00:00Z') });
 
@@ -12,7 +12,7 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
   const name = fields[kind]!;
 
   it('creates with 201 and omits empty fields', async () => {
-    const res = await api.request.post(`${ROOT}/${path}`).set(api.as('author')).send(fields);
+    const res = await api.by('author').post(path, fields);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ ...fields, status: 'publish', author: '3', slug: expect.any(String) });
     expect(res.body).not.toHaveProperty('description');
@@ -25,35 +25,22 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
 
   it('returns the existing record (201) for a case-insensitive duplicate', async () => {
     const first = await api.request.get(`${ROOT}/${path}?search=${encodeURIComponent(name)}`);
-    const dup = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('author'))
-      .send({ [kind]: name.toUpperCase() });
+    const dup = await api.by('author').post(path, { [kind]: name.toUpperCase() });
     expect(dup.status).toBe(201);
     expect(dup.body.id).toBe(first.body[path][0].id);
   });
 
   it('requires the name (400 rest_missing_callback_param) and a role (401/403)', async () => {
-    const missing = await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ description: 'x' });
+    const missing = await api.by('admin').post(path, { description: 'x' });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('rest_missing_callback_param');
     expect(missing.body.data.params).toEqual([kind]);
     expect((await api.request.post(`${ROOT}/${path}`).send({ [kind]: 'Anon' })).status).toBe(401);
-    expect(
-      (
-        await api.request
-          .post(`${ROOT}/${path}`)
-          .set(api.as('subscriber'))
-          .send({ [kind]: 'Sub' })
-      ).status,
-    ).toBe(403);
+    expect((await api.by('subscriber').post(path, { [kind]: 'Sub' })).status).toBe(403);
   });
 
   it('lists with the envelope, paging and 404 past the end', async () => {
-    await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('admin'))
-      .send({ [kind]: `Another ${kind}` });
+    await api.by('admin').post(path, { [kind]: `Another ${kind}` });
     const res = await api.request.get(`${ROOT}/${path}?per_page=1`);
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(2);
@@ -69,15 +56,12 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
   it('filters by related event and has_events', async () => {
     const list = await api.request.get(`${ROOT}/${path}?search=${encodeURIComponent(name)}`);
     const id = list.body[path][0].id;
-    const event = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({
-        title: `With ${kind}`,
-        start_date: '2030-07-01 10:00',
-        end_date: '2030-07-01 11:00',
-        [kind]: id,
-      });
+    const event = await api.by('admin').post('events', {
+      title: `With ${kind}`,
+      start_date: '2030-07-01 10:00',
+      end_date: '2030-07-01 11:00',
+      [kind]: id,
+    });
     const related = await api.request.get(`${ROOT}/${path}?event=${event.body.id}`);
     expect(related.body[path].map((r: { id: number }) => r.id)).toEqual([id]);
     const withEvents = await api.request.get(`${ROOT}/${path}?has_events=1`);
@@ -87,30 +71,21 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
   });
 
   it('reads, updates and trashes by id and by slug', async () => {
-    const created = (
-      await api.request
-        .post(`${ROOT}/${path}`)
-        .set(api.as('admin'))
-        .send({ [kind]: `Temp ${kind}` })
-    ).body;
+    const created = (await api.by('admin').post(path, { [kind]: `Temp ${kind}` })).body;
     expect((await api.request.get(`${ROOT}/${path}/${created.id}`)).body.id).toBe(created.id);
     const bySlug = await api.request.get(`${ROOT}/${path}/by-slug/${created.slug}`);
     expect(bySlug.body.id).toBe(created.id);
-    const updated = await api.request
-      .put(`${ROOT}/${path}/${created.id}`)
-      .set(api.as('admin'))
-      .send({ phone: '555' });
+    const updated = await api.by('admin').put(`${path}/${created.id}`, { phone: '555' });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ [kind]: `Temp ${kind}`, phone: '555' });
-    const slugUpdate = await api.request
-      .patch(`${ROOT}/${path}/by-slug/${created.slug}`)
-      .set(api.as('admin'))
-      .send({ description: 'Now described' });
+    const slugUpdate = await api
+      .by('admin')
+      .patch(`${path}/by-slug/${created.slug}`, { description: 'Now described' });
     expect(slugUpdate.body.description).toBe('<p>Now described</p>\n');
-    const trashed = await api.request.delete(`${ROOT}/${path}/by-slug/${created.slug}`).set(api.as('admin'));
+    const trashed = await api.by('admin').delete(`${path}/by-slug/${created.slug}`);
     expect(trashed.status).toBe(200);
     expect(trashed.body.status).toBe('trash');
-    const again = await api.request.delete(`${ROOT}/${path}/${created.id}`).set(api.as('admin'));
+    const again = await api.by('admin').delete(`${path}/${created.id}`);
     expect(again.status).toBe(410);
     expect(again.body.code).toBe(`${kind}-is-in-trash`);
   });
@@ -125,41 +100,24 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
 
   it('deduplicates only against records the caller may read', async () => {
     const hidden = 'Backstage Draft';
-    const draft = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ [kind]: hidden });
+    const draft = await api.by('contributor').post(path, { [kind]: hidden });
     expect(draft.body).toMatchObject({ status: 'draft', author: '4' });
-    expect((await api.request.get(`${ROOT}/${path}/${draft.body.id}`).set(api.as('author2'))).status).toBe(
-      403,
-    );
+    expect((await api.by('author2').get(`${path}/${draft.body.id}`)).status).toBe(403);
 
-    const other = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('author2'))
-      .send({ [kind]: hidden.toLowerCase() });
+    const other = await api.by('author2').post(path, { [kind]: hidden.toLowerCase() });
     expect(other.status).toBe(201);
     expect(other.body.id).not.toBe(draft.body.id);
     expect(other.body).toMatchObject({ author: '6', status: 'publish' });
 
-    const own = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ [kind]: hidden });
+    const own = await api.by('contributor').post(path, { [kind]: hidden });
     expect(own.body.id).toBe(draft.body.id);
-    const editor = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('editor'))
-      .send({ [kind]: hidden });
+    const editor = await api.by('editor').post(path, { [kind]: hidden });
     expect(editor.body.id).toBe(draft.body.id);
   });
 
   it('lists drafts by default to editors and to their author only', async () => {
     const name = `Unlisted ${kind} draft`;
-    const draft = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ [kind]: name });
+    const draft = await api.by('contributor').post(path, { [kind]: name });
     expect(draft.body.status).toBe('draft');
     const names = async (who?: Parameters<TestApi['as']>[0]) => {
       const list = api.request.get(`${ROOT}/${path}?per_page=50&search=Unlisted`);
@@ -173,101 +131,63 @@ describe.each(cases)('%s resource', (kind, path, fields) => {
   });
 
   it('checks author as events do: 400 unknown user, 403 another user below editor', async () => {
-    const unknown = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('admin'))
-      .send({ [kind]: 'Ghost Owned', author: 999 });
+    const unknown = await api.by('admin').post(path, { [kind]: 'Ghost Owned', author: 999 });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
     expect(unknown.body.data.params).toHaveProperty('author');
 
-    const impersonated = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ [kind]: 'Impersonated', author: 1 });
+    const impersonated = await api.by('contributor').post(path, { [kind]: 'Impersonated', author: 1 });
     expect(impersonated.status).toBe(403);
     expect(impersonated.body.code).toBe('rest_forbidden');
 
-    const self = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ [kind]: 'Self Owned', author: 4 });
+    const self = await api.by('contributor').post(path, { [kind]: 'Self Owned', author: 4 });
     expect(self.status).toBe(201);
     expect(self.body.author).toBe('4');
-    const delegated = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('editor'))
-      .send({ [kind]: 'Delegated', author: 3 });
+    const delegated = await api.by('editor').post(path, { [kind]: 'Delegated', author: 3 });
     expect(delegated.status).toBe(201);
     expect(delegated.body.author).toBe('3');
   });
 
   it('checks and applies author on updates', async () => {
-    const created = (
-      await api.request
-        .post(`${ROOT}/${path}`)
-        .set(api.as('author'))
-        .send({ [kind]: `Handed over ${kind}` })
-    ).body;
-    const item = `${ROOT}/${path}/${created.id}`;
-    expect((await api.request.patch(item).set(api.as('admin')).send({ author: 999 })).status).toBe(400);
-    const stolen = await api.request.patch(item).set(api.as('author')).send({ author: 6 });
+    const created = (await api.by('author').post(path, { [kind]: `Handed over ${kind}` })).body;
+    const item = `${path}/${created.id}`;
+    expect((await api.by('admin').patch(item, { author: 999 })).status).toBe(400);
+    const stolen = await api.by('author').patch(item, { author: 6 });
     expect(stolen.status).toBe(403);
     expect(stolen.body.code).toBe('rest_forbidden');
-    const handed = await api.request.patch(item).set(api.as('admin')).send({ author: 6 });
+    const handed = await api.by('admin').patch(item, { author: 6 });
     expect(handed.status).toBe(200);
     expect(handed.body.author).toBe('6');
   });
 
   it('refuses (400) a body slug other than the path slug on updates by slug', async () => {
-    const created = (
-      await api.request
-        .post(`${ROOT}/${path}`)
-        .set(api.as('admin'))
-        .send({ [kind]: `Slugged ${kind}` })
-    ).body;
-    const bySlug = `${ROOT}/${path}/by-slug/${created.slug}`;
-    const renamed = await api.request.patch(bySlug).set(api.as('admin')).send({ slug: 'other' });
+    const created = (await api.by('admin').post(path, { [kind]: `Slugged ${kind}` })).body;
+    const bySlug = `${path}/by-slug/${created.slug}`;
+    const renamed = await api.by('admin').patch(bySlug, { slug: 'other' });
     expect(renamed.status).toBe(400);
     expect(renamed.body.code).toBe('rest_invalid_param');
     expect(renamed.body.data.params).toHaveProperty('slug');
-    const same = await api.request
-      .patch(bySlug)
-      .set(api.as('admin'))
-      .send({ slug: created.slug, phone: '1' });
+    const same = await api.by('admin').patch(bySlug, { slug: created.slug, phone: '1' });
     expect(same.status).toBe(200);
     expect(same.body).toMatchObject({ slug: created.slug, phone: '1' });
-    const byId = await api.request
-      .patch(`${ROOT}/${path}/${created.id}`)
-      .set(api.as('admin'))
-      .send({ slug: `renamed-${kind}` });
+    const byId = await api.by('admin').patch(`${path}/${created.id}`, { slug: `renamed-${kind}` });
     expect(byId.body.slug).toBe(`renamed-${kind}`);
   });
 
   it('searches `%`, `_` and `\\` literally', async () => {
-    for (const title of ['Score_Board', '100% Fun', 'Back\\slash', 'Plain Name']) {
-      await api.request
-        .post(`${ROOT}/${path}`)
-        .set(api.as('admin'))
-        .send({ [kind]: title });
-    }
-    const names = async (search: string) =>
-      (await api.request.get(`${ROOT}/${path}`).query({ search, per_page: 50 })).body[path].map(
-        (r: Record<string, string>) => r[kind],
-      );
-    expect(await names('_')).toEqual(['Score_Board']);
-    expect(await names('%')).toEqual(['100% Fun']);
-    expect(await names('\\')).toEqual(['Back\\slash']);
-    expect(await names('score_b')).toEqual(['Score_Board']);
+    await expectLiteralSearch(
+      (name) => api.by('admin').post(path, { [kind]: name }),
+      async (search) =>
+        (await api.request.get(`${ROOT}/${path}`).query({ search, per_page: 50 })).body[path].map(
+          (r: Record<string, string>) => r[kind],
+        ),
+    );
   });
 });
 
 describe('linked validation', () => {
   it('answers 400 for a bad organizer email', async () => {
-    const res = await api.request
-      .post(`${ROOT}/organizers`)
-      .set(api.as('admin'))
-      .send({ organizer: 'X', email: 'nope' });
+    const res = await api.by('admin').post('organizers', { organizer: 'X', email: 'nope' });
     expect(res.status).toBe(400);
     expect(res.body.data.params).toHaveProperty('email');
   });

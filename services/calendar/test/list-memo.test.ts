@@ -85,14 +85,11 @@ describe('list memo', () => {
   });
 
   it('never hands a rendering made for an editor to an anonymous caller', async () => {
-    const venue = await api.request
-      .post(`${ROOT}/venues`)
-      .set(api.as('admin'))
-      .send({ venue: 'Unannounced Hall', status: 'draft' });
+    const venue = await api.by('admin').post('venues', { venue: 'Unannounced Hall', status: 'draft' });
     expect(venue.status).toBe(201);
     await create({ title: 'Secret venue', tags: ['scoped'], venue: venue.body.id });
     // The same statement as the anonymous list below (published events only).
-    const asAdmin = await api.request.get(`${ROOT}/events?tags=scoped&status=publish`).set(api.as('admin'));
+    const asAdmin = await api.by('admin').get('events?tags=scoped&status=publish');
     expect(asAdmin.body.events[0].venue.venue).toBe('Unannounced Hall');
     expect((await listed('tags=scoped')).events[0].venue).toEqual([]);
   });

@@ -17,17 +17,14 @@ describe('rendered events reused across lists', () => {
     expect(first.venue.venue).toBe('Old Hall');
     expect(first.categories[0].count).toBe(1);
     // The event row itself does not change: only what it embeds does.
-    const renamed = await api.request
-      .post(`${ROOT}/venues/${first.venue.id}`)
-      .set(api.as('admin'))
-      .send({ venue: 'New Hall' });
+    const renamed = await api.by('admin').post(`venues/${first.venue.id}`, { venue: 'New Hall' });
     expect(renamed.status).toBe(200);
     await create({ title: 'Sibling', categories: ['Reuse'] });
     const second = (await listed(`include=${event.id}`)).events[0];
     expect(second.venue.venue).toBe('New Hall');
     expect(second.categories[0].count).toBe(2);
 
-    await api.request.post(`${ROOT}/events/${event.id}`).set(api.as('admin')).send({ password: 'pw' });
+    await api.by('admin').post(`events/${event.id}`, { password: 'pw' });
     const locked = (await listed(`include=${event.id}`)).events[0];
     expect(locked).toMatchObject({ venue: [], categories: [], featured: null });
     const open = (await listed(`include=${event.id}&password=pw`)).events[0];

@@ -52,10 +52,12 @@ class Traffic {
 
   private async write(prefix: string) {
     const title = `${prefix} #${this.n++}`;
-    const res = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ title, start_date: '2030-06-20 20:00', end_date: '2030-06-20 22:00', categories: ['Load'] });
+    const res = await api.by('admin').post('events', {
+      title,
+      start_date: '2030-06-20 20:00',
+      end_date: '2030-06-20 22:00',
+      categories: ['Load'],
+    });
     this.record(res);
     if (res.status === 201) this.acked.set(res.body.id, title);
   }
@@ -85,10 +87,11 @@ async function expectUnavailable() {
   for (const request of [
     () => api.request.get(`${ROOT}/events`),
     () =>
-      api.request
-        .post(`${ROOT}/events`)
-        .set(api.as('admin'))
-        .send({ title: 'During outage', start_date: '2030-06-20 20:00', end_date: '2030-06-20 22:00' }),
+      api.by('admin').post('events', {
+        title: 'During outage',
+        start_date: '2030-06-20 20:00',
+        end_date: '2030-06-20 22:00',
+      }),
   ]) {
     const started = Date.now();
     const res = await request();

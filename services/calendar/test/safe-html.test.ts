@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ROOT, useTestApi } from './helpers.js';
+import { useTestApi } from './helpers.js';
 
 // Issue 28: roles without unfiltered_html (author, contributor) store HTML filtered as WordPress's
 // kses filters it; editors and administrators keep what they send; URL fields refuse dangerous
@@ -63,7 +63,7 @@ describe.each(recordKinds)('$kind fields', ({ path, table, name, title, post }) 
       ...(path === 'events' ? dates : {}),
       [field]: field === name ? `${value}${unique()}` : value,
     };
-    const res = await api.request.post(`${ROOT}/${path}`).set(api.as(who)).send(body);
+    const res = await api.by(who).post(path, body);
     expect(res.status).toBe(201);
     return (await stored(table, res.body.id))[columnOf(field)] as string;
   };
@@ -109,11 +109,11 @@ describe.each(recordKinds)('$kind fields', ({ path, table, name, title, post }) 
 
   it('filters on update too', async () => {
     const body = { [name]: `Updated${unique()}`, ...(path === 'events' ? dates : {}) };
-    const created = await api.request.post(`${ROOT}/${path}`).set(api.as('author')).send(body);
-    const res = await api.request
-      .post(`${ROOT}/${path}/${created.body.id}`)
-      .set(api.as('author'))
-      .send({ description: attack, [name]: `<b>x</b><script>y()</script>${unique()}` });
+    const created = await api.by('author').post(path, body);
+    const res = await api.by('author').post(`${path}/${created.body.id}`, {
+      description: attack,
+      [name]: `<b>x</b><script>y()</script>${unique()}`,
+    });
     expect(res.status).toBe(200);
     const row = await stored(table, created.body.id);
     expect(row.description).not.toMatch(dangerous);
@@ -123,17 +123,14 @@ describe.each(recordKinds)('$kind fields', ({ path, table, name, title, post }) 
 
 describe('inline records and terms', () => {
   it('filters venues, organizers and term names created inside an event write', async () => {
-    const res = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('author'))
-      .send({
-        title: 'Inline',
-        ...dates,
-        venue: { venue: 'Hall<script>x()</script>', city: '<img src=x onerror=alert(1)>Lyon' },
-        organizer: [{ organizer: '<a href="javascript:alert(1)">Org</a>' }],
-        categories: ['Cat<script>x()</script>'],
-        tags: ['<b onclick="x()">tagged</b>'],
-      });
+    const res = await api.by('author').post('events', {
+      title: 'Inline',
+      ...dates,
+      venue: { venue: 'Hall<script>x()</script>', city: '<img src=x onerror=alert(1)>Lyon' },
+      organizer: [{ organizer: '<a href="javascript:alert(1)">Org</a>' }],
+      categories: ['Cat<script>x()</script>'],
+      tags: ['<b onclick="x()">tagged</b>'],
+    });
     expect(res.status).toBe(201);
     expect(res.body.venue).toMatchObject({ venue: 'Hall', city: 'Lyon' });
     expect(res.body.organizer[0].organizer).toBe('<a>Org</a>');
@@ -142,7 +139,7 @@ describe('inline records and terms', () => {
   });
 
   it('filters category names and descriptions an author writes; editors keep theirs', async () => {
-    const byAuthor = await api.request.post(`${ROOT}/categories`).set(api.as('author')).send({
+    const byAuthor = await api.by('author').post('categories', {
       name: 'Kids<script>x()</script>',
       description: '<a href="https://x.org" rel="nofollow" onclick="y()">x</a>',
     });
@@ -151,16 +148,12 @@ describe('inline records and terms', () => {
       name: 'Kids',
       description: '<a href="https://x.org" rel="nofollow">x</a>',
     });
-    const empty = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('author'))
-      .send({ name: '<script>x</script>' });
+    const empty = await api.by('author').post('categories', { name: '<script>x</script>' });
     expect(empty.status).toBe(400);
     expect(empty.body.data.params.name).toBe('name must not be empty.');
-    const byEditor = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('editor'))
-      .send({ name: 'Raw<i>x</i>', description: '<iframe src="https://v.example"></iframe>' });
+    const byEditor = await api
+      .by('editor')
+      .post('categories', { name: 'Raw<i>x</i>', description: '<iframe src="https://v.example"></iframe>' });
     expect(byEditor.body).toMatchObject({ description: '<iframe src="https://v.example"></iframe>' });
   });
 });
@@ -184,10 +177,7 @@ describe('URL fields', () => {
     ),
   )('%s refuses %s %j for every role (400)', async (path, field, url, body) => {
     for (const who of ['admin', 'author'] as const) {
-      const res = await api.request
-        .post(`${ROOT}/${path}`)
-        .set(api.as(who))
-        .send({ ...body, [field]: url });
+      const res = await api.by(who).post(path, { ...body, [field]: url });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('rest_invalid_param');
       expect(Object.keys(res.body.data.params)).toEqual([field]);
@@ -195,20 +185,16 @@ describe('URL fields', () => {
   });
 
   it('accepts http(s) websites, image URLs and ids, and mailto/tel links', async () => {
-    const venue = await api.request
-      .post(`${ROOT}/venues`)
-      .set(api.as('author'))
-      .send({
-        venue: `Good URL${unique()}`,
-        website: 'https://venue.example.org/',
-        image: 'https://img.example.org/v.png',
-      });
+    const venue = await api.by('author').post('venues', {
+      venue: `Good URL${unique()}`,
+      website: 'https://venue.example.org/',
+      image: 'https://img.example.org/v.png',
+    });
     expect(venue.status).toBe(201);
     expect(venue.body.website).toBe('https://venue.example.org/');
-    const organizer = await api.request
-      .post(`${ROOT}/organizers`)
-      .set(api.as('contributor'))
-      .send({ organizer: `Mailto${unique()}`, website: 'mailto:org@example.org', image: 42 });
+    const organizer = await api
+      .by('contributor')
+      .post('organizers', { organizer: `Mailto${unique()}`, website: 'mailto:org@example.org', image: 42 });
     expect(organizer.status).toBe(201);
     expect(organizer.body.image).toMatchObject({ id: 42 });
   });

@@ -113,13 +113,8 @@ describe('time zone labels', () => {
 
 describe('terms', () => {
   it('answers terms inside events with the WP_Term fields, and category URLs under their parents', async () => {
-    const parent = (
-      await api.request.post(`${ROOT}/categories`).set(api.as('editor')).send({ name: 'Music' })
-    ).body;
-    const child = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('editor'))
-      .send({ name: 'Jazz Night', parent: parent.id });
+    const parent = (await api.by('editor').post('categories', { name: 'Music' })).body;
+    const child = await api.by('editor').post('categories', { name: 'Jazz Night', parent: parent.id });
     expect(child.body.url).toMatch(/\/events\/category\/music\/jazz-night\/$/);
     expect(child.body.urls.up).toMatch(new RegExp(`/categories/${parent.id}$`));
     const event = await create({ title: 'Termed', categories: [parent.id] });
@@ -142,10 +137,8 @@ describe('terms', () => {
   });
 
   it('ignores exclude when include is given, as WP_Term_Query', async () => {
-    const a = (await api.request.post(`${ROOT}/categories`).set(api.as('editor')).send({ name: 'Inc A' }))
-      .body;
-    const b = (await api.request.post(`${ROOT}/categories`).set(api.as('editor')).send({ name: 'Inc B' }))
-      .body;
+    const a = (await api.by('editor').post('categories', { name: 'Inc A' })).body;
+    const b = (await api.by('editor').post('categories', { name: 'Inc B' })).body;
     const res = await api.request.get(
       `${ROOT}/categories?include=${a.id},${b.id}&exclude=${b.id}&hide_empty=0`,
     );
@@ -155,27 +148,19 @@ describe('terms', () => {
   });
 
   it('drops an unknown category id on an event write and keeps the known ones; an unknown tag id is a 400', async () => {
-    const known = (await api.request.post(`${ROOT}/categories`).set(api.as('editor')).send({ name: 'Known' }))
-      .body;
+    const known = (await api.by('editor').post('categories', { name: 'Known' })).body;
     const event = await create({ title: 'Import', categories: [2_000_000, known.id] });
     expect(event.categories.map((t: { id: number }) => t.id)).toEqual([known.id]);
-    const tagged = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('editor'))
-      .send({ title: 'Tagged', ...dates, tags: [2_000_000] });
+    const tagged = await api.by('editor').post('events', { title: 'Tagged', ...dates, tags: [2_000_000] });
     expect(tagged.status).toBe(400);
   });
 });
 
 describe('venues and organizers', () => {
   it('has_events=false lists those without an event of a status other than draft and pending', async () => {
-    const used = (await api.request.post(`${ROOT}/venues`).set(api.as('editor')).send({ venue: 'Used quay' }))
-      .body;
-    const drafted = (
-      await api.request.post(`${ROOT}/venues`).set(api.as('editor')).send({ venue: 'Draft quay' })
-    ).body;
-    const idle = (await api.request.post(`${ROOT}/venues`).set(api.as('editor')).send({ venue: 'Idle quay' }))
-      .body;
+    const used = (await api.by('editor').post('venues', { venue: 'Used quay' })).body;
+    const drafted = (await api.by('editor').post('venues', { venue: 'Draft quay' })).body;
+    const idle = (await api.by('editor').post('venues', { venue: 'Idle quay' })).body;
     await create({ title: 'Uses', venue: used.id, status: 'private' });
     await create({ title: 'Drafts', venue: drafted.id, status: 'draft' });
     const names = async (query: string) =>
@@ -188,16 +173,10 @@ describe('venues and organizers', () => {
   });
 
   it('accepts an organizer email as short as a@b.c and keeps refusing what is not an address', async () => {
-    const ok = await api.request
-      .post(`${ROOT}/organizers`)
-      .set(api.as('editor'))
-      .send({ organizer: 'Tiny', email: 'a@b.c' });
+    const ok = await api.by('editor').post('organizers', { organizer: 'Tiny', email: 'a@b.c' });
     expect(ok.status).toBe(201);
     expect(ok.body.email).toBe('a@b.c');
-    const bad = await api.request
-      .post(`${ROOT}/organizers`)
-      .set(api.as('editor'))
-      .send({ organizer: 'Bad', email: 'nope' });
+    const bad = await api.by('editor').post('organizers', { organizer: 'Bad', email: 'nope' });
     expect(bad.status).toBe(400);
   });
 });
@@ -230,17 +209,12 @@ describe('slugs', () => {
 
   it('adds __trashed to a trashed record and frees its slug; leaving the trash takes it back', async () => {
     const event = await create({ title: 'Binned' });
-    const trashed = await api.request.delete(`${ROOT}/events/${event.id}`).set(api.as('editor'));
+    const trashed = await api.by('editor').delete(`events/${event.id}`);
     expect(trashed.body).toMatchObject({ status: 'trash', slug: 'binned__trashed' });
-    const venue = (
-      await api.request.post(`${ROOT}/venues`).set(api.as('editor')).send({ venue: 'Binned hall' })
-    ).body;
-    const gone = await api.request.delete(`${ROOT}/venues/${venue.id}`).set(api.as('editor'));
+    const venue = (await api.by('editor').post('venues', { venue: 'Binned hall' })).body;
+    const gone = await api.by('editor').delete(`venues/${venue.id}`);
     expect(gone.body).toMatchObject({ status: 'trash', slug: 'binned-hall__trashed' });
-    const back = await api.request
-      .post(`${ROOT}/events/${event.id}`)
-      .set(api.as('editor'))
-      .send({ status: 'publish' });
+    const back = await api.by('editor').post(`events/${event.id}`, { status: 'publish' });
     expect(back.body).toMatchObject({ status: 'publish', slug: 'binned' });
   });
 });

@@ -90,10 +90,7 @@ describe('time zones', () => {
     });
     const minus = await create({ title: 'Offset minus', timezone: 'UTC-3:30' });
     expect(minus).toMatchObject({ timezone: 'UTC-3:30', utc_start_date: '2030-07-10 21:30:00' });
-    const bad = await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({ ...base, title: 'Bad offset', timezone: 'UTC+25' });
+    const bad = await api.by('admin').post('events', { ...base, title: 'Bad offset', timezone: 'UTC+25' });
     expect(bad.status).toBe(400);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ROOT, useTestApi } from './helpers.js';
+import { expectLiteralSearch, ROOT, useTestApi } from './helpers.js';
 
 const api = useTestApi();
 
@@ -10,10 +10,7 @@ const cases: [string, string][] = [
 
 describe.each(cases)('%s', (path, taxonomy) => {
   it('creates with 201, a Location header and the term shape', async () => {
-    const res = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('editor'))
-      .send({ name: 'Outdoor Fun', description: 'Sun' });
+    const res = await api.by('editor').post(path, { name: 'Outdoor Fun', description: 'Sun' });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(res.body.urls.self);
     expect(res.body).toMatchObject({
@@ -32,7 +29,7 @@ describe.each(cases)('%s', (path, taxonomy) => {
 
   it('answers 400 term_exists with the term id for a duplicate name', async () => {
     const existing = await api.request.get(`${ROOT}/${path}?hide_empty=0&slug=outdoor-fun`);
-    const res = await api.request.post(`${ROOT}/${path}`).set(api.as('editor')).send({ name: 'Outdoor Fun' });
+    const res = await api.by('editor').post(path, { name: 'Outdoor Fun' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       code: 'term_exists',
@@ -43,7 +40,7 @@ describe.each(cases)('%s', (path, taxonomy) => {
 
   it('answers 400 for empty name, slug or description', async () => {
     for (const body of [{ name: '' }, { name: 'Ok', slug: '' }, { name: 'Ok', description: '' }]) {
-      const res = await api.request.post(`${ROOT}/${path}`).set(api.as('editor')).send(body);
+      const res = await api.by('editor').post(path, body);
       expect(res.status).toBe(400);
     }
   });
@@ -52,38 +49,29 @@ describe.each(cases)('%s', (path, taxonomy) => {
   // publishing events); tags and deletes stay with editors.
   it('reserves writes: 401 anonymous, 403 contributors, authors only for categories', async () => {
     expect((await api.request.post(`${ROOT}/${path}`).send({ name: 'Anon' })).status).toBe(401);
-    const contributor = await api.request
-      .post(`${ROOT}/${path}`)
-      .set(api.as('contributor'))
-      .send({ name: 'Con' });
+    const contributor = await api.by('contributor').post(path, { name: 'Con' });
     expect([contributor.status, contributor.body.code]).toEqual([403, 'rest_forbidden']);
-    const author = await api.request.post(`${ROOT}/${path}`).set(api.as('author')).send({ name: 'Auth' });
+    const author = await api.by('author').post(path, { name: 'Auth' });
     if (path === 'tags') {
       expect([author.status, author.body.code]).toEqual([403, 'rest_forbidden']);
       return;
     }
     expect(author.status).toBe(201);
-    const edited = await api.request
-      .put(`${ROOT}/${path}/${author.body.id}`)
-      .set(api.as('author'))
-      .send({ description: 'By an author' });
+    const edited = await api.by('author').put(`${path}/${author.body.id}`, { description: 'By an author' });
     expect([edited.status, edited.body.description]).toEqual([200, 'By an author']);
-    const deleted = await api.request.delete(`${ROOT}/${path}/${author.body.id}`).set(api.as('author'));
+    const deleted = await api.by('author').delete(`${path}/${author.body.id}`);
     expect(deleted.status).toBe(403);
-    await api.request.delete(`${ROOT}/${path}/${author.body.id}`).set(api.as('admin')).expect(200);
+    await api.by('admin').delete(`${path}/${author.body.id}`).expect(200);
   });
 
   it('hides empty terms by default and counts published events', async () => {
     expect((await api.request.get(`${ROOT}/${path}`)).body.total).toBe(0);
-    await api.request
-      .post(`${ROOT}/events`)
-      .set(api.as('admin'))
-      .send({
-        title: 'Picnic',
-        start_date: '2030-07-01 10:00',
-        end_date: '2030-07-01 12:00',
-        [path]: ['Outdoor Fun'],
-      });
+    await api.by('admin').post('events', {
+      title: 'Picnic',
+      start_date: '2030-07-01 10:00',
+      end_date: '2030-07-01 12:00',
+      [path]: ['Outdoor Fun'],
+    });
     const res = await api.request.get(`${ROOT}/${path}`);
     expect(res.body.total).toBe(1);
     expect(res.body[path][0]).toMatchObject({ name: 'Outdoor Fun', count: 1 });
@@ -91,15 +79,12 @@ describe.each(cases)('%s', (path, taxonomy) => {
   });
 
   it('reads and updates by id; unknown ids are 400 rest_term_invalid', async () => {
-    const created = (
-      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name: 'Renamable' })
-    ).body;
+    const created = (await api.by('admin').post(path, { name: 'Renamable' })).body;
     const read = await api.request.get(`${ROOT}/${path}/${created.id}`);
     expect(read.body.name).toBe('Renamable');
-    const updated = await api.request
-      .patch(`${ROOT}/${path}/${created.id}`)
-      .set(api.as('admin'))
-      .send({ name: 'Renamed', slug: 'renamed' });
+    const updated = await api
+      .by('admin')
+      .patch(`${path}/${created.id}`, { name: 'Renamed', slug: 'renamed' });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Renamed', slug: 'renamed' });
     const missing = await api.request.get(`${ROOT}/${path}/999999`);
@@ -108,10 +93,8 @@ describe.each(cases)('%s', (path, taxonomy) => {
   });
 
   it('hard-deletes returning the term', async () => {
-    const created = (
-      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name: 'Ephemeral' })
-    ).body;
-    const res = await api.request.delete(`${ROOT}/${path}/${created.id}`).set(api.as('admin'));
+    const created = (await api.by('admin').post(path, { name: 'Ephemeral' })).body;
+    const res = await api.by('admin').delete(`${path}/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, name: 'Ephemeral' });
     expect((await api.request.get(`${ROOT}/${path}/${created.id}`)).status).toBe(400);
@@ -124,62 +107,44 @@ describe.each(cases)('%s', (path, taxonomy) => {
   });
 
   it('searches `%`, `_` and `\\` literally', async () => {
-    for (const name of ['Fifty_Fifty', '100% Jazz', 'Back\\slash', 'Plain']) {
-      await api.request.post(`${ROOT}/${path}`).set(api.as('admin')).send({ name });
-    }
-    const names = async (search: string) =>
-      (await api.request.get(`${ROOT}/${path}`).query({ search, hide_empty: 0, per_page: 50 })).body[
-        path
-      ].map((t: { name: string }) => t.name);
-    expect(await names('_')).toEqual(['Fifty_Fifty']);
-    expect(await names('%')).toEqual(['100% Jazz']);
-    expect(await names('\\')).toEqual(['Back\\slash']);
-    expect(await names('fifty_f')).toEqual(['Fifty_Fifty']);
+    await expectLiteralSearch(
+      (name) => api.by('admin').post(path, { name }),
+      async (search) =>
+        (await api.request.get(`${ROOT}/${path}`).query({ search, hide_empty: 0, per_page: 50 })).body[
+          path
+        ].map((t: { name: string }) => t.name),
+    );
   });
 });
 
 describe('category hierarchy and ordering', () => {
   it('keeps parents, links up and filters by parent', async () => {
-    const parent = (
-      await api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name: 'Sports' })
-    ).body;
-    const child = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('admin'))
-      .send({ name: 'Tennis', parent: parent.id });
+    const parent = (await api.by('admin').post('categories', { name: 'Sports' })).body;
+    const child = await api.by('admin').post('categories', { name: 'Tennis', parent: parent.id });
     expect(child.body.parent).toBe(parent.id);
     expect(child.body.urls.up).toBe(parent.urls.self);
     const list = await api.request.get(`${ROOT}/categories?hide_empty=false&parent=${parent.id}`);
     expect(list.body.categories.map((c: { name: string }) => c.name)).toEqual(['Tennis']);
-    const bad = await api.request
-      .post(`${ROOT}/categories`)
-      .set(api.as('admin'))
-      .send({ name: 'Orphan', parent: 999999 });
+    const bad = await api.by('admin').post('categories', { name: 'Orphan', parent: 999999 });
     expect(bad.status).toBe(400);
   });
 
   it('refuses (400) a parent that is the category itself or one of its descendants', async () => {
     const create = async (name: string, parent?: number) =>
-      (await api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name, parent })).body as {
+      (await api.by('admin').post('categories', { name, parent })).body as {
         id: number;
       };
     const top = await create('Arts');
     const middle = await create('Music', top.id);
     const leaf = await create('Jazz', middle.id);
     for (const parent of [leaf.id, middle.id, top.id]) {
-      const res = await api.request
-        .patch(`${ROOT}/categories/${top.id}`)
-        .set(api.as('admin'))
-        .send({ parent });
+      const res = await api.by('admin').patch(`categories/${top.id}`, { parent });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
       expect(res.body.data.params).toHaveProperty('parent');
     }
     expect((await api.request.get(`${ROOT}/categories/${top.id}`)).body.parent).toBe(0);
-    const moved = await api.request
-      .patch(`${ROOT}/categories/${leaf.id}`)
-      .set(api.as('admin'))
-      .send({ parent: top.id });
+    const moved = await api.by('admin').patch(`categories/${leaf.id}`, { parent: top.id });
     expect(moved.status).toBe(200);
     expect(moved.body.parent).toBe(top.id);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ROOT, useTestApi } from './helpers.js';
+import { useTestApi } from './helpers.js';
 
 const api = useTestApi();
 
@@ -7,16 +7,13 @@ describe('concurrent writes', () => {
   it('creates one new category and distinct slugs when many events name them at once', async () => {
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        api.request
-          .post(`${ROOT}/events`)
-          .set(api.as('admin'))
-          .send({
-            title: 'Same Title',
-            start_date: '2030-06-20 20:00',
-            end_date: '2030-06-20 22:00',
-            categories: ['Brand New'],
-            tags: ['fresh'],
-          }),
+        api.by('admin').post('events', {
+          title: 'Same Title',
+          start_date: '2030-06-20 20:00',
+          end_date: '2030-06-20 22:00',
+          categories: ['Brand New'],
+          tags: ['fresh'],
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
@@ -30,9 +27,7 @@ describe('concurrent writes', () => {
 
   it('answers one 201 and term_exists to the others when categories of one name are created at once', async () => {
     const results = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        api.request.post(`${ROOT}/categories`).set(api.as('admin')).send({ name: 'Raced Category' }),
-      ),
+      Array.from({ length: 6 }, () => api.by('admin').post('categories', { name: 'Raced Category' })),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 400, 400, 400, 400, 400]);

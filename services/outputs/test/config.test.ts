@@ -1,15 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { ConfigError } from '@live-captions/runtime';
+import { errorThrown } from '@live-captions/test-services';
 import { loadConfig } from '../src/config.js';
 
 function issues(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues;
-    throw error;
-  }
-  return [];
+  return errorThrown(() => loadConfig(env), ConfigError).issues;
 }
 
 describe('configuration', () => {

@@ -4,57 +4,31 @@
  * caption still arrives once, in order.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { RelayPublisher } from '@live-captions/relay-client/node';
-import {
-  type PostgresCluster,
-  type StandIn,
-  startPostgresCluster,
-  startYouTubeStandIn,
-} from '@live-captions/test-services';
-import { type Running, startOutputs, until, words } from './helpers/index.js';
-import {
-  addDestination,
-  publisherOnceReading,
-  publishNumbered,
-  startRelayStack,
-  stopAll,
-  youtubeWords,
-} from './helpers/stack.js';
+import { type PostgresCluster, startPostgresCluster } from '@live-captions/test-services';
+import { until, words } from './helpers/index.js';
+import { startYouTubeDelivery, type YouTubeDelivery, youtubeWords } from './helpers/stack.js';
 
 jest.setTimeout(150_000);
 
 let cluster: PostgresCluster;
-let relay: Running;
-let outputs: Running;
-let youtube: StandIn;
-let writer: RelayPublisher | undefined;
-const published: string[] = [];
+let stack: YouTubeDelivery;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
-  youtube = await startYouTubeStandIn();
-  const stack = await startRelayStack({ allowed: [youtube.port], databaseUrl: cluster.url() });
-  relay = stack.relay;
-  outputs = await startOutputs({
-    ...stack.env,
-    OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
-    OUTPUTS_RETRY_MAX_MS: '1000',
+  stack = await startYouTubeDelivery('Stored caption', {
+    databaseUrl: cluster.url(),
+    env: { OUTPUTS_RETRY_MAX_MS: '1000' },
   });
 });
 
 afterAll(async () => {
-  await stopAll(writer, [outputs, relay], [youtube]);
+  await stack?.stop();
   await cluster?.destroy();
 });
 
-const delivered = () => youtubeWords(youtube).length === words(published).length;
-const publish = (from: number, to: number) => publishNumbered(writer, published, 'Stored caption', from, to);
-
 test('captions read while PostgreSQL is down are read again from the cursor, once', async () => {
-  expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
-  writer = await publisherOnceReading(outputs, relay);
-  publish(1, 5);
-  await until('first captions delivered', delivered);
+  const { outputs, youtube, published, publish, delivered } = stack;
+  await stack.deliverFirst();
 
   await cluster.stop();
   publish(6, 10);

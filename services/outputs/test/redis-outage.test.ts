@@ -4,61 +4,33 @@
  * lease again and delivers what waited, from its stored cursor, once.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { RelayPublisher } from '@live-captions/relay-client/node';
-import {
-  type RedisServer,
-  type StandIn,
-  startRedisServer,
-  startYouTubeStandIn,
-} from '@live-captions/test-services';
-import { api, type Running, startOutputs, until, words } from './helpers/index.js';
-import {
-  addDestination,
-  publisherOnceReading,
-  publishNumbered,
-  redisEnv,
-  startRelayStack,
-  stopAll,
-  youtubeWords,
-} from './helpers/stack.js';
+import { type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { api, until, words } from './helpers/index.js';
+import { redisEnv, startYouTubeDelivery, type YouTubeDelivery, youtubeWords } from './helpers/stack.js';
 
 jest.setTimeout(120_000);
 
 let redis: RedisServer;
-let relay: Running;
-let outputs: Running;
-let youtube: StandIn;
-let writer: RelayPublisher | undefined;
-const published: string[] = [];
+let stack: YouTubeDelivery;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  youtube = await startYouTubeStandIn();
-  const stack = await startRelayStack({ allowed: [youtube.port] });
-  relay = stack.relay;
-  outputs = await startOutputs({
-    ...stack.env,
-    ...redisEnv(redis.url),
-    OUTPUTS_LEASE_MS: '3000',
-    OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
+  stack = await startYouTubeDelivery('Fenced caption', {
+    env: { ...redisEnv(redis.url), OUTPUTS_LEASE_MS: '3000' },
   });
 });
 
 afterAll(async () => {
-  await stopAll(writer, [outputs, relay], [youtube]);
+  await stack?.stop();
   await redis?.stop();
 });
 
 type Health = { redis: string; leases: { held: number } };
-const health = async () => (await api(outputs.port, 'GET', '/health', '')).json as Health;
-const delivered = () => youtubeWords(youtube).length === words(published).length;
-const publish = (from: number, to: number) => publishNumbered(writer, published, 'Fenced caption', from, to);
+const health = async () => (await api(stack.outputs.port, 'GET', '/health', '')).json as Health;
 
 test('no lease, no sending; the lease back, everything delivered once', async () => {
-  expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
-  writer = await publisherOnceReading(outputs, relay);
-  publish(1, 5);
-  await until('first captions delivered', delivered);
+  const { youtube, published, publish, delivered } = stack;
+  await stack.deliverFirst();
 
   await redis.kill();
   await until('lease lapsed', async () => {

@@ -3,19 +3,15 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { clientAddress, parseTrustedProxies } from '@live-captions/http';
+import { ConfigError } from '@live-captions/runtime';
+import { errorThrown } from '@live-captions/test-services';
 import { readRelayConfig } from '../src/adapters/config-file.js';
 import { DEFAULT_LIMITS, parseRelayConfig, RelayConfigError } from '../src/app.js';
 import { loadRelayEnv, redisTarget } from '../src/config.js';
 import { configFile, OUTPUT, SOURCE, TOKENS } from './helpers.js';
 
 function issues(input: unknown): string[] {
-  try {
-    parseRelayConfig(input, 'test.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayConfigError);
-    return (error as RelayConfigError).issues;
-  }
-  throw new Error('config was accepted');
+  return errorThrown(() => parseRelayConfig(input, 'test.json'), RelayConfigError).issues;
 }
 
 describe('relay config file', () => {
@@ -138,24 +134,17 @@ describe('relay environment', () => {
     const env = loadRelayEnv({ REDIS_URL: 'redis://:s3cret@redis:6379/0', RELAY_NODE_ID: 'relay-a' });
     expect(env).toMatchObject({ REDIS_URL: 'redis://:s3cret@redis:6379/0', RELAY_NODE_ID: 'relay-a' });
     expect(redisTarget(env.REDIS_URL!)).toBe('redis://redis:6379/0');
-    let message = '';
-    try {
-      loadRelayEnv({ REDIS_URL: 'http://:s3cret@redis', RELAY_REDIS_FANOUT: 'carrier-pigeon' });
-    } catch (error) {
-      message = (error as Error).message;
-    }
+    const { message } = errorThrown(
+      () => loadRelayEnv({ REDIS_URL: 'http://:s3cret@redis', RELAY_REDIS_FANOUT: 'carrier-pigeon' }),
+      ConfigError,
+    );
     expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
     expect(message).toContain('RELAY_REDIS_FANOUT');
     expect(message).not.toContain('s3cret');
   });
 
   it('names a malformed REDIS_URL without showing its password', () => {
-    let message = '';
-    try {
-      loadRelayEnv({ REDIS_URL: 'redis://:s3cret@[bad' });
-    } catch (error) {
-      message = (error as Error).message;
-    }
+    const { message } = errorThrown(() => loadRelayEnv({ REDIS_URL: 'redis://:s3cret@[bad' }), ConfigError);
     expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
     expect(message).not.toContain('s3cret');
   });

@@ -24,6 +24,7 @@ import {
   testConfig,
   until,
 } from './helpers/gateway.js';
+import { queuedTranscribe, transcribeOn } from './helpers/native-stack.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
 const LOCAL = {
@@ -119,13 +120,7 @@ describe.each(['in-process', 'redis'] as const)('%s backend', (name) => {
     const gw = await startGateway({ queue: gated, queueTimeoutMs: 100 });
     try {
       const before = await freshFigures(backend);
-      gated.hold();
-      const response = request(gw.base)
-        .post('/transcribe')
-        .set(LOCAL)
-        .send(oneSecond)
-        .then((res) => res);
-      await gated.waitForSubmissions(1);
+      const { response } = await queuedTranscribe(gated, gw.base, oneSecond, LOCAL);
       await new Promise((resolve) => setTimeout(resolve, 150));
       gated.open();
       const res = await response;
@@ -142,14 +137,8 @@ describe.each(['in-process', 'redis'] as const)('%s backend', (name) => {
     const gated = new GatedQueue(backend.queue);
     const gw = await startGateway({ queue: gated });
     try {
-      gated.hold();
       const headers = { ...LOCAL, 'X-Stream-ID': 'stream-queued' };
-      const response = request(gw.base)
-        .post('/transcribe')
-        .set(headers)
-        .send(twoSeconds)
-        .then((res) => res);
-      await gated.waitForSubmissions(1);
+      const { response } = await queuedTranscribe(gated, gw.base, twoSeconds, headers);
       const busy = await request(gw.base).delete('/streams/stream-queued').set(LOCAL).expect(409);
       expect(busy.body).toEqual({ detail: Messages.busyClose });
       const second = await request(gw.base).post('/transcribe').set(headers).send(oneSecond).expect(429);
@@ -172,27 +161,20 @@ describe('redis backend: workers on any host', () => {
     const workers: { close(): Promise<void> }[] = [];
     try {
       await request(gw.base).get('/health').expect(503, { detail: Messages.modelLoading });
-      workers.push(
-        await startRedisWorker({
-          redisUrl: REDIS_URL,
-          engine: engineConfig('tiny', { queueName, decodeSlots: 1 }),
-        }),
-      );
+      const addWorker = async (decodeSlots: number) =>
+        workers.push(
+          await startRedisWorker({
+            redisUrl: REDIS_URL,
+            engine: engineConfig('tiny', { queueName, decodeSlots }),
+          }),
+        );
+      await addWorker(1);
       const one = await request(gw.base).get('/health').expect(200);
       expect(one.body.workers).toBe(1);
-      workers.push(
-        await startRedisWorker({
-          redisUrl: REDIS_URL,
-          engine: engineConfig('tiny', { queueName, decodeSlots: 2 }),
-        }),
-      );
+      await addWorker(2);
       const three = await request(gw.base).get('/health').expect(200);
       expect(three.body.workers).toBe(3);
-      await request(gw.base)
-        .post('/transcribe')
-        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
-        .send(oneSecond)
-        .expect(200);
+      await transcribeOn(gw.base).send(oneSecond).expect(200);
     } finally {
       await gw.close();
       await queue.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { parseOrigin } from '@live-captions/http';
 import { ConfigError } from '@live-captions/runtime';
+import { errorThrown } from '@live-captions/test-services';
 import { loadRelayTokens } from '../src/adapters/relay-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { bearerChecker, originAllowed } from '../src/domain/access.js';
@@ -12,13 +13,7 @@ import { parseRelayConfig } from '../src/domain/relay-config.js';
 const KEY = 'k'.repeat(24);
 
 function issues(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).issues;
-  }
-  throw new Error('expected a ConfigError');
+  return errorThrown(() => loadConfig(env), ConfigError).issues;
 }
 
 describe('loadConfig', () => {

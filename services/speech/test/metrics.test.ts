@@ -2,22 +2,15 @@
  * `GET /metrics`: the HTTP figures by route pattern and what inference costs, after real decodes
  * on the in-process engine.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { type Backend, inProcessBackend, type RunningGateway, startGateway } from './helpers/gateway.js';
+import type { RunningGateway } from './helpers/gateway.js';
+import { useInProcessGateway } from './helpers/native-stack.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
-let backend: Backend;
 let gateway: RunningGateway;
-
-beforeAll(async () => {
-  backend = await inProcessBackend();
-  gateway = await startGateway({ queue: backend.queue });
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await backend.close();
+useInProcessGateway((started) => {
+  gateway = started;
 });
 
 describe('GET /metrics', () => {

@@ -16,14 +16,12 @@ import {
   testConfig,
   until,
 } from './helpers/gateway.js';
-import { LOCAL, oneSecond, threeSeconds, transcribeOn, useNativeStack } from './helpers/native-stack.js';
+import { LOCAL, oneSecond, queuedTranscribe, threeSeconds, useNativeStack } from './helpers/native-stack.js';
 import { holdStream, openUpload } from './helpers/uploads.js';
 
 let backend: Backend;
 let gateway: RunningGateway;
-useNativeStack((stack) => ({ backend, gateway } = stack));
-const transcribe = (query = '', headers: Record<string, string> = LOCAL) =>
-  transcribeOn(gateway, query, headers);
+const transcribe = useNativeStack((stack) => ({ backend, gateway } = stack));
 
 describe('stream sessions and admission', () => {
   it('admits 12 streams (idle ones count until they expire after 120 s) and refuses the 13th', async () => {
@@ -221,13 +219,7 @@ describe('HTTP concurrency limit and shutdown', () => {
     const own = await inProcessBackend('tiny');
     const gated = new GatedQueue(own.queue);
     const gw = await startGateway({ queue: gated });
-    gated.hold();
-    const running = request(gw.base)
-      .post('/transcribe')
-      .set(LOCAL)
-      .send(oneSecond)
-      .then((res) => res);
-    await gated.waitForSubmissions(1);
+    const { response: running } = await queuedTranscribe(gated, gw.base, oneSecond);
     const stopped = gw.shutdown(gw.server);
     const refused = await request(gw.app).get('/health').expect(503);
     expect(refused.body).toEqual({ detail: Messages.restarting });

@@ -13,15 +13,13 @@ import {
   type RunningGateway,
   startGateway,
 } from './helpers/gateway.js';
-import { LOCAL, oneSecond, threeSeconds, transcribeOn, useNativeStack } from './helpers/native-stack.js';
+import { LOCAL, oneSecond, queuedTranscribe, threeSeconds, useNativeStack } from './helpers/native-stack.js';
 import { pcmBody } from './helpers/wav.js';
 
 let backend: Backend;
 let englishOnly: Backend;
 let gateway: RunningGateway;
-useNativeStack((stack) => ({ backend, englishOnly, gateway } = stack));
-const transcribe = (query = '', headers: Record<string, string> = LOCAL) =>
-  transcribeOn(gateway, query, headers);
+const transcribe = useNativeStack((stack) => ({ backend, englishOnly, gateway } = stack));
 
 describe('POST /transcribe: success', () => {
   it('answers the native response with defaults (legacy stream, no request ID)', async () => {
@@ -187,10 +185,7 @@ describe('POST /transcribe: the error table in validation order', () => {
     const deadline = await startGateway({ queue: gated, queueTimeoutMs: 100 });
     try {
       const before = (await backend.queue.status()).workers[0]!;
-      gated.hold();
-      const pending = request(deadline.base).post('/transcribe').set(LOCAL).send(oneSecond);
-      const response = pending.then((res) => res);
-      await gated.waitForSubmissions(1);
+      const { response } = await queuedTranscribe(gated, deadline.base, oneSecond);
       await new Promise((resolve) => setTimeout(resolve, 150));
       gated.open();
       const res = await response;

@@ -19,10 +19,9 @@ import { sileroModel } from '@live-captions/test-services/fixtures';
 import request from 'supertest';
 import { WebSocket } from 'ws';
 import { deleteKeys, REDIS_URL, until } from './helpers/gateway.js';
-import { pcmBody, sine } from './helpers/wav.js';
+import { oneSecond, transcribeOn } from './helpers/native-stack.js';
 
 const startProcess = (env: Record<string, string>, entry = GATEWAY_ENTRY) => startServiceProcess(entry, env);
-const oneSecond = pcmBody(sine(16000, 1, 440, 0.3));
 
 async function healthy(base: string): Promise<void> {
   await until(async () => (await request(base).get('/health')).status === 200, 'health 200', 40_000);
@@ -53,11 +52,7 @@ describe('speech gateway process', () => {
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`;
       await healthy(base);
-      const res = await request(base)
-        .post('/transcribe')
-        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
-        .send(oneSecond)
-        .expect(200);
+      const res = await transcribeOn(base).send(oneSecond).expect(200);
       expect(res.body.text).toBe('test');
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
@@ -76,11 +71,7 @@ describe('speech gateway process', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatchObject({ level: 40, vadModel: 'silero' });
       expect(String(warnings[0]?.reason)).toContain('missing (offline)');
-      const res = await request(base)
-        .post('/transcribe')
-        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
-        .send(oneSecond)
-        .expect(200);
+      const res = await transcribeOn(base).send(oneSecond).expect(200);
       expect(res.body.text).toBe('test');
     } finally {
       started.child.kill('SIGKILL');
@@ -119,11 +110,7 @@ describe('speech gateway process', () => {
       await request(base).get('/health').expect(503);
       worker = startProcess({ REDIS_URL, CAPTION_QUEUE_NAME: queueName, WORKER_ID: queueName }, WORKER_ENTRY);
       await healthy(base);
-      const res = await request(base)
-        .post('/transcribe?mode=translate&language=fr')
-        .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
-        .send(oneSecond)
-        .expect(200);
+      const res = await transcribeOn(base, '?mode=translate&language=fr').send(oneSecond).expect(200);
       expect(res.body).toMatchObject({ text: 'test', translation: 'test', transcript: '' });
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);

@@ -5,13 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { queueBoard } from '../src/adapters/queue-board.js';
-import {
-  type Backend,
-  inProcessBackend,
-  type RunningGateway,
-  redisBackend,
-  startGateway,
-} from './helpers/gateway.js';
+import { type RunningGateway, redisBackend, startGateway } from './helpers/gateway.js';
+import { useInProcessGateway } from './helpers/native-stack.js';
 import { pcmBody, sine } from './helpers/wav.js';
 
 interface BoardQueue {
@@ -103,17 +98,9 @@ describe('/ops/queues on the Redis backend', () => {
 });
 
 describe('/ops/queues without the Redis backend', () => {
-  let backend: Backend;
   let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    backend = await inProcessBackend();
-    gateway = await startGateway({ queue: backend.queue });
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await backend?.close();
+  useInProcessGateway((started) => {
+    gateway = started;
   });
 
   it('is not there', async () => {

@@ -173,11 +173,17 @@ describe('client commits and clears while the VAD is behind', () => {
   const COMMITTED = 'input_audio_buffer.committed';
   const COMPLETED = 'conversation.item.input_audio_transcription.completed';
 
-  it('answers a commit once the VAD has scored the audio before it, and commits all of that audio', async () => {
+  /** A connection whose VAD answers only when released, sent 0.5 s of silence then 1 s of speech. */
+  function behindSpeech() {
     const vad = new GatedVad();
-    const { events, decoded, send, appendNow, types } = harness(1e9, vad);
-    appendNow(0.5, 0);
-    appendNow(1, 0.5);
+    const connection = harness(1e9, vad);
+    connection.appendNow(0.5, 0);
+    connection.appendNow(1, 0.5);
+    return { vad, ...connection };
+  }
+
+  it('answers a commit once the VAD has scored the audio before it, and commits all of that audio', async () => {
+    const { vad, events, decoded, send, appendNow, types } = behindSpeech();
     send({ type: 'input_audio_buffer.commit', event_id: 'stop' });
     await settle();
     // The VAD is still on its first frames: nothing is answered before it has caught up.
@@ -207,10 +213,7 @@ describe('client commits and clears while the VAD is behind', () => {
   });
 
   it('keeps audio appended after the commit out of it: a new turn starts from the commit', async () => {
-    const vad = new GatedVad();
-    const { events, decoded, send, appendNow } = harness(1e9, vad);
-    appendNow(0.5, 0);
-    appendNow(1, 0.5);
+    const { vad, events, decoded, send, appendNow } = behindSpeech();
     send({ type: 'input_audio_buffer.commit' });
     appendNow(0.5, 0.5);
     await vad.releaseAll();
@@ -225,10 +228,7 @@ describe('client commits and clears while the VAD is behind', () => {
   });
 
   it('handles a clear after the VAD has scored the audio before it: no turn opens after cleared', async () => {
-    const vad = new GatedVad();
-    const { events, send, appendNow, types } = harness(1e9, vad);
-    appendNow(0.5, 0);
-    appendNow(1, 0.5);
+    const { vad, events, send, appendNow, types } = behindSpeech();
     send({ type: 'input_audio_buffer.clear' });
     await settle();
     expect(types()).toEqual(['session.created']);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ConfigError } from '@live-captions/runtime';
+import { errorThrown } from '@live-captions/test-services';
 import { buildPages } from '@live-captions/web';
 import request from 'supertest';
 import { createUiApp } from '../src/app.js';
@@ -38,19 +39,17 @@ describe('config', () => {
   });
 
   test('every wrong variable is named, once', () => {
-    let error: unknown;
-    try {
-      loadConfig({
-        UI_PORT: '70000',
-        RELAY_URL: 'https://relay.example.org',
-        CAPTURE_URL: 'https://capture.example.org',
-        OUTPUTS_URL: 'ftp://ui.example.org/outputs/',
-      });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toEqual([
+    const error = errorThrown(
+      () =>
+        loadConfig({
+          UI_PORT: '70000',
+          RELAY_URL: 'https://relay.example.org',
+          CAPTURE_URL: 'https://capture.example.org',
+          OUTPUTS_URL: 'ftp://ui.example.org/outputs/',
+        }),
+      ConfigError,
+    );
+    expect(error.issues).toEqual([
       'UI_PORT="70000": must be at most 65535',
       'RELAY_URL="https://relay.example.org": must be a ws:// or wss:// URL (e.g. wss://relay.example.org)',
       'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
@@ -59,15 +58,14 @@ describe('config', () => {
   });
 
   test('an address with credentials is named, never shown', () => {
-    let message = '';
-    try {
-      loadConfig({
-        RELAY_URL: 'wss://u:s3cret@relay.example.org',
-        CAPTURE_URL: 'https://u:s3cret@capture.example.org/',
-      });
-    } catch (error) {
-      message = (error as Error).message;
-    }
+    const { message } = errorThrown(
+      () =>
+        loadConfig({
+          RELAY_URL: 'wss://u:s3cret@relay.example.org',
+          CAPTURE_URL: 'https://u:s3cret@capture.example.org/',
+        }),
+      ConfigError,
+    );
     expect(message).toContain('RELAY_URL: must not carry userinfo, query or fragment');
     expect(message).toContain('CAPTURE_URL: must not carry userinfo, query or fragment');
     expect(message).not.toContain('s3cret');

@@ -104,6 +104,12 @@ export const send = (connection: Connection, event: Record<string, unknown>) =>
 
 export type Server = Awaited<ReturnType<typeof realtimeServer>>;
 
+/** The server's first connection, once the session has sent it its session.update. */
+export async function firstConnection(server: Server): Promise<Connection> {
+  await server.until(() => server.connections[0]?.events.length === 1);
+  return server.connections[0]!;
+}
+
 /** Ends a test's server and its connections. */
 export async function closeServer(server: Server | undefined): Promise<void> {
   for (const connection of server?.connections ?? []) connection.socket.terminate();

@@ -2,18 +2,11 @@
 // temperature 0) on the written weights. With every block weight zero (asserted in the test) the
 // last hidden state is layer_norm(E[last token]), so the logits depend on the last token only.
 import { fromHalfBits } from '../../src/synthetic-model.js';
+import type { SpecialTokens } from '../../src/synthetic-weights.js';
 import { isZero } from './ggml-reader.js';
 
-export interface Ids {
-  eot: number;
-  sot: number;
-  translate: number;
-  transcribe: number;
-  solm: number;
-  prev: number;
-  nosp: number;
-  not: number;
-  beg: number;
+/** The special tokens the replay uses (its own computation of them, not the writer's), and " ". */
+export interface Ids extends Omit<SpecialTokens, 'english' | 'end'> {
   space: number;
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventRow } from '../domain/render.js';
+import { eventFlags } from '../domain/schemas.js';
 
 /** Every column but the search vector. */
 const eventColumns = [
@@ -22,12 +23,7 @@ const eventColumns = [
   'timezone',
   'cost',
   'website',
-  'show_map',
-  'show_map_link',
-  'hide_from_listings',
-  'sticky',
-  'featured',
-  'ticketed',
+  ...eventFlags,
   'post_parent',
   'venue_id',
 ];

@@ -213,6 +213,16 @@ export const eventWrite = z.object({
 });
 export type EventWrite = z.infer<typeof eventWrite>;
 
+/** The event's yes/no settings: written as sent, stored in columns of the same names. */
+export const eventFlags = [
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'ticketed',
+] as const;
+
 const optionalText = () => text().optional();
 const postFields = {
   author: positiveInt().optional().describe('Author ID'),

@@ -17,7 +17,7 @@ import {
 import { invalidParam } from '../domain/errors.js';
 import { type EventRow, type Site, taxonomies } from '../domain/render.js';
 import { checkImage, checkUrl, filterHtml } from '../domain/safe-fields.js';
-import type { EventWrite } from '../domain/schemas.js';
+import { type EventWrite, eventFlags } from '../domain/schemas.js';
 import {
   checkedAuthor,
   freeSlug,
@@ -101,14 +101,7 @@ export async function saveEvent(
   for (const name of ['title', 'description', 'excerpt', 'password'] as const) {
     if (input[name] !== undefined) columns[name] = input[name];
   }
-  for (const name of [
-    'show_map',
-    'show_map_link',
-    'hide_from_listings',
-    'sticky',
-    'featured',
-    'ticketed',
-  ] as const) {
+  for (const name of eventFlags) {
     if (input[name] !== undefined) columns[name] = input[name];
   }
   if (input.image !== undefined) columns.image = input.image === '' ? null : String(input.image);

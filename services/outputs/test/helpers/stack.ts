@@ -4,8 +4,9 @@
  * received captions and the published ones are compared.
  */
 import { randomBytes } from 'node:crypto';
+import { expect } from '@jest/globals';
 import type { RelayPublisher } from '@live-captions/relay-client/node';
-import { type StandIn, youtubeBlocks } from '@live-captions/test-services';
+import { type StandIn, startYouTubeStandIn, youtubeBlocks } from '@live-captions/test-services';
 import {
   api,
   createDatabase,
@@ -16,8 +17,11 @@ import {
   type Running,
   reading,
   relayConfigFile,
+  startOutputs,
   startRelay,
   TOKENS,
+  until,
+  words,
 } from './index.js';
 
 export interface RelayStack {
@@ -94,4 +98,49 @@ export async function stopAll(
 export async function publisherOnceReading(outputs: Running, relay: Running): Promise<RelayPublisher> {
   await reading(outputs.port);
   return publisher(relay.port);
+}
+
+/** One outputs process delivering the output room to a YouTube stand-in: the outage tests' stack. */
+export interface YouTubeDelivery {
+  relay: Running;
+  outputs: Running;
+  youtube: StandIn;
+  /** Every caption published, in order. */
+  published: string[];
+  /** Publishes finals `${label} n.` for n in from..to (nothing before {@link deliverFirst}). */
+  publish(from: number, to: number): void;
+  /** Whether the stand-in has every published caption's words. */
+  delivered(): boolean;
+  /** Adds the destination, publishes 1..5 once the room is read and waits until they are delivered. */
+  deliverFirst(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the stand-in, the relay and outputs with `env` (YouTube sends every 200 ms). */
+export async function startYouTubeDelivery(
+  label: string,
+  options: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<YouTubeDelivery> {
+  const youtube = await startYouTubeStandIn();
+  const { relay, env } = await startRelayStack({ allowed: [youtube.port], databaseUrl: options.databaseUrl });
+  const outputs = await startOutputs({ ...env, OUTPUTS_YOUTUBE_INTERVAL_MS: '200', ...options.env });
+  const published: string[] = [];
+  let writer: RelayPublisher | undefined;
+  const publish = (from: number, to: number) => publishNumbered(writer, published, label, from, to);
+  const delivered = () => youtubeWords(youtube).length === words(published).length;
+  return {
+    relay,
+    outputs,
+    youtube,
+    published,
+    publish,
+    delivered,
+    async deliverFirst() {
+      expect(await addDestination(outputs.port, { kind: 'youtube', url: youtube.url })).toBe(201);
+      writer = await publisherOnceReading(outputs, relay);
+      publish(1, 5);
+      await until('first captions delivered', delivered);
+    },
+    stop: () => stopAll(writer, [outputs, relay], [youtube]),
+  };
 }

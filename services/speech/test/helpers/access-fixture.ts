@@ -29,8 +29,10 @@ export function writeRelayTokens(): string {
   return relayFile;
 }
 
+type Route = [string, (app: ReturnType<typeof createApp>['app']) => request.Test];
+
 /** One request per API route, each valid apart from the token. */
-export const routes: [string, (app: ReturnType<typeof createApp>['app']) => request.Test][] = [
+export const routes: Route[] = [
   ['GET /health', (app) => request(app).get('/health')],
   ['GET /v1/models', (app) => request(app).get('/v1/models')],
   ['GET /relay-config', (app) => request(app).get('/relay-config')],
@@ -42,21 +44,11 @@ export const routes: [string, (app: ReturnType<typeof createApp>['app']) => requ
         .set({ 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' })
         .send(oneSecond),
   ],
-  [
-    'POST /v1/audio/transcriptions',
-    (app) =>
-      request(app)
-        .post('/v1/audio/transcriptions')
-        .attach('file', Buffer.from('x'), 'a.wav')
-        .field('model', 'whisper-1'),
-  ],
-  [
-    'POST /v1/audio/translations',
-    (app) =>
-      request(app)
-        .post('/v1/audio/translations')
-        .attach('file', Buffer.from('x'), 'a.wav')
-        .field('model', 'whisper-1'),
-  ],
+  ...(['/v1/audio/transcriptions', '/v1/audio/translations'] as const).map(
+    (path): Route => [
+      `POST ${path}`,
+      (app) => request(app).post(path).attach('file', Buffer.from('x'), 'a.wav').field('model', 'whisper-1'),
+    ],
+  ),
   ['DELETE /streams/{id}', (app) => request(app).delete('/streams/stream-auth').set('X-Caption-Local', '1')],
 ];

@@ -4,7 +4,13 @@
  */
 import { afterAll, beforeAll } from '@jest/globals';
 import request from 'supertest';
-import { type Backend, inProcessBackend, type RunningGateway, startGateway } from './gateway.js';
+import {
+  type Backend,
+  type GatedQueue,
+  inProcessBackend,
+  type RunningGateway,
+  startGateway,
+} from './gateway.js';
 import { pcmBody, sine } from './wav.js';
 
 export const LOCAL = { 'X-Caption-Local': '1', 'Content-Type': 'application/octet-stream' };
@@ -17,8 +23,11 @@ export interface NativeStack {
   gateway: RunningGateway;
 }
 
-/** Starts the stack before the file's tests and hands it to `use`; closes it after them. */
-export function useNativeStack(use: (stack: NativeStack) => void): void {
+/**
+ * Starts the stack before the file's tests and hands it to `use`; closes it after them. Returns
+ * `transcribe(query, headers)`: {@link transcribeOn} the stack's gateway.
+ */
+export function useNativeStack(use: (stack: NativeStack) => void) {
   let stack: NativeStack | undefined;
   beforeAll(async () => {
     const backend = await inProcessBackend('tiny');
@@ -31,8 +40,45 @@ export function useNativeStack(use: (stack: NativeStack) => void): void {
     await stack?.backend.close();
     await stack?.englishOnly.close();
   });
+  return (query = '', headers: Record<string, string> = LOCAL) => {
+    if (!stack) throw new Error('the native stack starts in beforeAll');
+    return transcribeOn(stack.gateway.base, query, headers);
+  };
 }
 
-/** `POST /transcribe{query}` on `gateway` with `headers` (a local caller's by default). */
-export const transcribeOn = (gateway: RunningGateway, query = '', headers: Record<string, string> = LOCAL) =>
-  request(gateway.base).post(`/transcribe${query}`).set(headers);
+/** A gateway on the in-process tiny engine alone, handed to `use` before the tests; closed after them. */
+export function useInProcessGateway(use: (gateway: RunningGateway) => void): void {
+  let backend: Backend | undefined;
+  let gateway: RunningGateway | undefined;
+  beforeAll(async () => {
+    backend = await inProcessBackend();
+    gateway = await startGateway({ queue: backend.queue });
+    use(gateway);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await backend?.close();
+  });
+}
+
+/** `POST /transcribe{query}` on the gateway at `base` with `headers` (a local caller's by default). */
+export const transcribeOn = (base: string, query = '', headers: Record<string, string> = LOCAL) =>
+  request(base).post(`/transcribe${query}`).set(headers);
+
+/**
+ * Holds `gated` and posts `body` to /transcribe on `base`; resolves once the job waits at the
+ * gate, its `response` still to come (after `gated.open()`, or a deadline).
+ */
+export async function queuedTranscribe(
+  gated: GatedQueue,
+  base: string,
+  body: Buffer,
+  headers: Record<string, string> = LOCAL,
+): Promise<{ response: Promise<request.Response> }> {
+  gated.hold();
+  const response = transcribeOn(base, '', headers)
+    .send(body)
+    .then((res) => res);
+  await gated.waitForSubmissions(1);
+  return { response };
+}
