@@ -5,6 +5,8 @@ import { type WebSocket, WebSocketServer } from 'ws';
 export class FakeRelay {
   readonly frames: { socket: number; value: Record<string, unknown> }[] = [];
   readonly sockets: WebSocket[] = [];
+  /** How each socket ended, in the order they did. */
+  readonly closes: { socket: number; code: number; reason: string }[] = [];
   private readonly wss: WebSocketServer;
   private waiters: (() => void)[] = [];
 
@@ -14,6 +16,7 @@ export class FakeRelay {
     this.wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     this.wss.on('connection', (ws) => {
       const index = this.sockets.push(ws) - 1;
+      ws.on('close', (code, reason) => this.closes.push({ socket: index, code, reason: String(reason) }));
       ws.on('message', (data) => {
         const value = JSON.parse(String(data)) as Record<string, unknown>;
         this.frames.push({ socket: index, value });
