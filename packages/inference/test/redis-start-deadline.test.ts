@@ -64,4 +64,14 @@ describe('the start deadline', () => {
     expect(await expireWaitingJob(producer, entry, entry.jobId)).toBe(false);
     expect(await producer.queue.getJob(entry.jobId)).toBeUndefined();
   });
+
+  it('answers even when the audio cannot be deleted any more (it expires on its own)', async () => {
+    const { entry, outcome } = pendingRequest();
+    await enqueue(producer, entry);
+    // The queue's own connection still works; the one that holds the audio is gone.
+    producer.redis.disconnect();
+    expect(await expireWaitingJob(producer, entry, entry.jobId)).toBe(true);
+    expect(await settledWithin(outcome, 50)).toBe(true);
+    expect(((await outcome) as InferenceError).code).toBe('queue_timeout');
+  });
 });

@@ -34,8 +34,9 @@ export async function expireWaitingJob(
     // Throws when a worker took it at the last moment (locked): then it runs, and is answered.
     await job.remove();
     pending.settle(entry);
-    await redis.del(keys.audio(jobId));
     entry.reject(new InferenceError('queue_timeout', 'the job did not start before its queue deadline'));
+    // After the answer: should Redis fail now, the audio still expires with its TTL.
+    await redis.del(keys.audio(jobId)).catch(() => undefined);
     return true;
   } catch {
     return false;
