@@ -60,6 +60,12 @@ describe('a reconcile pass', () => {
     expect(((await outcome) as InferenceError).code).toBe('unsupported');
   });
 
+  it('checks a stored result as an event result: a malformed one fails the request', async () => {
+    const { outcome } = await finishedWhileAway(async () => ({ text: 42 }));
+    await reconcilePass(producer, always);
+    expect(((await outcome) as InferenceError).code).toBe('inference_failed');
+  });
+
   it('leaves a job still waiting to its events', async () => {
     const { entry, outcome } = pendingRequest();
     await enqueue(producer, entry);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { enqueue } from './enqueue.js';
-import { answerWithFailure } from './job-events.js';
+import { answerWithFailure, answerWithResult } from './job-events.js';
 import type { PendingRequest } from './pending.js';
 import type { Producer } from './producer.js';
 import { armRequestDeadline } from './request-deadline.js';
@@ -8,7 +8,7 @@ import { armRequestDeadline } from './request-deadline.js';
 /**
  * One pass over the pending requests after Redis came back. A job Redis still has answers its
  * request from its stored outcome when it ended while the gateway was away from the event
- * stream, else through its events later; a job Redis lost (a restart without persistence) is
+ * stream (checked as an event's would be), else through its events later; a job Redis lost (a restart without persistence) is
  * submitted again under a new id, from the audio the gateway kept. Stops as soon as `goOn()` is
  * false (closed, or the connection dropped again). False when some request could not be checked:
  * the caller runs another pass (see `serialPasses`).
@@ -25,10 +25,8 @@ export async function reconcilePass(producer: Producer, goOn: () => boolean): Pr
       }
       // Another state (waiting, active, delayed): its events will come.
       const state = await job.getState();
-      if (state === 'completed') {
-        producer.pending.settle(entry);
-        entry.resolve(job.returnvalue);
-      } else if (state === 'failed')
+      if (state === 'completed') answerWithResult(producer.pending, entry, job.returnvalue, producer.logger);
+      else if (state === 'failed')
         answerWithFailure(producer.pending, entry, job.failedReason, producer.logger);
     } catch {
       complete = false;
