@@ -18,6 +18,9 @@ export const REDIS_URL = runRedisUrl();
 
 export interface TestProducer extends Producer {
   readonly queueName: string;
+  /** A real BullMQ worker on this queue that decodes nothing: `process` decides each outcome. */
+  startWorker(process: () => Promise<unknown>): Worker;
+  /** Forgets the pending requests (stopping their timers), closes the workers, empties the queue. */
   close(): Promise<void>;
 }
 
@@ -29,14 +32,25 @@ export async function startProducer(): Promise<TestProducer> {
     connection: bullConnection(REDIS_URL, FAIL_FAST),
   });
   await Promise.all([redis.connect(), queue.waitUntilReady()]);
+  const pending = new PendingRequests();
+  const workers: Worker[] = [];
   return {
     queueName,
     redis,
     queue,
     keys: keysFor(queueName),
-    pending: new PendingRequests(),
+    pending,
     link,
+    startWorker(process) {
+      const worker = new Worker(queueName, process, {
+        connection: bullConnection(REDIS_URL, { maxRetriesPerRequest: null }),
+      });
+      workers.push(worker);
+      return worker;
+    },
     async close() {
+      for (const entry of pending.all()) pending.settle(entry);
+      await Promise.all(workers.map((worker) => worker.close(true)));
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
       redis.disconnect();
@@ -91,10 +105,3 @@ export const RESULT: InferenceResult = {
   queueSeconds: 0,
   inferenceSeconds: 0.1,
 };
-
-/** A real BullMQ worker on the producer's queue that decodes nothing: `process` decides the outcome. */
-export function startWorker(producer: TestProducer, process: () => Promise<unknown>): Worker {
-  return new Worker(producer.queueName, process, {
-    connection: bullConnection(REDIS_URL, { maxRetriesPerRequest: null }),
-  });
-}

@@ -1,29 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Worker } from 'bullmq';
 import { InferenceError } from '../src/index.js';
 import { enqueue } from '../src/redis/enqueue.js';
 import { encodeFailure } from '../src/redis/failure.js';
 import { reconcilePass } from '../src/redis/reconcile.js';
-import {
-  pendingRequest,
-  RESULT,
-  settledWithin,
-  startProducer,
-  startWorker,
-  type TestProducer,
-} from './producer.js';
+import { pendingRequest, RESULT, settledWithin, startProducer, type TestProducer } from './producer.js';
 
 let producer: TestProducer;
-let worker: Worker | undefined;
 beforeEach(async () => {
   producer = await startProducer();
 });
-afterEach(async () => {
-  for (const entry of producer.pending.all()) producer.pending.settle(entry);
-  await worker?.close(true);
-  worker = undefined;
-  await producer.close();
-});
+afterEach(() => producer.close());
 
 const always = () => true;
 
@@ -31,7 +17,7 @@ const always = () => true;
 async function finishedWhileAway(process: () => Promise<unknown>) {
   const request = pendingRequest();
   const done = new Promise<void>((resolve) => {
-    worker = startWorker(producer, process);
+    const worker = producer.startWorker(process);
     worker.on('completed', () => resolve());
     worker.on('failed', () => resolve());
   });

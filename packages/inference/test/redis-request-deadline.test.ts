@@ -7,10 +7,7 @@ let producer: TestProducer;
 beforeEach(async () => {
   producer = await startProducer();
 });
-afterEach(async () => {
-  for (const entry of producer.pending.all()) producer.pending.settle(entry);
-  await producer.close();
-});
+afterEach(() => producer.close());
 
 const UNAVAILABLE = new InferenceError('unavailable', 'no result before the request deadline');
 

@@ -1,28 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Worker } from 'bullmq';
 import { InferenceError } from '../src/index.js';
 import { enqueue } from '../src/redis/enqueue.js';
 import { expireWaitingJob } from '../src/redis/start-deadline.js';
-import {
-  pendingRequest,
-  RESULT,
-  settledWithin,
-  startProducer,
-  startWorker,
-  type TestProducer,
-} from './producer.js';
+import { pendingRequest, RESULT, settledWithin, startProducer, type TestProducer } from './producer.js';
 
 let producer: TestProducer;
-let worker: Worker | undefined;
 beforeEach(async () => {
   producer = await startProducer();
 });
-afterEach(async () => {
-  for (const entry of producer.pending.all()) producer.pending.settle(entry);
-  await worker?.close(true);
-  worker = undefined;
-  await producer.close();
-});
+afterEach(() => producer.close());
 
 describe('the start deadline', () => {
   it('removes a job still waiting, with its audio, and answers queue_timeout', async () => {
@@ -40,7 +26,7 @@ describe('the start deadline', () => {
   it('leaves a job that started alone: its outcome comes with its events', async () => {
     let release!: () => void;
     const started = new Promise<void>((resolve) => {
-      worker = startWorker(producer, async () => {
+      producer.startWorker(async () => {
         resolve();
         await new Promise<void>((done) => {
           release = done;
