@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RelayCaption, RelayGap } from '@live-captions/protocol';
-import { createPublisher, createReader, type RelayClientEvent, RelayPublisher } from '../src/node.js';
-import { ack, FakeRelay, joined } from './fake-relay.js';
+import { createPublisher, type RelayClientEvent, RelayPublisher } from '../src/node.js';
+import { ack, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
 
-const fast = { backoffMs: 10, maxBackoffMs: 40 };
 let relay: FakeRelay | undefined;
 let closeClient: (() => void) | undefined;
 afterEach(async () => {
@@ -27,7 +25,7 @@ describe('publisher', () => {
       room: 'r',
       token: 't',
       ackTimeoutMs: 30,
-      ...fast,
+      ...FAST,
       onAck: (a) => acks.push(a),
     });
     closeClient = () => publisher.close();
@@ -53,7 +51,7 @@ describe('publisher', () => {
       if (value.join) return joined(ws, value);
       ack(ws, value, r.frames.length - 1);
     });
-    const publisher = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...fast });
+    const publisher = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...FAST });
     closeClient = () => publisher.close();
     for (let i = 1; i <= 5; i++) publisher.publish({ final: `line ${i}`, id: i });
     await relay.count(6);
@@ -74,7 +72,7 @@ describe('publisher', () => {
       url: await relay.url(),
       room: 'r',
       token: 't',
-      ...fast,
+      ...FAST,
       onState: (e) => states.push(e),
     });
     closeClient = () => publisher.close();
@@ -98,7 +96,7 @@ describe('publisher', () => {
       url: await relay.url(),
       room: 'r',
       token: 't',
-      ...fast,
+      ...FAST,
       onState: (e) => e.retryInMs !== undefined && delays.push(e.retryInMs),
     });
     closeClient = () => publisher.close();
@@ -114,7 +112,7 @@ describe('publisher', () => {
       room: 'r',
       token: 't',
       maxQueue: 2,
-      ...fast,
+      ...FAST,
       onState: (e) => events.push(e),
     });
     closeClient = () => publisher.close();
@@ -163,16 +161,7 @@ describe('reader', () => {
         ws.send(JSON.stringify({ msg: true, final: 'after', id: 9, relay: { epoch: 'e2', sequence: 2 } }));
       }
     });
-    const captions: RelayCaption[] = [];
-    const gaps: RelayGap[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      ...fast,
-      onCaption: (c) => captions.push(c),
-      onGap: (g) => gaps.push(g),
-    });
+    const { reader, captions, gaps } = await recordingReader(relay);
     closeClient = () => reader.close();
     await relay.count(2);
     while (captions.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -198,16 +187,7 @@ describe('reader', () => {
         joined(ws, value, { epoch: 'e2', next: 7 });
       }
     });
-    const gaps: RelayGap[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      cursor: { epoch: 'e2', sequence: 1 },
-      ...fast,
-      onCaption: () => {},
-      onGap: (g) => gaps.push(g),
-    });
+    const { reader, gaps } = await recordingReader(relay, { cursor: { epoch: 'e2', sequence: 1 } });
     closeClient = () => reader.close();
     await relay.count(2);
     expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e2', sequence: 6 } });

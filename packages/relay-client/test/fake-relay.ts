@@ -1,5 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import type { RelayCaption, RelayGap } from '@live-captions/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createReader, type RelayClientEvent, type RelayReaderOptions } from '../src/node.js';
+
+/** Reconnect delays short enough for a test, and a cap low enough to see. */
+export const FAST = { backoffMs: 10, maxBackoffMs: 40 };
 
 /** A scripted stand-in for the relay: records every frame; the test decides what to answer. */
 export class FakeRelay {
@@ -62,4 +67,22 @@ export function joined(
 
 export function ack(ws: WebSocket, value: Record<string, unknown>, sequence: number): void {
   ws.send(JSON.stringify({ ack: value.delivery, epoch: 'e1', sequence }));
+}
+
+/** A reader of room `r` on `relay` with the fast backoff, recording what it gets; close it after the test. */
+export async function recordingReader(relay: FakeRelay, options: Partial<RelayReaderOptions> = {}) {
+  const captions: RelayCaption[] = [];
+  const gaps: RelayGap[] = [];
+  const events: RelayClientEvent[] = [];
+  const reader = createReader({
+    url: await relay.url(),
+    room: 'r',
+    token: 't',
+    ...FAST,
+    onCaption: (caption) => captions.push(caption),
+    onGap: (gap) => gaps.push(gap),
+    onState: (event) => events.push(event),
+    ...options,
+  });
+  return { reader, captions, gaps, events };
 }

@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RelayCaption } from '@live-captions/protocol';
-import { createPublisher, createReader, RELAY_PROTOCOL_FAULT, type RelayClientEvent } from '../src/node.js';
+import { createPublisher, RELAY_PROTOCOL_FAULT, type RelayClientEvent } from '../src/node.js';
 import { checkServerFrame } from '../src/server-frames.js';
-import { ack, FakeRelay, joined } from './fake-relay.js';
+import { ack, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
 
-const fast = { backoffMs: 10, maxBackoffMs: 40 };
 const caption = (sequence: number, text: Record<string, unknown> = { final: `c${sequence}` }) =>
   JSON.stringify({ msg: true, ...text, id: sequence, relay: { epoch: 'e1', sequence } });
 
@@ -89,16 +87,7 @@ describe('a relay that sends a malformed frame', () => {
       if (r.sockets.indexOf(ws) === 0) ws.send(caption(2, { final: 'a', interm: 'b' }));
       else ws.send(caption(2));
     });
-    const captions: RelayCaption[] = [];
-    const events: RelayClientEvent[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      ...fast,
-      onCaption: (c) => captions.push(c),
-      onState: (e) => events.push(e),
-    });
+    const { reader, captions, events } = await recordingReader(relay);
     closeClient = () => reader.close();
     await until(() => captions.length >= 2);
     expect(captions.map((c) => c.final)).toEqual(['c1', 'c2']);
@@ -132,7 +121,7 @@ describe('a relay that sends a malformed frame', () => {
       url: await relay.url(),
       room: 'r',
       token: 't',
-      ...fast,
+      ...FAST,
       onAck: (a) => acks.push(a),
       onState: (e) => events.push(e),
     });
@@ -157,17 +146,9 @@ describe('a relay that sends a malformed frame', () => {
       joined(ws, value);
       ws.send('not json');
     });
-    const delays: number[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      ...fast,
-      onCaption: () => {},
-      onState: (e) => e.retryInMs !== undefined && delays.push(e.retryInMs),
-    });
+    const { reader, events } = await recordingReader(relay);
     closeClient = () => reader.close();
     await relay.count(5);
-    expect(delays.slice(0, 4)).toEqual([10, 20, 40, 40]);
+    expect(events.flatMap((e) => e.retryInMs ?? []).slice(0, 4)).toEqual([10, 20, 40, 40]);
   });
 });
