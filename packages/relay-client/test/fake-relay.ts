@@ -6,6 +6,23 @@ import { createReader, type RelayClientEvent, type RelayReaderOptions } from '..
 /** Reconnect delays short enough for a test, and a cap low enough to see. */
 export const FAST = { backoffMs: 10, maxBackoffMs: 40 };
 
+/** What the running test opened, closed by {@link closeAll} after it. */
+const opened = { relays: new Set<FakeRelay>(), clients: new Set<{ close(): void }>() };
+
+/** Closes `client` after the test (with {@link closeAll}); returns it. */
+export function closeAfterTest<Client extends { close(): void }>(client: Client): Client {
+  opened.clients.add(client);
+  return client;
+}
+
+/** Closes the test's clients, then its relays: every suite's `afterEach`. */
+export async function closeAll(): Promise<void> {
+  for (const client of opened.clients) client.close();
+  opened.clients.clear();
+  await Promise.all([...opened.relays].map((relay) => relay.close()));
+  opened.relays.clear();
+}
+
 /** A scripted stand-in for the relay: records every frame; the test decides what to answer. */
 export class FakeRelay {
   readonly frames: { socket: number; value: Record<string, unknown> }[] = [];
@@ -18,6 +35,7 @@ export class FakeRelay {
   constructor(
     private readonly onFrame: (relay: FakeRelay, ws: WebSocket, value: Record<string, unknown>) => void,
   ) {
+    opened.relays.add(this);
     this.wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     this.wss.on('connection', (ws) => {
       const index = this.sockets.push(ws) - 1;

@@ -1,19 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createPublisher, RELAY_PROTOCOL_FAULT, type RelayClientEvent } from '../src/node.js';
 import { checkServerFrame } from '../src/server-frames.js';
-import { ack, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
+import { ack, closeAfterTest, closeAll, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
 
 const caption = (sequence: number, text: Record<string, unknown> = { final: `c${sequence}` }) =>
   JSON.stringify({ msg: true, ...text, id: sequence, relay: { epoch: 'e1', sequence } });
 
-let relay: FakeRelay | undefined;
-let closeClient: (() => void) | undefined;
-afterEach(async () => {
-  closeClient?.();
-  await relay?.close();
-  relay = undefined;
-  closeClient = undefined;
-});
+afterEach(closeAll);
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -80,7 +73,7 @@ describe('checkServerFrame', () => {
 
 describe('a relay that sends a malformed frame', () => {
   it('costs the reader its socket, not a wrong caption: it joins again from its cursor', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       joined(ws, value);
       ws.send(caption(1));
       // The first socket gets a caption with both texts: which one would the page show?
@@ -88,7 +81,7 @@ describe('a relay that sends a malformed frame', () => {
       else ws.send(caption(2));
     });
     const { reader, captions, events } = await recordingReader(relay);
-    closeClient = () => reader.close();
+    closeAfterTest(reader);
     await until(() => captions.length >= 2);
     expect(captions.map((c) => c.final)).toEqual(['c1', 'c2']);
     expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e1', sequence: 1 } });
@@ -100,7 +93,7 @@ describe('a relay that sends a malformed frame', () => {
       retryInMs: 10,
     });
     // The relay saw the client end the socket, with the code that says why.
-    await until(() => relay!.closes.length >= 1);
+    await until(() => relay.closes.length >= 1);
     expect(relay.closes[0]).toEqual({
       socket: 0,
       code: RELAY_PROTOCOL_FAULT,
@@ -109,7 +102,7 @@ describe('a relay that sends a malformed frame', () => {
   });
 
   it('does not count a malformed ack: the publisher resends the caption on a new socket', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       if (value.join) return joined(ws, value);
       if (r.sockets.indexOf(ws) === 0)
         ws.send(JSON.stringify({ ack: value.delivery, epoch: 'e1', sequence: 0 }));
@@ -125,7 +118,7 @@ describe('a relay that sends a malformed frame', () => {
       onAck: (a) => acks.push(a),
       onState: (e) => events.push(e),
     });
-    closeClient = () => publisher.close();
+    closeAfterTest(publisher);
     publisher.publish({ final: 'kept', id: 1 });
     await until(() => acks.length === 1);
     expect(relay.frames.map((f) => [f.socket, f.value.join ?? f.value.final])).toEqual([
@@ -142,12 +135,12 @@ describe('a relay that sends a malformed frame', () => {
   });
 
   it('backs off further each time, although every socket joins, while the relay keeps breaking the protocol', async () => {
-    relay = new FakeRelay((_r, ws, value) => {
+    const relay = new FakeRelay((_r, ws, value) => {
       joined(ws, value);
       ws.send('not json');
     });
     const { reader, events } = await recordingReader(relay);
-    closeClient = () => reader.close();
+    closeAfterTest(reader);
     await relay.count(5);
     expect(events.flatMap((e) => e.retryInMs ?? []).slice(0, 4)).toEqual([10, 20, 40, 40]);
   });
