@@ -20,3 +20,14 @@ export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfi
 }
 
 export const later = (ms: number) => Date.now() + ms;
+
+/** What the synthetic models answer to a plain English transcription (`request()`), whatever the clip. */
+export const SYNTHETIC_ANSWER = {
+  text: 'test',
+  transcript: 'test',
+  translation: '',
+  language: 'en',
+  outputLanguage: 'en',
+  translationLanguage: null,
+  mode: 'transcribe',
+} as const;

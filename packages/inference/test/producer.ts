@@ -12,7 +12,7 @@ import type { InferenceError } from '../src/index.js';
 import { keysFor } from '../src/redis/keys.js';
 import { type PendingRequest, PendingRequests } from '../src/redis/pending.js';
 import type { Producer } from '../src/redis/producer.js';
-import { request, seconds } from './fixtures.js';
+import { request, SYNTHETIC_ANSWER, seconds } from './fixtures.js';
 
 export const REDIS_URL = runRedisUrl();
 
@@ -93,13 +93,7 @@ export async function settledWithin<T>(outcome: Promise<T>, ms: number): Promise
 
 /** A valid result, as a worker of this version answers. */
 export const RESULT: InferenceResult = {
-  text: 'test',
-  transcript: 'test',
-  translation: '',
-  language: 'en',
-  outputLanguage: 'en',
-  translationLanguage: null,
-  mode: 'transcribe',
+  ...SYNTHETIC_ANSWER,
   audioSeconds: 0.5,
   committedSeconds: 0.5,
   queueSeconds: 0,
