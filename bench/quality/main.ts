@@ -19,6 +19,7 @@ import { EnginePool } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
 import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
+import { inferenceRequest } from '@live-captions/test-services/inference';
 import { RollingBuffer, SENSITIVITY } from '@live-captions/web/capture-logic';
 import { table } from '../lib/stats.js';
 import { nonSpeechInputs, vadMsPerSecond, words } from './non-speech.js';
@@ -54,17 +55,11 @@ process.once('exit', () => void gateway?.close());
 let jobs = 0;
 
 async function run(request: Partial<InferenceRequest>, audio: Float32Array) {
-  const full: InferenceRequest = {
-    mode: 'transcribe',
-    language: 'en',
-    window: false,
-    final: true,
-    contextSeconds: 0,
-    requestId: '',
+  const full = inferenceRequest({
     streamId: 'bench-quality',
     correlationId: `quality-${jobs++}`,
     ...request,
-  };
+  });
   return pool.runJob(full, { enqueuedAt: Date.now(), startDeadline: Number.POSITIVE_INFINITY }, () => audio);
 }
 

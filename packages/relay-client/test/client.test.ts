@@ -1,22 +1,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { RelayCaption, RelayGap } from '@live-captions/protocol';
-import { createPublisher, createReader, type RelayClientEvent, RelayPublisher } from '../src/node.js';
-import { ack, FakeRelay, joined } from './fake-relay.js';
+import { createPublisher, type RelayClientEvent, RelayPublisher } from '../src/node.js';
+import { ack, closeAfterTest, closeAll, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
 
-const fast = { backoffMs: 10, maxBackoffMs: 40 };
-let relay: FakeRelay | undefined;
-let closeClient: (() => void) | undefined;
-afterEach(async () => {
-  closeClient?.();
-  await relay?.close();
-  relay = undefined;
-  closeClient = undefined;
-});
+afterEach(closeAll);
 
 describe('publisher', () => {
   it('resends the same delivery identity when no ack arrives in time', async () => {
     let publishes = 0;
-    relay = new FakeRelay((_relay, ws, value) => {
+    const relay = new FakeRelay((_relay, ws, value) => {
       if (value.join) return joined(ws, value);
       publishes += 1;
       if (publishes === 3) ack(ws, value, 1); // the first two attempts go unanswered
@@ -27,10 +18,10 @@ describe('publisher', () => {
       room: 'r',
       token: 't',
       ackTimeoutMs: 30,
-      ...fast,
+      ...FAST,
       onAck: (a) => acks.push(a),
     });
-    closeClient = () => publisher.close();
+    closeAfterTest(publisher);
     publisher.publish({ final: 'hello', id: 1 });
     await relay.count(4);
     const sent = relay.frames.slice(1).map((f) => f.value);
@@ -49,12 +40,12 @@ describe('publisher', () => {
   });
 
   it('keeps one caption in flight and sends the next after the ack', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       if (value.join) return joined(ws, value);
       ack(ws, value, r.frames.length - 1);
     });
-    const publisher = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...fast });
-    closeClient = () => publisher.close();
+    const publisher = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...FAST });
+    closeAfterTest(publisher);
     for (let i = 1; i <= 5; i++) publisher.publish({ final: `line ${i}`, id: i });
     await relay.count(6);
     expect(relay.frames.slice(1).map((f) => (f.value.delivery as { sequence: number }).sequence)).toEqual([
@@ -63,7 +54,7 @@ describe('publisher', () => {
   });
 
   it('reconnects with backoff after the socket drops and resends the unacked caption', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       if (value.join) return joined(ws, value);
       // First connection: drop it without an ack (relay restart). Later: ack.
       if (r.sockets.indexOf(ws) === 0) ws.terminate();
@@ -74,10 +65,10 @@ describe('publisher', () => {
       url: await relay.url(),
       room: 'r',
       token: 't',
-      ...fast,
+      ...FAST,
       onState: (e) => states.push(e),
     });
-    closeClient = () => publisher.close();
+    closeAfterTest(publisher);
     publisher.publish({ final: 'kept', id: 'a' });
     await relay.count(4);
     expect(relay.frames.map((f) => [f.socket, f.value.join ?? f.value.final])).toEqual([
@@ -92,32 +83,32 @@ describe('publisher', () => {
   });
 
   it('doubles the backoff per failed attempt up to the cap', async () => {
-    relay = new FakeRelay((_r, ws) => ws.close(1011, 'broken'));
+    const relay = new FakeRelay((_r, ws) => ws.close(1011, 'broken'));
     const delays: number[] = [];
     const publisher = createPublisher({
       url: await relay.url(),
       room: 'r',
       token: 't',
-      ...fast,
+      ...FAST,
       onState: (e) => e.retryInMs !== undefined && delays.push(e.retryInMs),
     });
-    closeClient = () => publisher.close();
+    closeAfterTest(publisher);
     await relay.count(5);
     expect(delays.slice(0, 4)).toEqual([10, 20, 40, 40]);
   });
 
   it('stops on 1008, keeps its queue, and refuses captions above maxQueue', async () => {
-    relay = new FakeRelay((_r, ws) => ws.close(1008, 'Invalid room or token'));
+    const relay = new FakeRelay((_r, ws) => ws.close(1008, 'Invalid room or token'));
     const events: RelayClientEvent[] = [];
     const publisher = createPublisher({
       url: await relay.url(),
       room: 'r',
       token: 't',
       maxQueue: 2,
-      ...fast,
+      ...FAST,
       onState: (e) => events.push(e),
     });
-    closeClient = () => publisher.close();
+    closeAfterTest(publisher);
     expect(publisher.publish({ final: 'a', id: 1 })).toBe(true);
     expect(publisher.publish({ interm: 'b', id: 2 })).toBe(true);
     expect(publisher.publish({ final: 'c', id: 3 })).toBe(false);
@@ -143,7 +134,7 @@ describe('publisher', () => {
 
 describe('reader', () => {
   it('reconnects with its cursor and reports a gap', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       const index = r.sockets.indexOf(ws);
       if (index === 0) {
         joined(ws, value, { next: 4 });
@@ -163,17 +154,8 @@ describe('reader', () => {
         ws.send(JSON.stringify({ msg: true, final: 'after', id: 9, relay: { epoch: 'e2', sequence: 2 } }));
       }
     });
-    const captions: RelayCaption[] = [];
-    const gaps: RelayGap[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      ...fast,
-      onCaption: (c) => captions.push(c),
-      onGap: (g) => gaps.push(g),
-    });
-    closeClient = () => reader.close();
+    const { reader, captions, gaps } = await recordingReader(relay);
+    closeAfterTest(reader);
     await relay.count(2);
     while (captions.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(relay.frames[0]!.value).toEqual({ protocol: 2, join: 'r', role: 'read', token: 't' });
@@ -190,7 +172,7 @@ describe('reader', () => {
   });
 
   it('after a gap, a reconnect before any replayed caption resumes where the replay starts', async () => {
-    relay = new FakeRelay((r, ws, value) => {
+    const relay = new FakeRelay((r, ws, value) => {
       if (r.sockets.indexOf(ws) === 0) {
         joined(ws, value, { epoch: 'e2', next: 7, gap: 'history-expired' });
         setTimeout(() => ws.terminate(), 20);
@@ -198,17 +180,8 @@ describe('reader', () => {
         joined(ws, value, { epoch: 'e2', next: 7 });
       }
     });
-    const gaps: RelayGap[] = [];
-    const reader = createReader({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      cursor: { epoch: 'e2', sequence: 1 },
-      ...fast,
-      onCaption: () => {},
-      onGap: (g) => gaps.push(g),
-    });
-    closeClient = () => reader.close();
+    const { reader, gaps } = await recordingReader(relay, { cursor: { epoch: 'e2', sequence: 1 } });
+    closeAfterTest(reader);
     await relay.count(2);
     expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e2', sequence: 6 } });
     expect(gaps).toHaveLength(1);

@@ -4,12 +4,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
 import { FROM_SOURCE, freePort, runRedisUrl } from '@live-captions/test-services';
+import { readClip } from '@live-captions/test-services/clips';
+import { inferenceRequest, syntheticModel } from '@live-captions/test-services/inference';
 import { Redis } from 'ioredis';
-import {
-  request as fixtureRequest,
-  readClip,
-  syntheticModel,
-} from '../../../packages/inference/test/fixtures.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const serviceDir = resolve(here, '..');
@@ -28,7 +25,7 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; output
   return { child, output: () => output };
 }
 
-const request = fixtureRequest({ correlationId: 'worker-process-test' });
+const request = inferenceRequest({ correlationId: 'worker-process-test' });
 
 describe('worker process', () => {
   it('refuses to start with a clear message for each wrong variable', async () => {
