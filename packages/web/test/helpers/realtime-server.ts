@@ -72,7 +72,12 @@ export async function realtimeServer(options: { refuse?: () => boolean } = {}) {
   };
 }
 
+/** Sessions of the running test: once its server is closed, they stop reconnecting. */
+const live = new Set<{ ended: boolean }>();
+
 export function session(url: string, extra: Partial<ConstructorParameters<typeof RealtimeSession>[0]> = {}) {
+  const life = { ended: false };
+  live.add(life);
   const finals: RealtimeFinal[] = [];
   const partials: string[] = [];
   const statuses: SessionStatus[] = [];
@@ -83,7 +88,11 @@ export function session(url: string, extra: Partial<ConstructorParameters<typeof
     model: 'ggml-synthetic-tiny',
     language: 'en',
     connect: (address, protocols) => new WebSocket(address, protocols) as unknown as RealtimeSocket,
-    retry: { delaysMs: [1, 1, 1], sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    // The backoff's delays are told in the status; the tests wait 1 ms instead (for ever once
+    // the test is over: a session reconnects for as long as it is capturing).
+    retry: {
+      sleep: () => new Promise((resolve) => (life.ended ? undefined : setTimeout(resolve, 1))),
+    },
     onFinal: (final) => finals.push(final),
     onPartial: (text) => partials.push(text),
     onStatus: (status) => statuses.push(status),
@@ -112,6 +121,8 @@ export async function firstConnection(server: Server): Promise<Connection> {
 
 /** Ends a test's server and its connections. */
 export async function closeServer(server: Server | undefined): Promise<void> {
+  for (const life of live) life.ended = true;
+  live.clear();
   for (const connection of server?.connections ?? []) connection.socket.terminate();
   await server?.close();
 }

@@ -1,7 +1,7 @@
 /**
  * How the realtime session's audio goes out (no DOM): the kept audio not sent yet on this
  * connection, as PCM16 base64 `input_audio_buffer.append` events, batched every `sendEveryMs`
- * (100 ms by default) and cut so that no event carries more than 0.5 s.
+ * (100 ms by default) and cut so that no event carries more than 0.5 s; after an outage, paced.
  */
 import { base64, encodePcm16 } from '@live-captions/audio';
 import type { KeptAudio } from './realtime-kept-audio.js';
@@ -20,14 +20,31 @@ export interface AppendEvent {
 }
 
 /**
- * The appends due now, marking their audio sent: none while less than `sendEveryMs` of it waits,
- * unless `all` (a new connection, or Stop) asks for everything.
+ * Unsent audio past which the session is catching up after an outage: it then sends one append
+ * at a time, and only while no utterance waits for its transcript, so that the gateway decodes
+ * the backlog utterance by utterance instead of skipping it to the live edge as lag.
  */
-export function dueAppends(kept: KeptAudio, all: boolean, sendEveryMs = SEND_EVERY_MS): AppendEvent[] {
+const CATCH_UP_SAMPLES = REALTIME_RATE;
+
+/**
+ * The appends due now, marking their audio sent: none while less than `sendEveryMs` of it waits,
+ * paced while catching up (`transcriptWaiting`: a committed utterance has no transcript yet),
+ * unless `all` (Stop) asks for everything.
+ */
+export function dueAppends(
+  kept: KeptAudio,
+  all: boolean,
+  sendEveryMs = SEND_EVERY_MS,
+  transcriptWaiting = false,
+): AppendEvent[] {
   const due = Math.round((sendEveryMs * REALTIME_RATE) / 1000);
-  if (!all && kept.end - kept.sentUpTo < due) return [];
-  return Array.from(kept.unsent(MAX_APPEND_SAMPLES), (chunk) => ({
-    type: 'input_audio_buffer.append' as const,
-    audio: base64(encodePcm16(chunk)),
-  }));
+  const unsent = kept.end - kept.sentUpTo;
+  if (!all && unsent < due) return [];
+  const maxAppends = all || unsent <= CATCH_UP_SAMPLES ? Number.POSITIVE_INFINITY : transcriptWaiting ? 0 : 1;
+  const out: AppendEvent[] = [];
+  for (const chunk of kept.unsent(MAX_APPEND_SAMPLES)) {
+    out.push({ type: 'input_audio_buffer.append', audio: base64(encodePcm16(chunk)) });
+    if (out.length >= maxAppends) break;
+  }
+  return out;
 }

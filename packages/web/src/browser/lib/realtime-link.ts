@@ -1,38 +1,46 @@
 /**
- * The realtime session's WebSocket (no DOM): opens it with the key in the subprotocols, sends
- * events while it is open, and after a lost connection opens it again on the retry delays of
- * `retry.ts` (0.5, 1, 2 s). What the session does about it (resend the kept audio, show the
- * reason, fail once the delays are spent) is its own: the connection only tells it.
+ * The realtime session's WebSocket and its reconnects (no DOM): opens it with the key in the
+ * subprotocols, sends events while it is open, and after a lost or refused connection opens it
+ * again after the capture's backoff with jitter (`retry.ts`'s, as the rolling windows'), for as
+ * long as the session wants one: an event carries on through a gateway outage. A close the
+ * server means (1008 policy, 1009 too large: reconnecting cannot change the answer) stops the
+ * reconnects until `reopen()` (the operator's Retry). Retry-After cannot be honoured here: a
+ * browser hides the refused upgrade's response, status and headers alike (close code 1006).
+ * What the session does about a loss (keep the audio, resend it, show why) is its own.
  */
 import { type RealtimeSocket, realtimeProtocols } from './realtime-protocol.js';
 import { browserSocket, type RealtimeSessionOptions } from './realtime-session-options.js';
-import { RETRY_DELAYS_MS, sleepOf } from './retry.js';
+import { backoffMs, sleepOf } from './retry.js';
 
 const OPEN = 1;
+/** Close codes of a server that refused what the session sent: not retried by themselves. */
+const REFUSED_CODES: ReadonlySet<number> = new Set([1008, 1009]);
 
-/** What the connection tells its session. */
-export interface ConnectionEvents {
+/** What the link tells its session. */
+export interface LinkEvents {
   /** Whether the session still wants a connection (capturing or draining). */
   active(): boolean;
   opened(): void;
   message(data: unknown): void;
-  /** The connection is gone (a retry or a failure follows). */
+  /** The connection is gone (a reconnect or a refusal follows). */
   lost(): void;
-  /** The next try is `attempt` of `of`, after a delay. */
-  retrying(why: string, attempt: number, of: number): void;
-  /** Every retry delay is spent: no connection any more. */
-  failed(why: string): void;
+  /** The next try, the `attempt`th since the last open connection, comes in `delayMs`. */
+  retrying(why: string, attempt: number, delayMs: number): void;
+  /** The server ended the session for a reason reconnecting cannot change: waits for `reopen()`. */
+  refused(why: string): void;
 }
 
-export class RealtimeConnection {
+export class RealtimeLink {
   /** Why the server last complained: the reason shown when it then closes the connection. */
   serverError?: string;
   private socket?: RealtimeSocket;
   private attempt = 0;
+  /** Bumped by `reopen()` and `close()`: a reconnect waiting since then is called off. */
+  private generation = 0;
 
   constructor(
     private readonly options: Pick<RealtimeSessionOptions, 'url' | 'apiKey' | 'connect' | 'retry'>,
-    private readonly events: ConnectionEvents,
+    private readonly events: LinkEvents,
   ) {}
 
   get connected(): boolean {
@@ -59,17 +67,22 @@ export class RealtimeConnection {
       if (!this.events.active()) return;
       this.events.lost();
       // Browsers hide why an upgrade was refused (401, 403, 429, 503 or no such endpoint).
-      const why = opened
-        ? `connection closed (code ${event.code})`
-        : `the realtime connection could not be opened (code ${event.code})`;
-      void this.reconnect(this.serverError || event.reason || why);
+      const why =
+        this.serverError ||
+        event.reason ||
+        (opened
+          ? `connection closed (code ${event.code})`
+          : `the realtime connection could not be opened (code ${event.code})`);
+      if (opened && REFUSED_CODES.has(event.code)) this.events.refused(why);
+      else void this.reconnect(why);
     };
   }
 
-  /** Opens again with every retry delay ahead (Retry after a failure). */
+  /** Opens again at once, the backoff starting over (Retry after a refusal). */
   reopen(): void {
+    this.generation += 1;
     this.attempt = 0;
-    this.open();
+    if (!this.socket) this.open();
   }
 
   send(event: Record<string, unknown>): void {
@@ -78,21 +91,18 @@ export class RealtimeConnection {
 
   /** Closes for good (the session is over); its close event is ignored. */
   close(): void {
+    this.generation += 1;
     const socket = this.socket;
     this.socket = undefined;
     socket?.close(1000, 'capture stopped');
   }
 
   private async reconnect(why: string): Promise<void> {
-    const delays = this.options.retry?.delaysMs ?? RETRY_DELAYS_MS;
-    const delay = delays[this.attempt];
     this.attempt += 1;
-    if (delay === undefined) {
-      this.events.failed(why);
-      return;
-    }
-    this.events.retrying(why, this.attempt, delays.length);
-    await sleepOf(this.options.retry)(delay);
-    if (this.events.active()) this.open();
+    const generation = this.generation;
+    const delayMs = backoffMs(this.attempt, undefined, this.options.retry?.random);
+    this.events.retrying(why, this.attempt, delayMs);
+    await sleepOf(this.options.retry)(delayMs);
+    if (generation === this.generation && !this.socket && this.events.active()) this.open();
   }
 }
