@@ -81,6 +81,45 @@ describe('RealtimeSession through an outage', () => {
     expect(server.samples(second)).toBeLessThan(2.1 * REALTIME_RATE);
   });
 
+  test('the backlog goes out paced: at most 3x the microphone, none while a transcript is awaited', async () => {
+    let refusing = false;
+    server = await realtimeServer({ refuse: () => refusing });
+    const { current } = session(server.url);
+    await server.until(() => server!.connections[0]?.events.length === 1);
+    refusing = true;
+    server.connections[0]!.socket.terminate();
+    await server.until(() => current.status.retrying);
+    for (let i = 0; i < 100; i++) current.push(frame(i)); // 5 s kept
+    refusing = false;
+    await server.until(() => server!.connections[1]?.events.length === 1);
+    const second = server.connections[1]!;
+    const sent = () => server!.samples(second);
+    const frameSamples = (REALTIME_RATE * 50) / 1000;
+    // Each frame lets the backlog advance by three frames' worth, not all at once.
+    current.push(frame(100));
+    await server.until(() => sent() > 0);
+    expect(sent()).toBeLessThanOrEqual(3 * frameSamples);
+    // An utterance is committed: nothing more goes out until its transcript is in.
+    send(second, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
+    await server.until(() => current.status.inFlight);
+    const held = sent();
+    for (let i = 101; i < 106; i++) current.push(frame(i));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent()).toBe(held);
+    send(second, {
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: 'a',
+      transcript: 'one',
+    });
+    await server.until(() => !current.status.inFlight);
+    current.push(frame(106));
+    await server.until(() => sent() > held);
+    expect(sent() - held).toBeLessThanOrEqual(3 * frameSamples);
+    // Caught up (under 1 s behind): everything goes out again as it comes.
+    for (let i = 107; i < 200; i++) current.push(frame(i));
+    await server.until(() => sent() >= 9.9 * REALTIME_RATE);
+  });
+
   test('a refusal (1008) stops sending, not capturing: Retry continues the session', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);

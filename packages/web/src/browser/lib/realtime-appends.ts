@@ -20,31 +20,37 @@ export interface AppendEvent {
 }
 
 /**
- * Unsent audio past which the session is catching up after an outage: it then sends one append
- * at a time, and only while no utterance waits for its transcript, so that the gateway decodes
- * the backlog utterance by utterance instead of skipping it to the live edge as lag.
+ * Unsent audio past which the session is catching up after an outage. The gateway's VAD runs
+ * behind what it is sent and its lag watchdog skips committed utterances once more than one waits
+ * with over 8 s of audio: a burst of the backlog would be skipped as lag. So the backlog goes out
+ * at most {@link CATCH_UP_SPEED} times as fast as the microphone fills it, and not at all while a
+ * committed utterance waits for its transcript: the gateway decodes it utterance by utterance.
  */
 const CATCH_UP_SAMPLES = REALTIME_RATE;
+export const CATCH_UP_SPEED = 3;
 
 /**
  * The appends due now, marking their audio sent: none while less than `sendEveryMs` of it waits,
- * paced while catching up (`transcriptWaiting`: a committed utterance has no transcript yet),
- * unless `all` (Stop) asks for everything.
+ * unless `all` (Stop) asks for everything. While catching up, at most `budget` samples, and none
+ * while `transcriptWaiting` (a committed utterance has no transcript yet).
  */
 export function dueAppends(
   kept: KeptAudio,
   all: boolean,
   sendEveryMs = SEND_EVERY_MS,
-  transcriptWaiting = false,
+  catchUp: { budget: number; transcriptWaiting: boolean } = { budget: 0, transcriptWaiting: false },
 ): AppendEvent[] {
   const due = Math.round((sendEveryMs * REALTIME_RATE) / 1000);
   const unsent = kept.end - kept.sentUpTo;
   if (!all && unsent < due) return [];
-  const maxAppends = all || unsent <= CATCH_UP_SAMPLES ? Number.POSITIVE_INFINITY : transcriptWaiting ? 0 : 1;
+  const paced = !all && unsent > CATCH_UP_SAMPLES;
+  let budget = !paced ? Number.POSITIVE_INFINITY : catchUp.transcriptWaiting ? 0 : catchUp.budget;
   const out: AppendEvent[] = [];
-  for (const chunk of kept.unsent(MAX_APPEND_SAMPLES)) {
+  while (budget > 0 && kept.sentUpTo < kept.end) {
+    const [chunk] = kept.unsent(Math.min(MAX_APPEND_SAMPLES, budget));
+    if (!chunk) break;
+    budget -= chunk.length;
     out.push({ type: 'input_audio_buffer.append', audio: base64(encodePcm16(chunk)) });
-    if (out.length >= maxAppends) break;
   }
   return out;
 }

@@ -12,7 +12,7 @@
  */
 import { StreamResampler } from '@live-captions/audio';
 import { CAPTURE_BUFFER_SECONDS, type SessionState, type SessionStatus } from './capture-session.js';
-import { dueAppends } from './realtime-appends.js';
+import { CATCH_UP_SPEED, dueAppends } from './realtime-appends.js';
 import { KeptAudio } from './realtime-kept-audio.js';
 import { RealtimeLink } from './realtime-link.js';
 import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
@@ -94,7 +94,7 @@ export class RealtimeSession {
     if (update.language !== undefined) this.options.language = update.language;
     if (update.task !== undefined) this.options.task = update.task;
     if (update.prompt !== undefined) this.options.prompt = update.prompt;
-    if (this.connected) this.send(sessionUpdate(this.options, true));
+    if (this.connected) this.link.send(sessionUpdate(this.options, true));
   }
 
   /**
@@ -103,13 +103,16 @@ export class RealtimeSession {
    */
   push(frame: Float32Array): void {
     if (this.stopRequested || (this.state !== 'capturing' && this.state !== 'failed')) return;
-    this.kept.append(this.resampler.process(frame));
+    const fresh = this.resampler.process(frame);
+    this.kept.append(fresh);
     const dropped = this.kept.dropBeyond(this.maxKeptSamples) / REALTIME_RATE;
     if (dropped > 0) {
       this.dropped += dropped;
       this.options.onGap?.(dropped);
     }
-    this.sendAudio(false);
+    this.sendAudio(false, CATCH_UP_SPEED * fresh.length);
+    // While nothing is sent the status line shows the kept audio growing.
+    if (this.retrying || this.state === 'failed') this.emit();
   }
 
   /** Stop capturing: the rest is sent and committed; resolves once every transcript is in. */
@@ -175,7 +178,7 @@ export class RealtimeSession {
   private opened(): void {
     this.retrying = false;
     this.message = undefined;
-    this.send(sessionUpdate(this.options));
+    this.link.send(sessionUpdate(this.options));
     // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
     this.kept.rebase();
     if (this.state === 'draining') this.finishAudio();
@@ -276,24 +279,18 @@ export class RealtimeSession {
   }
 
   private commit(): void {
-    this.commitEventId = this.nextEventId();
-    this.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
-  }
-
-  private sendAudio(all: boolean): void {
-    if (!this.connected) return;
-    const waiting = this.transcripts.pending > 0;
-    for (const append of dueAppends(this.kept, all, this.options.sendEveryMs, waiting)) this.send(append);
-    this.trim();
-  }
-
-  private send(event: Record<string, unknown>): void {
-    this.link.send(event);
-  }
-
-  private nextEventId(): string {
     this.eventCount += 1;
-    return `evt_capture_${this.eventCount}`;
+    this.commitEventId = `evt_capture_${this.eventCount}`;
+    this.link.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
+  }
+
+  /** `budget`: samples the backlog may advance by now, when catching up after an outage. */
+  private sendAudio(all: boolean, budget = 0): void {
+    if (!this.connected) return;
+    const catchUp = { budget, transcriptWaiting: this.transcripts.pending > 0 };
+    for (const append of dueAppends(this.kept, all, this.options.sendEveryMs, catchUp))
+      this.link.send(append);
+    this.trim();
   }
 
   /** Drops kept audio that is transcribed or was silence before any utterance. */
