@@ -4,7 +4,16 @@
 // capturing, and Retry or Discard continue the session.
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
-import { closeServer, frame, realtimeServer, type Server, send, session } from './helpers/realtime-server.js';
+import { committed, completed } from './helpers/realtime-events.js';
+import {
+  closeServer,
+  firstConnection,
+  frame,
+  realtimeServer,
+  type Server,
+  send,
+  session,
+} from './helpers/realtime-server.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -21,8 +30,7 @@ describe('RealtimeSession through an outage', () => {
     let refusing = false;
     server = await realtimeServer({ refuse: () => refusing && ++refusals <= 10 });
     const { current, statuses } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
-    const first = server.connections[0]!;
+    const first = await firstConnection(server);
     for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
     await server.until(() => server!.samples(first) >= 1.9 * REALTIME_RATE);
     refusing = true;
@@ -63,7 +71,7 @@ describe('RealtimeSession through an outage', () => {
       maxBufferedSeconds: 1,
       onGap: (seconds) => gaps.push(seconds),
     });
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     refusing = true;
     server.connections[0]!.socket.terminate();
     await server.until(() => current.status.retrying);
@@ -85,7 +93,7 @@ describe('RealtimeSession through an outage', () => {
     let refusing = false;
     server = await realtimeServer({ refuse: () => refusing });
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     refusing = true;
     server.connections[0]!.socket.terminate();
     await server.until(() => current.status.retrying);
@@ -100,17 +108,13 @@ describe('RealtimeSession through an outage', () => {
     await server.until(() => sent() > 0);
     expect(sent()).toBeLessThanOrEqual(3 * frameSamples);
     // An utterance is committed: nothing more goes out until its transcript is in.
-    send(second, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
+    send(second, committed('a'));
     await server.until(() => current.status.inFlight);
     const held = sent();
     for (let i = 101; i < 106; i++) current.push(frame(i));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent()).toBe(held);
-    send(second, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'a',
-      transcript: 'one',
-    });
+    send(second, completed('a', 'one'));
     await server.until(() => !current.status.inFlight);
     current.push(frame(106));
     await server.until(() => sent() > held);
@@ -123,7 +127,7 @@ describe('RealtimeSession through an outage', () => {
   test('a refusal (1008) stops sending, not capturing: Retry continues the session', async () => {
     server = await realtimeServer();
     const { current, finals } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     server.connections[0]!.socket.close(1008, 'idle_timeout');
     await server.until(() => current.status.state === 'failed');
     expect(current.status.message).toBe('idle_timeout');
@@ -136,12 +140,8 @@ describe('RealtimeSession through an outage', () => {
     );
     expect(current.status.state).toBe('capturing');
     const again = server.connections[1]!;
-    send(again, { type: 'input_audio_buffer.committed', item_id: 'a', previous_item_id: null });
-    send(again, {
-      type: 'conversation.item.input_audio_transcription.completed',
-      item_id: 'a',
-      transcript: 'kept',
-    });
+    send(again, committed('a'));
+    send(again, completed('a', 'kept'));
     await server.until(() => finals.length === 1);
     current.push(frame(10));
     expect(current.status.state).toBe('capturing');
@@ -150,7 +150,7 @@ describe('RealtimeSession through an outage', () => {
   test('Discard after a refusal forgets the kept audio and continues', async () => {
     server = await realtimeServer();
     const { current } = session(server.url);
-    await server.until(() => server!.connections[0]?.events.length === 1);
+    await firstConnection(server);
     server.connections[0]!.socket.close(1008, 'refused');
     await server.until(() => current.status.state === 'failed');
     for (let i = 0; i < 10; i++) current.push(frame(i));
