@@ -2,24 +2,12 @@
 // for as long as it takes, keeps capturing, sends the kept audio again and resumes by itself;
 // beyond the bound the oldest audio is dropped and reported; a refusal stops sending, not
 // capturing, and Retry or Discard continue the session.
-import { afterEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
 import { committed, completed } from './helpers/realtime-events.js';
-import {
-  closeServer,
-  firstConnection,
-  frame,
-  realtimeServer,
-  type Server,
-  send,
-  session,
-} from './helpers/realtime-server.js';
+import { firstConnection, frame, send, serverPerTest, session } from './helpers/realtime-server.js';
 
-let server: Server | undefined;
-afterEach(async () => {
-  await closeServer(server);
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 const audioOf = (connection: { audio: Int16Array[] }) =>
   Array.from(Int16Array.from(connection.audio.flatMap((chunk) => Array.from(chunk))));
@@ -28,11 +16,11 @@ describe('RealtimeSession through an outage', () => {
   test('refused ten times: keeps capturing, reconnects past the old three tries, resends and resumes', async () => {
     let refusals = 0;
     let refusing = false;
-    server = await realtimeServer({ refuse: () => refusing && ++refusals <= 10 });
+    const server = await startServer({ refuse: () => refusing && ++refusals <= 10 });
     const { current, statuses } = session(server.url);
     const first = await firstConnection(server);
     for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
-    await server.until(() => server!.samples(first) >= 1.9 * REALTIME_RATE);
+    await server.until(() => server.samples(first) >= 1.9 * REALTIME_RATE);
     refusing = true;
     first.socket.terminate();
     // The outage: 1 s more is spoken while every reconnect is refused.
@@ -43,12 +31,12 @@ describe('RealtimeSession through an outage', () => {
       /^Speech service not answering \(the realtime connection could not be opened \(code 1006\)\); retrying in \d+\.\d s$/,
     );
     expect(current.hasPendingAudio).toBe(true);
-    await server.until(() => server!.connections.length === 2);
+    await server.until(() => server.connections.length === 2);
     expect(refusals).toBe(11);
     // No click: the new connection gets everything kept, then capture goes on over it.
     for (let i = 60; i < 100; i++) current.push(frame(i));
     const second = server.connections[1]!;
-    await server.until(() => server!.samples(second) >= 4.9 * REALTIME_RATE);
+    await server.until(() => server.samples(second) >= 4.9 * REALTIME_RATE);
     const before = audioOf(first);
     expect(audioOf(second).slice(0, before.length)).toEqual(before);
     expect(current.status).toMatchObject({ state: 'capturing', retrying: false, droppedSeconds: 0 });
@@ -65,7 +53,7 @@ describe('RealtimeSession through an outage', () => {
 
   test('beyond the bound the oldest audio is dropped and reported, the rest resent', async () => {
     let refusing = false;
-    server = await realtimeServer({ refuse: () => refusing });
+    const server = await startServer({ refuse: () => refusing });
     const gaps: number[] = [];
     const { current } = session(server.url, {
       maxBufferedSeconds: 1,
@@ -81,17 +69,17 @@ describe('RealtimeSession through an outage', () => {
     expect(current.status.droppedSeconds).toBeCloseTo(dropped, 6);
     expect(current.status.bufferedSeconds).toBe(1);
     refusing = false;
-    await server.until(() => server!.connections.length === 2);
+    await server.until(() => server.connections.length === 2);
     const second = server.connections[1]!;
     for (let i = 40; i < 60; i++) current.push(frame(i));
-    await server.until(() => server!.samples(second) >= 1.9 * REALTIME_RATE);
+    await server.until(() => server.samples(second) >= 1.9 * REALTIME_RATE);
     // What was kept is what goes out: the newest second, not the dropped one.
     expect(server.samples(second)).toBeLessThan(2.1 * REALTIME_RATE);
   });
 
   test('the backlog goes out paced: at most 3x the microphone, none while a transcript is awaited', async () => {
     let refusing = false;
-    server = await realtimeServer({ refuse: () => refusing });
+    const server = await startServer({ refuse: () => refusing });
     const { current } = session(server.url);
     await firstConnection(server);
     refusing = true;
@@ -99,9 +87,9 @@ describe('RealtimeSession through an outage', () => {
     await server.until(() => current.status.retrying);
     for (let i = 0; i < 100; i++) current.push(frame(i)); // 5 s kept
     refusing = false;
-    await server.until(() => server!.connections[1]?.events.length === 1);
+    await server.until(() => server.connections[1]?.events.length === 1);
     const second = server.connections[1]!;
-    const sent = () => server!.samples(second);
+    const sent = () => server.samples(second);
     const frameSamples = (REALTIME_RATE * 50) / 1000;
     // Each frame lets the backlog advance by three frames' worth, not all at once.
     current.push(frame(100));
@@ -125,7 +113,7 @@ describe('RealtimeSession through an outage', () => {
   });
 
   test('a refusal (1008) stops sending, not capturing: Retry continues the session', async () => {
-    server = await realtimeServer();
+    const server = await startServer();
     const { current, finals } = session(server.url);
     await firstConnection(server);
     server.connections[0]!.socket.close(1008, 'idle_timeout');
@@ -136,7 +124,7 @@ describe('RealtimeSession through an outage', () => {
     expect(server.connections).toHaveLength(1);
     await current.retry();
     await server.until(
-      () => (server!.connections[1] ? server!.samples(server!.connections[1]) : 0) >= 0.45 * REALTIME_RATE,
+      () => (server.connections[1] ? server.samples(server.connections[1]) : 0) >= 0.45 * REALTIME_RATE,
     );
     expect(current.status.state).toBe('capturing');
     const again = server.connections[1]!;
@@ -148,7 +136,7 @@ describe('RealtimeSession through an outage', () => {
   });
 
   test('Discard after a refusal forgets the kept audio and continues', async () => {
-    server = await realtimeServer();
+    const server = await startServer();
     const { current } = session(server.url);
     await firstConnection(server);
     server.connections[0]!.socket.close(1008, 'refused');
@@ -156,9 +144,9 @@ describe('RealtimeSession through an outage', () => {
     for (let i = 0; i < 10; i++) current.push(frame(i));
     await current.discard();
     expect(current.status).toMatchObject({ state: 'capturing', bufferedSeconds: 0 });
-    await server.until(() => server!.connections[1]?.events.length === 1);
+    await server.until(() => server.connections[1]?.events.length === 1);
     for (let i = 10; i < 14; i++) current.push(frame(i));
-    await server.until(() => server!.samples(server!.connections[1]!) >= 0.15 * REALTIME_RATE);
+    await server.until(() => server.samples(server.connections[1]!) >= 0.15 * REALTIME_RATE);
     expect(server.samples(server.connections[1]!)).toBeLessThan(0.25 * REALTIME_RATE);
   });
 });

@@ -4,6 +4,7 @@
  * frames of a quiet tone.
  */
 import type { AddressInfo } from 'node:net';
+import { afterEach } from '@jest/globals';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { SessionStatus } from '../../src/browser/lib/capture-session.js';
 import { type RealtimeSocket, realtimeUrl } from '../../src/browser/lib/realtime-protocol.js';
@@ -117,6 +118,19 @@ export type Server = Awaited<ReturnType<typeof realtimeServer>>;
 export async function firstConnection(server: Server): Promise<Connection> {
   await server.until(() => server.connections[0]?.events.length === 1);
   return server.connections[0]!;
+}
+
+/** One scripted server per test: the returned function starts it; it is closed after the test. */
+export function serverPerTest(): (options?: Parameters<typeof realtimeServer>[0]) => Promise<Server> {
+  let current: Server | undefined;
+  afterEach(async () => {
+    await closeServer(current);
+    current = undefined;
+  });
+  return async (options) => {
+    current = await realtimeServer(options);
+    return current;
+  };
 }
 
 /** Ends a test's server and its connections. */
