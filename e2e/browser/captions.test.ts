@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@j
 import { SAMPLE_RATE } from '@live-captions/audio';
 import { screenshot, watchErrors } from './browser.js';
 import { gatewayFails, relayRestarts } from './failure-scenarios.js';
+import { realtimeOutage, realtimeUnavailable } from './realtime-outage-scenarios.js';
 import { realtimeReconnects, realtimeToOverlay } from './realtime-scenarios.js';
 import {
   closeSession,
@@ -206,12 +207,24 @@ describe('live captions in a browser', () => {
   );
 
   test(
-    '8. the realtime connection drops: the page reconnects and goes on; refused three times: Retry',
+    '8. the realtime connection drops, then is refused: the page reconnects and goes on by itself',
     () => realtimeReconnects(session),
     120_000,
   );
 
-  test('9. no page broke its CSP or threw', () => {
+  test(
+    '9. realtime: the gateway stopped for 20 s mid-speech; back with no click, every utterance captioned once',
+    () => realtimeOutage(session),
+    240_000,
+  );
+
+  test(
+    '10. a gateway without its VAD model: Realtime is not offered, a realtime link uses rolling windows and says why',
+    () => realtimeUnavailable(session),
+    120_000,
+  );
+
+  test('11. no page broke its CSP or threw', () => {
     const expected = [
       // The capture page's first /health before the access token was typed.
       /status of 401 \(Unauthorized\)/,

@@ -6,6 +6,7 @@
 import { expect } from '@jest/globals';
 import { SAMPLE_RATE } from '@live-captions/audio';
 import { screenshot, watchErrors } from './browser.js';
+import { gatewayOutage } from './gateway-outage.js';
 import { overlayAddress, type Session, until } from './session.js';
 import { answered, assertNoAudioLost } from './window-audio.js';
 
@@ -87,31 +88,7 @@ export async function gatewayFails(session: Session): Promise<void> {
   // The gateway stops for 20 s mid-speech.
   from = stack.proxy.windows.length;
   const captionsBefore = sourceCaptions.length;
-  const stoppedAt = Date.now();
-  await stack.stopGateway();
-  await capture.waitForFunction(
-    () => /unreachable/.test(document.querySelector('#service-status')?.textContent ?? ''),
-    null,
-    { timeout: 15_000 },
-  );
-  await capture.waitForFunction(
-    () =>
-      /retrying in .* of audio kept \(up to 120\.0 s\)/.test(
-        document.querySelector('#capture-status')?.textContent ?? '',
-      ),
-    null,
-    { timeout: 15_000 },
-  );
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - stoppedAt))));
-  expect(await capture.isHidden('#failure')).toBe(true);
-  await screenshot(capture, 'capture-outage');
-  await stack.startGateway();
-  // Back by itself: the header, then the backlog, with no click.
-  await capture.waitForFunction(
-    () => (document.querySelector('#service-status')?.textContent ?? '').startsWith('Ready'),
-    null,
-    { timeout: 20_000 },
-  );
+  await gatewayOutage(session, 'capture-outage');
   await until(
     session,
     'the backlog answered and capture listening again',

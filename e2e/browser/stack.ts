@@ -28,9 +28,12 @@ export interface Stack {
   relayUrl: string;
   proxy: CaptureProxy;
   restartRelay(): Promise<void>;
-  /** Stops the speech gateway (the capture proxy then answers 502), and starts it again. */
+  /**
+   * Stops the speech gateway (the capture proxy then answers 502), and starts it again, with
+   * `env` over its usual environment (until the next start).
+   */
   stopGateway(): Promise<void>;
-  startGateway(): Promise<void>;
+  startGateway(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
   logs(): string;
 }
@@ -98,8 +101,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     async stopGateway() {
       await gateway.stop();
     },
-    async startGateway() {
-      gateway = startService('speech', gatewayEnv);
+    async startGateway(env = {}) {
+      gateway = startService('speech', { ...gatewayEnv, ...env });
       await gatewayReady();
     },
     async stop() {

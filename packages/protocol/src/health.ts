@@ -38,6 +38,12 @@ export interface WorkerStatus {
   updatedAt: number;
 }
 
+/**
+ * Whether `/v1/realtime` can open a session now: it needs the VAD model, and `reason` says why
+ * not (the capture page then offers only rolling windows).
+ */
+export type RealtimeAvailability = { available: true; reason: null } | { available: false; reason: string };
+
 /** `GET /health` of the speech gateway (200 only when ready). */
 export interface SpeechHealth {
   ready: boolean;
@@ -66,4 +72,6 @@ export interface SpeechHealth {
   queue_timeouts: number;
   /** Largest backlog of a live stream on this gateway: seconds captured but not yet captioned. */
   backlog_seconds: number;
+  /** The realtime transport: whether it can be used now, and why not. */
+  realtime: RealtimeAvailability;
 }

@@ -1,4 +1,5 @@
-// The realtime capture session stopping, reconnecting, failing, and taking changes mid-session.
+// The realtime capture session stopping, reconnecting, and taking changes mid-session (outages and
+// refusals: realtime-session-outage.test.ts).
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { REALTIME_RATE } from '../src/browser/lib/realtime-protocol.js';
 import { committed, completed, speechStarted } from './helpers/realtime-events.js';
@@ -113,52 +114,6 @@ describe('RealtimeSession', () => {
     send(second, committed('again'));
     send(second, completed('again', 'x'));
     await server.until(() => finals.length === 1);
-  });
-
-  test('reconnects exhausted: failed with the audio kept; Retry sends it and finishes', async () => {
-    let refusing = false;
-    server = await realtimeServer({ refuse: () => refusing });
-    const { current, statuses } = session(server.url);
-    await firstConnection(server);
-    for (let i = 0; i < 10; i++) current.push(frame(i));
-    await server.until(() => server!.samples(server!.connections[0]!) >= 0.4 * REALTIME_RATE);
-    send(server.connections[0]!, {
-      type: 'input_audio_buffer.speech_started',
-      item_id: 'a',
-      audio_start_ms: 0,
-    });
-    await server.until(() => current.status.inFlight);
-    refusing = true;
-    server.connections[0]!.socket.terminate();
-    await current.whenIdle();
-    expect(current.status.state).toBe('failed');
-    expect(
-      statuses
-        .filter((status) => status.message?.startsWith('Retrying ('))
-        .map((s) => s.message!.slice(0, 13)),
-    ).toEqual(['Retrying (1/3', 'Retrying (2/3', 'Retrying (3/3']);
-    expect(current.hasPendingAudio).toBe(true);
-    expect(current.status.bufferedSeconds).toBeCloseTo(0.5, 1);
-
-    refusing = false;
-    const retried = current.retry();
-    await server.until(() => server!.connections[1]?.events.at(-1)?.type === 'input_audio_buffer.commit');
-    const again = server.connections[1]!;
-    expect(server.samples(again)).toBe(REALTIME_RATE / 2);
-    send(again, { type: 'error', error: { message: 'empty', event_id: again.events.at(-1)!.event_id } });
-    await retried;
-    expect(current.status.state).toBe('closed');
-  });
-
-  test('Discard after a failure drops the audio and closes', async () => {
-    server = await realtimeServer({ refuse: () => true });
-    const { current } = session(server.url);
-    current.push(frame(0));
-    await current.whenIdle();
-    expect(current.status.state).toBe('failed');
-    expect(current.status.message).toBe('the realtime connection could not be opened (code 1006)');
-    await current.discard();
-    expect(current.status).toMatchObject({ state: 'closed', bufferedSeconds: 0 });
   });
 
   test('a language or task change mid-session is a new session.update', async () => {

@@ -84,8 +84,11 @@ export function createApp(options: AppOptions): SpeechApp {
   const logger = options.logger ?? createLogger('speech');
   const uploadTimeoutMs = options.uploadTimeoutMs ?? UPLOAD_TIMEOUT_MS;
   const shutdownGraceMs = config.shutdownTimeoutSeconds * 1000;
+  // The realtime route refuses upgrades on the same VAD source's answer: one source of truth.
+  const vad = options.vad ?? sileroVad(Promise.resolve(undefined));
   const admission = new Admission({
     queue,
+    realtime: () => vad.availability(),
     maxStreams: config.maxStreams,
     queueTimeoutMs: options.queueTimeoutMs ?? config.queueTimeoutSeconds * 1000,
     version: config.version,
@@ -131,7 +134,7 @@ export function createApp(options: AppOptions): SpeechApp {
     apiKey: config.apiKey,
     allowedOrigins: allowed,
     config: config.realtime,
-    vad: options.vad ?? sileroVad(Promise.resolve(undefined)),
+    vad,
     logger,
     state,
     trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,

@@ -259,6 +259,8 @@ describe('health and unknown routes', () => {
         rejected: 0,
         queue_timeouts: 0,
         backlog_seconds: 0,
+        // No VAD source given: the realtime route refuses, and the report says so.
+        realtime: { available: false, reason: 'the VAD model is not loaded (no VAD model configured)' },
       });
     } finally {
       await cold.close();

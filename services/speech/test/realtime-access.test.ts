@@ -156,14 +156,35 @@ describe('upgrade refusals', () => {
     again.ws!.close();
   });
 
-  it('answers 503 while no VAD model is available', async () => {
+  it('answers 503 while no VAD model is available, and /health says so', async () => {
+    const health = async (port: number) =>
+      (await (await fetch(`http://127.0.0.1:${port}/health`, { headers: bearer })).json()) as {
+        realtime: unknown;
+      };
+    expect((await health(gateway.port)).realtime).toEqual({ available: true, reason: null });
     const noVad = await startGateway({ queue: backend.queue, config: testConfig() });
+    const missing = await startGateway({
+      queue: backend.queue,
+      config: testConfig({ apiKey: API_KEY }),
+      vad: sileroVad(Promise.resolve('/nonexistent/ggml-silero.bin')),
+    });
     try {
       const outcome = await dial(noVad.port);
       expect(outcome.status).toBe(503);
       expect(outcome.headers!['retry-after']).toBe('5');
+      expect((await health(noVad.port)).realtime).toEqual({
+        available: false,
+        reason: 'the VAD model is not loaded (no VAD model configured)',
+      });
+      // A configured file that is not there: refused on the same condition /health reports.
+      expect((await dial(missing.port, { headers: bearer })).status).toBe(503);
+      expect((await health(missing.port)).realtime).toEqual({
+        available: false,
+        reason: 'the VAD model is not loaded (VAD model /nonexistent/ggml-silero.bin not found)',
+      });
     } finally {
       await noVad.close();
+      await missing.close();
     }
   });
 });

@@ -4,6 +4,7 @@
  * frames of a quiet tone.
  */
 import type { AddressInfo } from 'node:net';
+import { afterEach } from '@jest/globals';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { SessionStatus } from '../../src/browser/lib/capture-session.js';
 import { type RealtimeSocket, realtimeUrl } from '../../src/browser/lib/realtime-protocol.js';
@@ -72,7 +73,12 @@ export async function realtimeServer(options: { refuse?: () => boolean } = {}) {
   };
 }
 
+/** Sessions of the running test: once its server is closed, they stop reconnecting. */
+const live = new Set<{ ended: boolean }>();
+
 export function session(url: string, extra: Partial<ConstructorParameters<typeof RealtimeSession>[0]> = {}) {
+  const life = { ended: false };
+  live.add(life);
   const finals: RealtimeFinal[] = [];
   const partials: string[] = [];
   const statuses: SessionStatus[] = [];
@@ -83,7 +89,11 @@ export function session(url: string, extra: Partial<ConstructorParameters<typeof
     model: 'ggml-synthetic-tiny',
     language: 'en',
     connect: (address, protocols) => new WebSocket(address, protocols) as unknown as RealtimeSocket,
-    retry: { delaysMs: [1, 1, 1], sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    // The backoff's delays are told in the status; the tests wait 1 ms instead (for ever once
+    // the test is over: a session reconnects for as long as it is capturing).
+    retry: {
+      sleep: () => new Promise((resolve) => (life.ended ? undefined : setTimeout(resolve, 1))),
+    },
     onFinal: (final) => finals.push(final),
     onPartial: (text) => partials.push(text),
     onStatus: (status) => statuses.push(status),
@@ -110,8 +120,23 @@ export async function firstConnection(server: Server): Promise<Connection> {
   return server.connections[0]!;
 }
 
+/** One scripted server per test: the returned function starts it; it is closed after the test. */
+export function serverPerTest(): (options?: Parameters<typeof realtimeServer>[0]) => Promise<Server> {
+  let current: Server | undefined;
+  afterEach(async () => {
+    await closeServer(current);
+    current = undefined;
+  });
+  return async (options) => {
+    current = await realtimeServer(options);
+    return current;
+  };
+}
+
 /** Ends a test's server and its connections. */
 export async function closeServer(server: Server | undefined): Promise<void> {
+  for (const life of live) life.ended = true;
+  live.clear();
   for (const connection of server?.connections ?? []) connection.socket.terminate();
   await server?.close();
 }

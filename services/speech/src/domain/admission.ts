@@ -11,6 +11,7 @@ import type {
   InferenceProgress,
   InferenceRequest,
   InferenceResult,
+  RealtimeAvailability,
   SpeechHealth,
 } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
@@ -30,7 +31,11 @@ export interface AdmissionOptions {
   now?: () => number;
   /** Shared sessions (several gateways on Redis); default this process's own. */
   store?: SessionStore;
+  /** Whether `/v1/realtime` can open a session (its VAD source's answer); default: it cannot. */
+  realtime?: () => Promise<RealtimeAvailability>;
 }
+
+const NO_REALTIME: RealtimeAvailability = { available: false, reason: 'no VAD model configured' };
 
 /** 503 for a backend that cannot take jobs now, with the backend's reason for operators. */
 function unavailable(error: unknown): HttpError {
@@ -199,11 +204,13 @@ export class Admission {
     const engine = ready[0]?.engine;
     if (!engine) throw new HttpError(503, Messages.modelLoading, { retryAfter: 1 });
     const running = ready.reduce((sum, worker) => sum + worker.running, 0);
-    const [sessions, counters] = await Promise.all([this.store.size(), this.store.counters()]).catch(
-      (error: unknown) => {
-        throw unavailable(error);
-      },
-    );
+    const [sessions, counters, realtime] = await Promise.all([
+      this.store.size(),
+      this.store.counters(),
+      this.options.realtime?.() ?? NO_REALTIME,
+    ]).catch((error: unknown) => {
+      throw unavailable(error);
+    });
     return {
       ready: true,
       version: this.options.version,
@@ -230,6 +237,7 @@ export class Admission {
       rejected: counters.rejected,
       queue_timeouts: counters.queueTimeouts,
       backlog_seconds: Math.round(this.lag.maxBacklogSeconds() * 1000) / 1000,
+      realtime,
     };
   }
 }

@@ -12,7 +12,7 @@
 
 import type { TranscribeResponse } from '@live-captions/protocol';
 import { LagWatchdog } from './lag-watchdog.js';
-import { RequestFailedError, type RetryOptions, withRetries } from './retry.js';
+import { RequestFailedError, type RetryOptions, retryMessage, withRetries } from './retry.js';
 import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
 import type { SessionState, SessionStatus } from './session-status.js';
 
@@ -225,7 +225,7 @@ export class CaptureSession {
           onRetry: (event) => {
             this.retrying = true;
             this.lag.outage();
-            this.message = `Speech service not answering (${event.message}); retrying in ${(event.delayMs / 1000).toFixed(1)} s`;
+            this.message = retryMessage(event.message, event.delayMs);
             this.emit();
             this.options.retry?.onRetry?.(event);
           },

@@ -68,6 +68,20 @@ export class KeptAudio {
     this.start = keepFrom;
   }
 
+  /**
+   * Drops the oldest audio beyond `maxSamples` (the gateway has been away too long); returns the
+   * samples dropped. A connection's audio is sent as it comes, so what goes was sent already or
+   * is resent from the new start on the next connection.
+   */
+  dropBeyond(maxSamples: number): number {
+    const excess = this.samples.length - maxSamples;
+    if (excess <= 0) return 0;
+    this.samples = this.samples.slice(excess);
+    this.start += excess;
+    this.sentUpTo = Math.max(this.sentUpTo, this.start);
+    return excess;
+  }
+
   /** Forgets the kept audio (discarded, or the session is over). */
   clear(): void {
     this.samples = new Float32Array(0);

@@ -22,7 +22,12 @@ export interface RealtimeSessionOptions extends TranscriptionSettings {
    */
   settleMs?: number;
   connect?: (url: string, protocols: string[]) => RealtimeSocket;
-  retry?: Pick<RetryOptions, 'delaysMs' | 'sleep'>;
+  /** The reconnects' wait and jitter (tests inject them). */
+  retry?: Pick<RetryOptions, 'sleep' | 'random'>;
+  /** Audio kept for a gateway that is away before the oldest is dropped (default 120 s). */
+  maxBufferedSeconds?: number;
+  /** The oldest `seconds` of kept audio were dropped (the bound was reached): a gap. */
+  onGap?: (seconds: number) => void;
   onPartial?: (text: string) => void;
   onFinal?: (final: RealtimeFinal) => void;
   onStatus?: (status: SessionStatus) => void;

@@ -1,28 +1,24 @@
 /**
  * One capture session over the realtime transport (no DOM): a WebSocket to the gateway's
  * `/v1/realtime?intent=transcription` (OpenAI Realtime API), microphone frames resampled to
- * 24 kHz PCM16 and appended every `sendEveryMs`, the server's VAD cutting utterances. Partial
- * text comes from `delta` events, finals from `completed` ones, in spoken order.
- *
- * Same rules as the rolling transport (`CaptureSession`): audio is never dropped silently. Until
- * an utterance's transcript has arrived its audio is kept, and after a lost connection it is sent
- * again on the next one; reconnects follow the retry delays of `retry.ts` (0.5, 1, 2 s), then
- * the session fails with the audio kept for Retry or Discard. Stop sends the rest, commits the
- * open utterance and closes once every transcript is in. The socket and its reconnects are
- * `realtime-connection.ts`'s, the pacing of the audio appends `realtime-appends.ts`'s.
+ * 24 kHz PCM16 and appended every `sendEveryMs`, the server's VAD cutting utterances; partial text
+ * from `delta` events, finals from `completed` ones, in spoken order. Same rules as the rolling
+ * transport (`CaptureSession`) through an outage: audio is kept until its transcript is in (at
+ * most `maxBufferedSeconds`, 120 s; beyond, the oldest is dropped and told to `onGap`), capture
+ * goes on, the link (`realtime-link.ts`) reconnects until the gateway is back and the kept audio
+ * goes out again on the new connection (paced by `realtime-appends.ts`). A refusal stops sending,
+ * not capturing: `retry()` and `discard()` carry on. Stop sends the rest, commits the open
+ * utterance and closes once every transcript is in.
  */
 import { StreamResampler } from '@live-captions/audio';
-import type { SessionState, SessionStatus } from './capture-session.js';
-import { dueAppends } from './realtime-appends.js';
-import { RealtimeConnection } from './realtime-connection.js';
+import { CAPTURE_BUFFER_SECONDS, type SessionState, type SessionStatus } from './capture-session.js';
+import { CATCH_UP_SPEED, dueAppends } from './realtime-appends.js';
 import { KeptAudio } from './realtime-kept-audio.js';
+import { RealtimeLink } from './realtime-link.js';
 import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
 import type { RealtimeErrorEvent, RealtimeSessionOptions } from './realtime-session-options.js';
 import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
-import { sleepOf } from './retry.js';
-
-/** Audio without a transcript beyond which capture stops and drains (as the rolling buffer). */
-const MAX_KEPT_SAMPLES = REALTIME_RATE * 30;
+import { retryMessage, sleepOf } from './retry.js';
 
 export class RealtimeSession {
   readonly transcripts = new RealtimeTranscripts();
@@ -30,7 +26,11 @@ export class RealtimeSession {
   private readonly resampler: StreamResampler;
   private state: SessionState = 'capturing';
   private message?: string;
-  private readonly connection: RealtimeConnection;
+  private retrying = false;
+  private stopRequested = false;
+  private dropped = 0;
+  private readonly link: RealtimeLink;
+  private readonly maxKeptSamples: number;
   /** 24 kHz audio not known to be transcribed. */
   private readonly kept = new KeptAudio();
   /** The commit awaiting its answer (`committed`, or an `error` naming it). */
@@ -45,7 +45,8 @@ export class RealtimeSession {
   constructor(options: RealtimeSessionOptions) {
     this.options = options;
     this.resampler = new StreamResampler(options.inputRate, REALTIME_RATE);
-    this.connection = new RealtimeConnection(options, {
+    this.maxKeptSamples = (options.maxBufferedSeconds ?? CAPTURE_BUFFER_SECONDS) * REALTIME_RATE;
+    this.link = new RealtimeLink(options, {
       active: () => this.state === 'capturing' || this.state === 'draining',
       opened: () => this.opened(),
       message: (data) => this.receive(data),
@@ -54,19 +55,19 @@ export class RealtimeSession {
         this.transcripts.dropUnfinished();
         this.options.onPartial?.(this.transcripts.partial);
       },
-      retrying: (why, attempt, of) => {
-        this.message = `Retrying (${attempt}/${of}): ${why}`;
+      retrying: (why, _attempt, delayMs) => {
+        this.retrying = true;
+        this.message = retryMessage(why, delayMs);
         this.emit();
       },
-      failed: (why) => {
-        // Capture stops here: the filter's look-ahead belongs to the kept audio too.
-        if (this.state === 'capturing') this.kept.append(this.resampler.flush());
+      refused: (why) => {
+        this.retrying = false;
         this.state = 'failed';
         this.message = why;
         this.emit();
       },
     });
-    this.connection.open();
+    this.link.open();
   }
 
   get status(): SessionStatus {
@@ -76,15 +77,16 @@ export class RealtimeSession {
       bufferedSeconds: this.kept.samples.length / REALTIME_RATE,
       committedSeconds: this.kept.doneUpTo / REALTIME_RATE,
       ...(this.message ? { message: this.message } : {}),
-      retrying: false,
-      maxBufferedSeconds: MAX_KEPT_SAMPLES / REALTIME_RATE,
-      droppedSeconds: 0,
+      retrying: this.retrying,
+      maxBufferedSeconds: this.maxKeptSamples / REALTIME_RATE,
+      droppedSeconds: this.dropped,
     };
   }
 
   /** Audio whose transcript has not arrived (the page warns before leaving). */
   get hasPendingAudio(): boolean {
-    return this.state === 'failed' || this.transcripts.pending > 0 || this.transcripts.speaking;
+    const { pending, speaking } = this.transcripts;
+    return this.state === 'failed' || this.retrying || pending > 0 || speaking;
   }
 
   /** A new language, task or prompt applies to the next utterances. */
@@ -92,51 +94,67 @@ export class RealtimeSession {
     if (update.language !== undefined) this.options.language = update.language;
     if (update.task !== undefined) this.options.task = update.task;
     if (update.prompt !== undefined) this.options.prompt = update.prompt;
-    if (this.connected) this.send(sessionUpdate(this.options, true));
+    if (this.connected) this.link.send(sessionUpdate(this.options, true));
   }
 
-  /** A frame from the microphone at `inputRate` (ignored once stopped). */
+  /**
+   * A frame from the microphone at `inputRate`: kept while capturing, also while sending is
+   * stopped by a refusal or the gateway is away; ignored once stopping.
+   */
   push(frame: Float32Array): void {
-    if (this.state !== 'capturing') return;
-    this.kept.append(this.resampler.process(frame));
-    if (this.kept.samples.length > MAX_KEPT_SAMPLES) {
-      // Transcripts lag more than 30 s behind: stop taking audio and finish what is there.
-      this.message = 'More than 30 s of audio waiting: capture stopped, sending the rest';
-      void this.stop();
-      return;
+    if (this.stopRequested || (this.state !== 'capturing' && this.state !== 'failed')) return;
+    const fresh = this.resampler.process(frame);
+    this.kept.append(fresh);
+    const dropped = this.kept.dropBeyond(this.maxKeptSamples) / REALTIME_RATE;
+    if (dropped > 0) {
+      this.dropped += dropped;
+      this.options.onGap?.(dropped);
     }
-    this.sendAudio(false);
+    this.sendAudio(false, CATCH_UP_SPEED * fresh.length);
+    // While nothing is sent the status line shows the kept audio growing.
+    if (this.retrying || this.state === 'failed') this.emit();
   }
 
   /** Stop capturing: the rest is sent and committed; resolves once every transcript is in. */
   stop(): Promise<void> {
-    if (this.state === 'capturing') {
-      this.state = 'draining';
+    if (!this.stopRequested && this.state !== 'closed') {
+      this.stopRequested = true;
       this.kept.append(this.resampler.flush());
-      if (this.connected) this.finishAudio();
+      if (this.state === 'capturing') {
+        this.state = 'draining';
+        if (this.connected) this.finishAudio();
+      }
       this.emit();
     }
     return this.whenIdle();
   }
 
-  /** After a failure: connects again, sends the kept audio and finishes. */
+  /** After a refusal: connects again, sends the kept audio and carries on (or finishes). */
   retry(): Promise<void> {
-    if (this.state !== 'failed') return this.whenIdle();
-    this.state = 'draining';
-    this.message = undefined;
-    this.connection.reopen();
-    this.emit();
-    return this.whenIdle();
+    if (this.state === 'failed') {
+      this.state = this.stopRequested ? 'draining' : 'capturing';
+      this.message = undefined;
+      this.link.reopen();
+      this.emit();
+    }
+    return Promise.resolve();
   }
 
-  /** After a failure: forgets the kept audio. */
+  /** After a refusal: forgets the kept audio and carries on (connecting again), or closes. */
   discard(): Promise<void> {
-    if (this.state !== 'failed') return this.whenIdle();
-    this.kept.clear();
-    this.transcripts.dropUnfinished();
-    this.message = undefined;
-    this.finish();
-    return this.whenIdle();
+    if (this.state === 'failed') {
+      this.kept.release();
+      this.transcripts.dropUnfinished();
+      this.message = undefined;
+      if (this.stopRequested) {
+        this.finish();
+      } else {
+        this.state = 'capturing';
+        this.link.reopen();
+        this.emit();
+      }
+    }
+    return Promise.resolve();
   }
 
   /** Resolves when the session is closed or failed. */
@@ -146,7 +164,7 @@ export class RealtimeSession {
   }
 
   private get connected(): boolean {
-    return this.connection.connected;
+    return this.link.connected;
   }
 
   private emit(): void {
@@ -156,14 +174,15 @@ export class RealtimeSession {
     }
   }
 
-  /** A new connection: the settings, then everything kept (or the rest and a commit, when stopping). */
+  /** A new connection: the settings, then the kept audio (or the rest and a commit, when stopping). */
   private opened(): void {
+    this.retrying = false;
     this.message = undefined;
-    this.send(sessionUpdate(this.options));
+    this.link.send(sessionUpdate(this.options));
     // Everything kept is (re)sent: this connection's audio starts where the kept audio does.
     this.kept.rebase();
     if (this.state === 'draining') this.finishAudio();
-    else this.sendAudio(true);
+    else this.sendAudio(false);
     this.emit();
   }
 
@@ -206,8 +225,8 @@ export class RealtimeSession {
       this.commitAnswered = true;
       this.commitEventId = undefined;
     } else {
-      this.connection.serverError = error?.message ?? 'unknown error';
-      this.message = `Server: ${this.connection.serverError}`;
+      this.link.serverError = error?.message ?? 'unknown error';
+      this.message = `Server: ${this.link.serverError}`;
     }
   }
 
@@ -247,7 +266,7 @@ export class RealtimeSession {
     this.state = 'closed';
     // Every transcript is in (or the operator discarded the rest): nothing is waiting any more.
     this.kept.release();
-    this.connection.close();
+    this.link.close();
     this.emit();
   }
 
@@ -260,23 +279,18 @@ export class RealtimeSession {
   }
 
   private commit(): void {
-    this.commitEventId = this.nextEventId();
-    this.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
-  }
-
-  private sendAudio(all: boolean): void {
-    if (!this.connected) return;
-    for (const append of dueAppends(this.kept, all, this.options.sendEveryMs)) this.send(append);
-    this.trim();
-  }
-
-  private send(event: Record<string, unknown>): void {
-    this.connection.send(event);
-  }
-
-  private nextEventId(): string {
     this.eventCount += 1;
-    return `evt_capture_${this.eventCount}`;
+    this.commitEventId = `evt_capture_${this.eventCount}`;
+    this.link.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
+  }
+
+  /** `budget`: samples the backlog may advance by now, when catching up after an outage. */
+  private sendAudio(all: boolean, budget = 0): void {
+    if (!this.connected) return;
+    const catchUp = { budget, transcriptWaiting: this.transcripts.pending > 0 };
+    for (const append of dueAppends(this.kept, all, this.options.sendEveryMs, catchUp))
+      this.link.send(append);
+    this.trim();
   }
 
   /** Drops kept audio that is transcribed or was silence before any utterance. */

@@ -50,6 +50,10 @@ export interface RetryOptions {
   }) => void;
 }
 
+/** The status line's words while the gateway is away (both transports). */
+export const retryMessage = (why: string, delayMs: number) =>
+  `Speech service not answering (${why}); retrying in ${(delayMs / 1000).toFixed(1)} s`;
+
 /** The real clock's wait, unless the options inject one (tests do). */
 export const sleepOf = (options?: Pick<RetryOptions, 'sleep'>) =>
   options?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));

@@ -10,7 +10,7 @@ import { byId, languageName, loadJson, stripTokensFromAddress } from '../lib/dom
 import { readParams } from '../lib/params.js';
 import { SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { parseTransport, type Transport } from '../lib/transport.js';
-import { type TransportSource, transportLine } from './capture-health.js';
+import { realtimeUnavailable, type TransportSource, transportLine } from './capture-health.js';
 
 const SETTINGS_KEY = 'capture-settings';
 const TOKENS_KEY = 'capture-tokens';
@@ -33,6 +33,7 @@ export const ui = {
   partial: byId('partial'),
   transport: byId<HTMLSelectElement>('transport'),
   transportStatus: byId('transport-status'),
+  transportUnavailable: byId('transport-unavailable'),
   microphone: byId<HTMLSelectElement>('microphone'),
   language: byId<HTMLSelectElement>('language'),
   sensitivity: byId<HTMLSelectElement>('sensitivity'),
@@ -104,9 +105,20 @@ export const savedMicrophone = () => savedSettings().microphone;
 
 /**
  * Settings the realtime transport has no use for are disabled while it is selected, modes the
- * service does not offer always, and the transport itself while a session runs.
+ * service does not offer always, and the transport itself while a session runs. Realtime is
+ * offered only when `/health` says the gateway can serve it: asked for by the link or the last
+ * choice while it cannot, rolling windows are used and the header says why (and Realtime comes
+ * back once it can).
  */
 export function showTransport(health: SpeechHealth | undefined, capturing: boolean): void {
+  const unavailable = realtimeUnavailable(health);
+  const option = ui.transport.querySelector<HTMLOptionElement>('option[value="realtime"]')!;
+  option.disabled = unavailable !== undefined;
+  option.textContent = unavailable ? 'Realtime (unavailable)' : 'Realtime';
+  ui.transportUnavailable.hidden = !unavailable;
+  ui.transportUnavailable.textContent = unavailable ? `Realtime is unavailable here: ${unavailable}.` : '';
+  if (!capturing && transportSource !== 'chosen' && wantedTransport === 'realtime')
+    ui.transport.value = unavailable ? 'rolling' : 'realtime';
   const realtime = selectedTransport() === 'realtime';
   ui.interval.disabled = realtime;
   for (const input of modeInputs) {
@@ -116,11 +128,17 @@ export function showTransport(health: SpeechHealth | undefined, capturing: boole
     if (input.disabled && input.checked) modeInputs[0]!.checked = true;
   }
   ui.transport.disabled = capturing;
-  ui.transportStatus.textContent = transportLine(selectedTransport(), transportSource);
+  const fellBack = !realtime && transportSource !== 'chosen' && wantedTransport === 'realtime';
+  ui.transportStatus.textContent = transportLine(
+    selectedTransport(),
+    transportSource,
+    fellBack ? unavailable : undefined,
+  );
 }
 
-/** Where the transport in use came from (the header says it). */
+/** Where the transport in use came from (the header says it), and what the link or last choice asked. */
 let transportSource: TransportSource = 'default';
+let wantedTransport: Transport = 'rolling';
 export function transportChosen(): void {
   transportSource = 'chosen';
 }
@@ -161,7 +179,8 @@ export function restoreSettings(): void {
   // An explicit `?transport=` in the link wins over the choice remembered on this device.
   const fromLink = params.get('transport');
   transportSource = fromLink ? 'link' : saved.transport ? 'saved' : 'default';
-  ui.transport.value = parseTransport(fromLink ?? saved.transport);
+  wantedTransport = parseTransport(fromLink ?? saved.transport);
+  ui.transport.value = wantedTransport;
   showTransport(undefined, false);
   ui.relayUrl.value = params.get('relayUrl') ?? saved.relayUrl ?? '';
   ui.relayRoom.value = params.get('room') ?? saved.room ?? '';

@@ -66,7 +66,15 @@ const WHY: Record<TransportSource, string> = {
   chosen: 'chosen here',
 };
 
-export function transportLine(transport: Transport, source: TransportSource): string {
+/** `unavailable`: Realtime was asked for (link or last choice) but the gateway cannot serve it. */
+export function transportLine(transport: Transport, source: TransportSource, unavailable?: string): string {
   const name = transport === 'realtime' ? 'realtime (WebSocket)' : 'rolling windows';
+  if (unavailable) return `Transport: ${name} (realtime was asked for but is unavailable: ${unavailable})`;
   return `Transport: ${name} (${WHY[source]})`;
+}
+
+/** The gateway's reason Realtime cannot be used now, or undefined when it can (or is not known yet). */
+export function realtimeUnavailable(health: SpeechHealth | undefined): string | undefined {
+  const realtime = health?.realtime;
+  return realtime && !realtime.available ? realtime.reason : undefined;
 }

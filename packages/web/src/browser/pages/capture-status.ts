@@ -1,7 +1,7 @@
 /**
- * The capture page's status line and failure text for a session's status (pure strings). The
- * rolling session carries on capturing while its sending is stopped by a refusal; the realtime
- * session stops capturing when its reconnects are spent (its older rule, see the README).
+ * The capture page's status line and failure text for a session's status (pure strings). Both
+ * transports carry on capturing while the gateway is away or their sending is stopped by a
+ * refusal.
  */
 import type { SessionStatus } from '../lib/capture-session.js';
 import { formatSeconds } from '../lib/dom.js';
@@ -15,8 +15,7 @@ export interface SessionLine {
   failure?: string;
 }
 
-/** `carriesOn`: the session keeps capturing while failed (the rolling transport). */
-export function sessionLine(status: SessionStatus, carriesOn: boolean): SessionLine {
+export function sessionLine(status: SessionStatus): SessionLine {
   const dropped =
     status.droppedSeconds > 0 ? ` · ${formatSeconds(status.droppedSeconds)} dropped (buffer full)` : '';
   const kept = `${formatSeconds(status.bufferedSeconds)} of audio kept (up to ${formatSeconds(status.maxBufferedSeconds)})`;
@@ -41,17 +40,11 @@ export function sessionLine(status: SessionStatus, carriesOn: boolean): SessionL
     case 'draining':
       return { text: status.message ?? `Finishing · sending the rest · ${figures}`, tone: 'busy' };
     case 'failed':
-      return carriesOn
-        ? {
-            text: `Listening · sending stopped, audio kept · ${kept}${dropped}`,
-            tone: 'error',
-            failure: `The speech service refused the audio: ${status.message ?? 'unknown error'}. Capture carries on: ${kept}. Retry sends it again and continues; Discard forgets it and continues.`,
-          }
-        : {
-            text: 'Stopped: audio kept, waiting for Retry or Discard',
-            tone: 'error',
-            failure: `The speech service did not answer: ${status.message ?? 'unknown error'}. ${formatSeconds(status.bufferedSeconds)} of audio is kept.`,
-          };
+      return {
+        text: `Listening · sending stopped, audio kept · ${kept}${dropped}`,
+        tone: 'error',
+        failure: `The speech service refused the audio: ${status.message ?? 'unknown error'}. Capture carries on: ${kept}. Retry sends it again and continues; Discard forgets it and continues.`,
+      };
     case 'closed':
       return { text: `Stopped · ${figures}`, tone: 'idle' };
   }

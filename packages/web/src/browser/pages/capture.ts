@@ -94,9 +94,10 @@ async function loadHealth(): Promise<void> {
   ui.apiKey.removeAttribute('aria-invalid');
   const first = health === undefined;
   health = answer.health;
+  // Realtime comes and goes with the gateway's VAD model.
+  refreshTransport();
   if (!first) return;
   fillLanguages(health);
-  refreshTransport();
   ui.start.disabled = audio !== undefined;
   if (ui.apiKey.value.trim() && !ui.relayToken.value.trim()) void loadRelayConfig(false);
 }
@@ -117,9 +118,8 @@ async function loadRelayConfig(explicit: boolean): Promise<void> {
 // --- capture ---
 
 function showSession(status: SessionStatus): void {
-  // The rolling session keeps capturing through a refusal; the realtime one stops (its older rule).
-  const carriesOn = session instanceof CaptureSession;
-  const line = sessionLine(status, carriesOn);
+  // Both transports keep capturing through an outage or a refusal: only Stop ends the audio.
+  const line = sessionLine(status);
   setStatus(ui.captureStatus, line.text, line.tone);
   ui.failure.hidden = status.state !== 'failed';
   ui.retry.disabled = ui.discard.disabled = status.state !== 'failed';
@@ -127,10 +127,6 @@ function showSession(status: SessionStatus): void {
   switch (status.state) {
     case 'draining':
       if (audio) void stopAudio();
-      break;
-    case 'failed':
-      if (audio && !carriesOn) void stopAudio();
-      if (!carriesOn) ui.stop.disabled = true;
       break;
     case 'closed':
       session = undefined;
@@ -162,6 +158,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
       onFinal: (final) =>
         board.addUtterance(final, selectedMode() === 'translate' ? 'en' : ui.language.value),
       onStatus: showSession,
+      onGap: (seconds) => board.addGap(seconds, 'dropped'),
     });
   }
   return new CaptureSession({
