@@ -31,6 +31,7 @@ const SITES = {
     scripts: ['pages/capture.ts', 'worklet/capture-worklet.ts'],
     files: [
       'capture/index.html',
+      'css/reset.css',
       'css/base.css',
       'css/components.css',
       'css/capture.css',
@@ -45,6 +46,7 @@ const SITES = {
       'ui/editor.html',
       'ui/overlay.html',
       'ui/audience.html',
+      'css/reset.css',
       'css/base.css',
       'css/components.css',
       'css/links.css',
