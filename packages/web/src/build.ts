@@ -53,6 +53,7 @@ const SITES = {
       'css/editor.css',
       'css/overlay.css',
       'css/audience.css',
+      'css/audience-dark.css',
       'icons/favicon.svg',
     ],
   },
