@@ -6,16 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processLogs, startRelayUi } from './relay-ui.js';
+import type { Stack } from './stack.js';
 
-export interface AudienceStack {
-  uiUrl: string;
-  relayUrl: string;
+/** The browser stack's relay and UI service, with the output room the audience reads. */
+export interface AudienceStack extends Pick<Stack, 'uiUrl' | 'relayUrl' | 'restartRelay' | 'stop' | 'logs'> {
   room: string;
   readToken: string;
   writeToken: string;
-  restartRelay(): Promise<void>;
-  stop(): Promise<void>;
-  logs(): string;
 }
 
 export async function startAudienceStack(): Promise<AudienceStack> {

@@ -60,6 +60,22 @@ async function until(what: string, condition: () => boolean, timeoutMs = 15_000)
 }
 const fontPx = (p: Page) => p.$eval('#transcript', (n) => Number.parseFloat(getComputedStyle(n).fontSize));
 
+/**
+ * Runs `check` on a second page of `context`, closes it, and keeps its errors; the first page is
+ * then the one in front again (scroll events wait for a visible page).
+ */
+async function onAnotherPage(context: BrowserContext, check: (other: Page) => Promise<void>): Promise<void> {
+  const other = await context.newPage();
+  const otherErrors = watchErrors(other);
+  try {
+    await check(other);
+  } finally {
+    await other.close();
+    await page.bringToFront();
+  }
+  errors.push(...otherErrors);
+}
+
 describe('the audience page on a phone', () => {
   test('the links hub gives its link and a QR code made in the page', async () => {
     const hub = await phone.newPage();
@@ -140,20 +156,37 @@ describe('the audience page on a phone', () => {
     expect(await page.getAttribute('html', 'data-theme')).toBe('contrast');
 
     // The same phone opens the link again: its choices are back.
-    const again = await phone.newPage();
-    const againErrors = watchErrors(again);
-    try {
+    await onAnotherPage(phone, async (again) => {
       await again.goto(link);
       await waitForText(again, 'Swiss Alps');
       expect(await fontPx(again)).toBe(larger);
       expect(await again.getAttribute('html', 'data-theme')).toBe('contrast');
       expect(await again.textContent('#text-size')).not.toBe('100 %');
+    });
+  });
+
+  test('the dark palette follows the device until a theme is chosen, then the choice', async () => {
+    // A phone of its own: no theme saved yet.
+    const fresh = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    try {
+      await onAnotherPage(fresh, async (p) => {
+        const background = () => p.$eval('body', (n) => getComputedStyle(n).backgroundColor);
+        await p.emulateMedia({ colorScheme: 'dark' });
+        await p.goto(link);
+        await waitForText(p, 'Swiss Alps');
+        expect(await background()).toBe('rgb(11, 15, 20)');
+        await p.click('#display-toggle');
+        await p.check('input[name="theme"][value="light"]');
+        expect(await background()).toBe('rgb(255, 255, 255)');
+        await p.emulateMedia({ colorScheme: 'light' });
+        await p.check('input[name="theme"][value="dark"]');
+        expect(await background()).toBe('rgb(11, 15, 20)');
+        await p.check('input[name="theme"][value="contrast"]');
+        expect(await background()).toBe('rgb(0, 0, 0)');
+      });
     } finally {
-      await again.close();
-      // The first page is the one in front again (scroll events wait for a visible page).
-      await page.bringToFront();
+      await fresh.close();
     }
-    errors.push(...againErrors);
   });
 
   test('at 200 % zoom (half the CSS width of the phone) nothing needs sideways scrolling', async () => {

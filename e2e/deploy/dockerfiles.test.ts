@@ -16,21 +16,31 @@ import {
   healthcheckArgv,
   repoRoot,
 } from './helpers/compose.js';
-import { type Dockerfile, finalUser, isRootUser, parseDockerfile, stageEnv } from './helpers/dockerfile.js';
+import {
+  type Dockerfile,
+  finalUser,
+  imageStage,
+  isRootUser,
+  parseDockerfile,
+  stageEnv,
+} from './helpers/dockerfile.js';
 
 /** The HTTP services' check script (compose/healthcheck.mjs), and the worker's own command. */
 const HTTP_CHECK = '/app/healthcheck.mjs';
 const WORKER_CHECK = '/app/dist/health.js';
 
+/** The four plain Node services share one Dockerfile: one target each, built for its package. */
+const NODE_SERVICES = 'services/node-services.Dockerfile';
+
 const IMAGES = [
   { service: 'speech', dockerfile: 'services/speech/Dockerfile', port: '8765', health: HTTP_CHECK },
-  { service: 'relay', dockerfile: 'services/relay/Dockerfile', port: '8080', health: HTTP_CHECK },
-  { service: 'ui', dockerfile: 'services/ui/Dockerfile', port: '8081', health: HTTP_CHECK },
-  { service: 'calendar', dockerfile: 'services/calendar/Dockerfile', port: '8082', health: HTTP_CHECK },
-  { service: 'outputs', dockerfile: 'services/outputs/Dockerfile', port: '8083', health: HTTP_CHECK },
+  { service: 'relay', dockerfile: NODE_SERVICES, target: 'relay', port: '8080', health: HTTP_CHECK },
+  { service: 'ui', dockerfile: NODE_SERVICES, target: 'ui', port: '8081', health: HTTP_CHECK },
+  { service: 'calendar', dockerfile: NODE_SERVICES, target: 'calendar', port: '8082', health: HTTP_CHECK },
+  { service: 'outputs', dockerfile: NODE_SERVICES, target: 'outputs', port: '8083', health: HTTP_CHECK },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined, health: WORKER_CHECK },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined, health: WORKER_CHECK },
-] as const;
+] as { service: string; dockerfile: string; target?: string; port: string | undefined; health: string }[];
 
 /** The Node major of the images: the current LTS line (24 from October 2025 to October 2026, then 24 stays maintenance-LTS until April 2028). */
 const NODE_LTS = '24';
@@ -78,9 +88,9 @@ describe('service images', () => {
   });
 
   for (const image of IMAGES) {
-    describe(image.dockerfile, () => {
+    describe(image.target ? `${image.dockerfile} --target ${image.target}` : image.dockerfile, () => {
       const dockerfile = read(image.dockerfile);
-      const final = dockerfile.stages.at(-1)!;
+      const final = imageStage(dockerfile, image.target);
       const keywords = (keyword: string) => final.instructions.filter((item) => item.keyword === keyword);
 
       it('runs as a non-root user (uid 1000)', () => {
@@ -103,7 +113,11 @@ describe('service images', () => {
       it('builds in a separate stage and ships only the pnpm deploy output', () => {
         expect(dockerfile.stages.length).toBeGreaterThanOrEqual(2);
         const build = dockerfile.stages.find((stage) => stage.name === 'build')!;
-        const runs = build.instructions.filter((item) => item.keyword === 'RUN').map((item) => item.args);
+        // The build arguments compose passes (SERVICE for the shared Dockerfile) filled in.
+        const buildArgs = config.services[image.service]!.build?.args ?? {};
+        const runs = build.instructions
+          .filter((item) => item.keyword === 'RUN')
+          .map((item) => item.args.replace(/\$\{(\w+)\}/g, (text, name: string) => buildArgs[name] ?? text));
         const service = `@live-captions/${image.service}`;
         // The first pnpm step (the only one that downloads) is the fetch from the lockfile.
         expect(runs.find((args) => /\bpnpm /.test(args))).toBe('pnpm fetch --frozen-lockfile');
@@ -242,8 +256,12 @@ describe('service images', () => {
 
   it('gives compose a build for every image it names, and the GPU overlay the CUDA file', () => {
     for (const image of IMAGES.filter((item) => !item.dockerfile.endsWith('.cuda'))) {
-      expect(config.services[image.service]!.build?.dockerfile).toBe(image.dockerfile);
-      expect(config.services[image.service]!.build?.context).toBe(repoRoot);
+      const build = config.services[image.service]!.build;
+      expect(build?.dockerfile).toBe(image.dockerfile);
+      expect(build?.context).toBe(repoRoot);
+      expect(build?.target).toBe(image.target);
+      // The shared Dockerfile's build stage builds the package its target is the image of.
+      if (image.target) expect(build?.args).toEqual({ SERVICE: image.target });
     }
     expect(composeConfig(HOSTS, ['gpu']).services.worker!.build?.dockerfile).toBe(
       'services/worker/Dockerfile.cuda',

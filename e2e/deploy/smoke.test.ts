@@ -30,7 +30,7 @@ import {
   repoRoot,
   secretsOf,
 } from './helpers/compose.js';
-import { parseDockerfile, stageEnv } from './helpers/dockerfile.js';
+import { imageStage, parseDockerfile, stageEnv } from './helpers/dockerfile.js';
 import { buildPagesOnce, createDatabase, dropDatabase, makeSecrets } from './helpers/operator.js';
 import { freePort, runCheck, type ServiceProcess, startService, until } from './helpers/processes.js';
 import { RelaySockets, waitForCaption } from './helpers/relay-sockets.js';
@@ -46,13 +46,6 @@ const POSTGRES_PORT = Number(new URL(runPostgresUrl()).port);
 const MODEL = join(repoRoot, 'models/ggml-synthetic-tiny.bin');
 const SERVICES = ['relay', 'calendar', 'ui', 'worker', 'speech'] as const;
 type Service = (typeof SERVICES)[number];
-const DOCKERFILES: Record<Service, string> = {
-  relay: 'services/relay/Dockerfile',
-  calendar: 'services/calendar/Dockerfile',
-  ui: 'services/ui/Dockerfile',
-  worker: 'services/worker/Dockerfile',
-  speech: 'services/speech/Dockerfile',
-};
 
 const id = randomBytes(6).toString('hex');
 const queueName = `smoke-${id}`;
@@ -70,8 +63,10 @@ let apiKey: string;
 /** The environment a service's container gets, translated to this host (see the file header). */
 function hostEnvironment(service: Service): Record<string, string> {
   const composeService = config.services[service]!;
+  // The image's own defaults, read from the Dockerfile and target compose builds it from.
+  const build = composeService.build!;
   const image = stageEnv(
-    parseDockerfile(readFileSync(join(repoRoot, DOCKERFILES[service]), 'utf8')).stages.at(-1)!,
+    imageStage(parseDockerfile(readFileSync(join(build.context, build.dockerfile!), 'utf8')), build.target),
   );
   const env = { ...image, ...environmentOf(composeService) };
   const secretFiles = secretsOf(composeService).map(

@@ -26,7 +26,7 @@ export type Overlay = 'gpu' | 'auth' | 'local';
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile?: string; target?: string };
+  build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
   environment?: Record<string, string | null>;
   labels?: Record<string, string>;
   ports?: (string | { published?: number | string; target: number; host_ip?: string })[];

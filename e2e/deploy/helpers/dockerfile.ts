@@ -118,3 +118,21 @@ export function stageEnv(stage: Stage): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * The image a build produces: the target stage (without a target, the last one) preceded by the
+ * stages it builds on (`FROM <stage>`), so that USER, ENV, COPY and HEALTHCHECK read as the image
+ * has them when several images share a Dockerfile.
+ */
+export function imageStage(dockerfile: Dockerfile, target?: string): Stage {
+  const named = (name: string) => dockerfile.stages.find((stage) => stage.name === name);
+  const last = target === undefined ? dockerfile.stages.at(-1) : named(target);
+  if (!last) throw new Error(`no stage named ${target}`);
+  const chain = [last];
+  for (let base = named(last.from); base; base = named(base.from)) chain.unshift(base);
+  return {
+    from: chain[0]!.from,
+    name: last.name,
+    instructions: chain.flatMap((stage) => stage.instructions),
+  };
+}

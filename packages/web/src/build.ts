@@ -1,13 +1,14 @@
 /**
- * The pages' build: esbuild bundles each page's TypeScript (browser only) into one script, and
- * the HTML, CSS and icon files are copied next to it. Workspace packages resolve to their sources
- * (their `@live-captions/source` export condition), so the pages never depend on another
- * package's build.
+ * The pages' build: esbuild bundles each page's TypeScript (browser only) into one script, each
+ * page's body gets the shared head (pages.ts), and the stylesheets the pages name and the icon are
+ * copied next to them. Workspace packages resolve to their sources (their `@live-captions/source`
+ * export condition), so the pages never depend on another package's build.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { PAGES, pageDocument, stylesheetFile } from './pages.js';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -25,47 +26,25 @@ export interface BuildPagesResult {
   inputs: string[];
 }
 
-/** Which page scripts and static files each site gets. */
-const SITES = {
-  capture: {
-    scripts: ['pages/capture.ts', 'worklet/capture-worklet.ts'],
-    files: [
-      'capture/index.html',
-      'css/base.css',
-      'css/components.css',
-      'css/capture.css',
-      'icons/favicon.svg',
-    ],
-  },
-  ui: {
-    scripts: ['pages/home.ts', 'pages/links.ts', 'pages/editor.ts', 'pages/overlay.ts', 'pages/audience.ts'],
-    files: [
-      'ui/index.html',
-      'ui/links.html',
-      'ui/editor.html',
-      'ui/overlay.html',
-      'ui/audience.html',
-      'css/base.css',
-      'css/components.css',
-      'css/links.css',
-      'css/editor.css',
-      'css/overlay.css',
-      'css/audience.css',
-      'icons/favicon.svg',
-    ],
-  },
-} as const;
+/** Which page scripts each site bundles; its pages, and the stylesheets they name: pages.ts. */
+const SCRIPTS: Record<keyof typeof PAGES, string[]> = {
+  capture: ['pages/capture.ts', 'worklet/capture-worklet.ts'],
+  ui: ['pages/home.ts', 'pages/links.ts', 'pages/editor.ts', 'pages/overlay.ts', 'pages/audience.ts'],
+};
+const ICON = 'icons/favicon.svg';
 
 export async function build(options: BuildPagesOptions = {}): Promise<BuildPagesResult> {
   const outDir = options.outDir ?? join(packageRoot, 'dist/pages');
   rmSync(outDir, { recursive: true, force: true });
   const files: string[] = [];
   const inputs = new Set<string>();
-  for (const [site, { scripts, files: statics }] of Object.entries(SITES)) {
+  for (const [site, pages] of Object.entries(PAGES)) {
     const siteDir = join(outDir, site);
     mkdirSync(siteDir, { recursive: true });
     const result = await esbuild.build({
-      entryPoints: scripts.map((entry) => join(packageRoot, 'src/browser', entry)),
+      entryPoints: SCRIPTS[site as keyof typeof PAGES].map((entry) =>
+        join(packageRoot, 'src/browser', entry),
+      ),
       outdir: siteDir,
       entryNames: '[name]',
       bundle: true,
@@ -81,11 +60,20 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
     });
     files.push(...Object.keys(result.metafile.outputs).map((path) => join(process.cwd(), path)));
     for (const path of Object.keys(result.metafile.inputs)) inputs.add(resolve(process.cwd(), path));
-    for (const file of statics) {
-      const source = join(packageRoot, 'static', file);
-      const target = join(siteDir, file.split('/').pop()!);
-      copyFileSync(source, target);
+    const output = (name: string) => {
+      const target = join(siteDir, name);
       files.push(target);
+      return target;
+    };
+    for (const [name, page] of Object.entries(pages)) {
+      const body = join(packageRoot, 'static', site, name);
+      writeFileSync(output(name), pageDocument(page, readFileSync(body, 'utf8')));
+      inputs.add(body);
+    }
+    const stylesheets = new Set(Object.values(pages).flatMap((page) => page.stylesheets.map(stylesheetFile)));
+    for (const file of [...[...stylesheets].map((name) => `css/${name}`), ICON]) {
+      const source = join(packageRoot, 'static', file);
+      copyFileSync(source, output(file.split('/').pop()!));
       inputs.add(source);
     }
   }

@@ -8,14 +8,16 @@ import { buildPages, pagesDir } from './index.js';
 
 /** Written last, after the pages: the inputs of that bundle. */
 const stampFile = join(pagesDir, '.inputs.json');
-/** The bundling code itself (which pages, which options) is an input too. */
-const builder = fileURLToPath(new URL('./build.js', import.meta.url));
+/** The bundling code itself (which pages, their heads, which options) is an input too. */
+const builders = ['./build.js', './pages.js'].map((module) =>
+  fileURLToPath(new URL(module, import.meta.url)),
+);
 
 function upToDate(): boolean {
   try {
     const built = statSync(stampFile).mtimeMs;
     const { inputs } = JSON.parse(readFileSync(stampFile, 'utf8')) as { inputs: string[] };
-    return [builder, ...inputs].every((path) => statSync(path).mtimeMs <= built);
+    return [...builders, ...inputs].every((path) => statSync(path).mtimeMs <= built);
   } catch {
     return false; // no stamp yet, or an input is gone
   }

@@ -153,17 +153,22 @@ describe('audience link', () => {
 });
 
 describe('audience colours', () => {
-  // Every theme of audience.css: text, interim (muted), translations (accent) and the jump button
-  // at least 4.5:1 (WCAG AA for text) against what they are drawn on.
-  const css = readFileSync(new URL('../static/css/audience.css', import.meta.url), 'utf8');
+  // Every theme of audience.css and its dark palette (audience-dark.css, for the device's dark
+  // preference and the chosen dark theme alike): text, interim (muted), translations (accent) and
+  // the jump button at least 4.5:1 (WCAG AA for text) against what they are drawn on.
+  const stylesheet = (name: string) =>
+    readFileSync(new URL(`../static/css/${name}`, import.meta.url), 'utf8');
+  const css = stylesheet('audience.css');
+  const darkCss = stylesheet('audience-dark.css');
   const themes = Object.fromEntries(
-    [
-      ['light', /^:root \{([^}]*)\}/m],
-      ['system dark', /:root:not\(\[data-theme\]\) \{([^}]*)\}/],
-      ['dark', /:root\[data-theme="dark"\] \{([^}]*)\}/],
-      ['contrast', /:root\[data-theme="contrast"\] \{([^}]*)\}/],
-    ].map(([name, pattern]) => {
-      const body = (pattern as RegExp).exec(css)?.[1] ?? '';
+    (
+      [
+        ['light', css, /^:root \{([^}]*)\}/m],
+        ['dark (the device preference or chosen)', darkCss, /^:root \{([^}]*)\}/m],
+        ['contrast', css, /:root\[data-theme="contrast"\] \{([^}]*)\}/],
+      ] as const
+    ).map(([name, text, pattern]) => {
+      const body = pattern.exec(text)?.[1] ?? '';
       const vars = Object.fromEntries(
         [...body.matchAll(/--([a-z-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], m[2]]),
       );

@@ -124,6 +124,7 @@ describe('pages', () => {
       '/audience.css',
       '/base.css',
       '/components.css',
+      '/reset.css',
     ]) {
       await request(server).get(path).expect(200);
     }

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The audience page's display controls: text size, colours and the track to show, applied to
- * the page (CSS custom property and `data-theme`, no inline styles) and kept in localStorage.
+ * the page (CSS custom property, `data-theme` and the dark palette's stylesheet, no inline
+ * styles) and kept in localStorage.
  */
 
 import {
@@ -24,6 +25,9 @@ export class AudienceControls {
   private readonly size = byId<HTMLOutputElement>('text-size');
   private readonly track = byId<HTMLSelectElement>('track');
   private readonly themes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="theme"]'));
+  /** audience-dark.css, and the device's dark preference its media starts as. */
+  private readonly darkPalette = byId<HTMLLinkElement>('dark-palette');
+  private readonly deviceDark = this.darkPalette.media;
   private readonly trackKeys = new Set<string>();
 
   /**
@@ -89,6 +93,8 @@ export class AudienceControls {
     root.style.setProperty('--audience-size', `${TEXT_SIZES[this.settings.size]}rem`);
     if (this.settings.theme) root.dataset.theme = this.settings.theme;
     else delete root.dataset.theme;
+    const theme = this.settings.theme;
+    this.darkPalette.media = theme === undefined ? this.deviceDark : theme === 'dark' ? 'all' : 'not all';
     this.size.value = `${sizePercent(this.settings)} %`;
     for (const radio of this.themes) radio.checked = radio.value === this.settings.theme;
     this.track.value = this.shown;
