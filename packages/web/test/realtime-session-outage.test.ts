@@ -17,7 +17,13 @@ describe('RealtimeSession through an outage', () => {
     let refusals = 0;
     let refusing = false;
     const server = await startServer({ refuse: () => refusing && ++refusals <= 10 });
-    const { current, statuses } = session(server.url);
+    // Retries take 1 ms here: the outage is held after the third refusal while the test looks
+    // at the session, or the remaining refusals could all pass between two looks.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { current, statuses } = session(server.url, {}, () => (refusals >= 3 ? held : undefined));
     const first = await firstConnection(server);
     for (let i = 0; i < 40; i++) current.push(frame(i)); // 2 s
     await server.until(() => server.samples(first) >= 1.9 * REALTIME_RATE);
@@ -31,6 +37,7 @@ describe('RealtimeSession through an outage', () => {
       /^Speech service not answering \(the realtime connection could not be opened \(code 1006\)\); retrying in \d+\.\d s$/,
     );
     expect(current.hasPendingAudio).toBe(true);
+    release();
     await server.until(() => server.connections.length === 2);
     expect(refusals).toBe(11);
     // No click: the new connection gets everything kept, then capture goes on over it.

@@ -76,7 +76,12 @@ export async function realtimeServer(options: { refuse?: () => boolean } = {}) {
 /** Sessions of the running test: once its server is closed, they stop reconnecting. */
 const live = new Set<{ ended: boolean }>();
 
-export function session(url: string, extra: Partial<ConstructorParameters<typeof RealtimeSession>[0]> = {}) {
+export function session(
+  url: string,
+  extra: Partial<ConstructorParameters<typeof RealtimeSession>[0]> = {},
+  /** Awaited before each reconnect, so a test can hold an outage still while it looks at it. */
+  beforeRetry: () => Promise<void> | void = () => undefined,
+) {
   const life = { ended: false };
   live.add(life);
   const finals: RealtimeFinal[] = [];
@@ -92,7 +97,10 @@ export function session(url: string, extra: Partial<ConstructorParameters<typeof
     // The backoff's delays are told in the status; the tests wait 1 ms instead (for ever once
     // the test is over: a session reconnects for as long as it is capturing).
     retry: {
-      sleep: () => new Promise((resolve) => (life.ended ? undefined : setTimeout(resolve, 1))),
+      sleep: async () => {
+        await beforeRetry();
+        await new Promise((resolve) => (life.ended ? undefined : setTimeout(resolve, 1)));
+      },
     },
     onFinal: (final) => finals.push(final),
     onPartial: (text) => partials.push(text),
