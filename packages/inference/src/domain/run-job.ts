@@ -79,6 +79,7 @@ export async function runInferenceJob(
   let committed = cutoffFor(duration, context, final);
 
   const report = emptyReport();
+  const prompt = request.prompt ? { initialPrompt: request.prompt } : {};
   // With a VAD model, speech detection runs beside the decode (its own thread), off the critical
   // path: a window without speech then answers like silence instead of a hallucination. A VAD
   // that fails lets the window through (undefined: speech unknown).
@@ -96,7 +97,7 @@ export async function runInferenceJob(
     // audio is committed.
     const transcribed = wantsTranscript || !final;
     if (transcribed) {
-      const decoded = await slot.decode(audio, { language: request.language, task: 'transcribe' });
+      const decoded = await slot.decode(audio, { language: request.language, task: 'transcribe', ...prompt });
       const spoken = await speech;
       const guarded = guardSegments(decoded.segments, {
         settings: guards,
@@ -129,6 +130,7 @@ export async function runInferenceJob(
         const decoded = await slot.decode(sliceSeconds(audio, context, committed), {
           language: language ?? 'auto',
           task: 'translate',
+          ...prompt,
         });
         const spoken = await speech;
         const guarded = guardSegments(decoded.segments, {

@@ -71,7 +71,8 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
             streamId,
             correlationId,
             // Partial re-decodes need no tokens; the final one carries them for logprobs.
-            offline: { prompt: settings.prompt, temperature: 0 },
+            ...(settings.prompt ? { prompt: settings.prompt } : {}),
+            offline: { temperature: 0 },
           },
           audio,
         );
