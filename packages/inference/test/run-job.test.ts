@@ -1,6 +1,7 @@
 /**
- * What a job asks of the engine, with a decode slot that records the calls and says a fixed
- * text: the prompt reaches every decode of a live window.
+ * What a job asks of the engine and what its guards see, with a decode slot that records the
+ * calls and says a fixed text: the prompt reaches every decode of a live window, and the text the
+ * stream committed just before is what the repeat guard compares with, on windows and offline.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { InferenceRequest } from '@live-captions/protocol';
@@ -85,5 +86,53 @@ describe('a live window', () => {
     const { slot, calls } = recordingSlot();
     await runInferenceJob(slot, request(), loud(2), 0);
     expect(calls).toEqual([{ language: 'en', task: 'transcribe' }]);
+  });
+
+  it('saying again what the stream committed just before is a loop: dropped and counted', async () => {
+    const { slot } = recordingSlot();
+    const repeated = await runInferenceJob(
+      slot,
+      request({ previousText: 'The budget plan, for next year.' }),
+      loud(2),
+      0,
+    );
+    expect(repeated.text).toBe('');
+    expect(repeated.guards).toMatchObject({ loopsCut: 1 });
+    const other = await runInferenceJob(
+      slot,
+      request({ previousText: 'Something else was said before.' }),
+      loud(2),
+      0,
+    );
+    expect(other.text).toBe('the budget plan for next year');
+    expect(other.guards).toBeUndefined();
+  });
+
+  it('compares the translation with what was committed in mode translate', async () => {
+    const { slot } = recordingSlot();
+    const answer = await runInferenceJob(
+      slot,
+      request({ mode: 'translate', language: 'de', previousText: 'the budget plan for next year' }),
+      loud(2),
+      0,
+    );
+    expect(answer.text).toBe('');
+    expect(answer.guards).toMatchObject({ loopsCut: 1 });
+  });
+});
+
+describe('an offline decode (a realtime turn)', () => {
+  it('starts from the text committed just before it', async () => {
+    const { slot } = recordingSlot();
+    const turn = request({ window: false, offline: { temperature: 0 } });
+    expect((await runInferenceJob(slot, turn, loud(2), 0)).text).toBe('the budget plan for next year');
+    const again = await runInferenceJob(
+      slot,
+      { ...turn, previousText: 'the budget plan for next year' },
+      loud(2),
+      0,
+    );
+    expect(again.text).toBe('');
+    expect(again.guards).toMatchObject({ loopsCut: 1 });
   });
 });

@@ -28,6 +28,12 @@ export interface InferenceRequest {
    */
   prompt?: string;
   /**
+   * The text the stream committed just before this audio (a native stream's last window, a
+   * realtime session's last turn): a segment saying it again is a loop and is dropped. Absent:
+   * none known.
+   */
+  previousText?: string;
+  /**
    * Present for an offline `/v1` decode (not a live window): the result then carries timed
    * segments, and progress reports them as they are decoded.
    */

@@ -115,7 +115,8 @@ export async function runOfflineDecode(
   let language: string | null = request.language === 'auto' ? null : request.language;
   const segments: ResultSegment[] = [];
   let text = '';
-  let lastText = '';
+  // The stream's text just before this clip (a realtime session's last turn) is the first "previous".
+  let lastText = request.previousText ?? '';
   for (const region of regions) {
     if (region.end - region.start < 0.1) continue;
     const prompt = [request.prompt, text.slice(-PROMPT_TAIL_CHARS).trim()].filter(Boolean).join(' ');

@@ -80,6 +80,9 @@ export async function runInferenceJob(
 
   const report = emptyReport();
   const prompt = request.prompt ? { initialPrompt: request.prompt } : {};
+  // The stream's last committed text is its `text`: the translation in mode `translate`, else the
+  // transcript, so the decode that gives `text` is the one compared with it.
+  const previous = request.previousText ? { previous: request.previousText } : {};
   // With a VAD model, speech detection runs beside the decode (its own thread), off the critical
   // path: a window without speech then answers like silence instead of a hallucination. A VAD
   // that fails lets the window through (undefined: speech unknown).
@@ -103,6 +106,7 @@ export async function runInferenceJob(
         settings: guards,
         language: decoded.language,
         speechRatio: spoken === undefined ? undefined : spoken / duration,
+        ...(request.mode === 'translate' ? {} : previous),
       });
       addReports(report, guarded.report);
       const cut = cutWords({ tokens: guarded.segments.flatMap((s) => s.tokens), duration, context, final });
@@ -137,6 +141,7 @@ export async function runInferenceJob(
           settings: guards,
           language: 'en',
           speechRatio: spoken === undefined ? undefined : spoken / duration,
+          ...(request.mode === 'translate' ? previous : {}),
         });
         addReports(report, guarded.report);
         translation = guarded.segments

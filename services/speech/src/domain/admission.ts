@@ -106,9 +106,12 @@ export class Admission {
     });
   }
 
-  /** Never throws: a store that cannot be reached lets the session's lock expire on its own. */
-  async release(session: StreamSession): Promise<void> {
-    await this.store.release(session).catch(() => undefined);
+  /**
+   * Never throws: a store that cannot be reached lets the session's lock expire on its own.
+   * `committed`: the text the request committed, decoded against by the stream's next window.
+   */
+  async release(session: StreamSession, committed?: string): Promise<void> {
+    await this.store.release(session, committed).catch(() => undefined);
   }
 
   /** The health counters, as the store keeps them (every gateway's when they share Redis). */

@@ -17,8 +17,14 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{8,80}$/;
 /** Plain decimal numbers only: no hex, no blanks, no sign other than +. */
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Derived from the queued request so the two cannot drift; the IDs are added when it is queued. */
-export type DecodeOptions = Omit<InferenceRequest, 'requestId' | 'streamId' | 'correlationId'>;
+/**
+ * Derived from the queued request so the two cannot drift; the IDs and the stream's previous text
+ * are added when it is queued.
+ */
+export type DecodeOptions = Omit<
+  InferenceRequest,
+  'requestId' | 'streamId' | 'correlationId' | 'previousText'
+>;
 
 type QueryValue = string | string[] | undefined | unknown;
 
