@@ -52,9 +52,11 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
     },
     async decode(audio, settings, partial, previous) {
-      // Re-decodes for deltas only use idle decode slots: under load turns still complete on
-      // time, with fewer deltas, instead of every session falling behind.
-      if (partial && load.inflight >= engine.decodeSlots) {
+      // Re-decodes for deltas only use idle decode slots (of every ready worker: with Redis, a
+      // second worker's slots count too): under load turns still complete on time, with fewer
+      // deltas, instead of every session falling behind.
+      const slots = partial ? await admission.decodeSlots().catch(() => 0) : 0;
+      if (partial && load.inflight >= slots) {
         throw problem('partial_skipped', 'No idle decode slot for a re-decode', { type: 'server_error' });
       }
       load.inflight += 1;
