@@ -64,7 +64,7 @@ async function run(request: Partial<InferenceRequest>, audio: Float32Array) {
 }
 
 const offline = (language: string, audio: Float32Array, mode: 'transcribe' | 'translate' = 'transcribe') =>
-  run({ language, mode, offline: { prompt: '', temperature: 0 } }, audio);
+  run({ language, mode, offline: { temperature: 0 } }, audio);
 
 /** The capture page's windows over the clip, each answered before the next frame arrives. */
 async function rolling(language: string, audio: Float32Array): Promise<string> {

@@ -23,5 +23,15 @@ export const MIN_UNFINISHED_SECONDS = 2;
 /** Seconds kept open at the end of an unfinished window: words there may still be spoken. */
 export const UNFINISHED_TAIL_SECONDS = 1;
 
+/**
+ * Longest prompt (names and terms to expect) a decode takes, in characters, on every path. It is
+ * OpenAI's own bound on a realtime transcription prompt (1024), and about what whisper.cpp reads
+ * anyway: it conditions on the prompt's last 224 tokens (n_text_ctx / 2), some 900 characters of
+ * English, so a longer vocabulary would silently lose its start. Percent-encoded (at most 9
+ * bytes a character) it still fits the 16 KiB of request headers Node takes, so the native
+ * route's `prompt` query parameter gets its own 400 rather than a 431.
+ */
+export const MAX_PROMPT_CHARS = 1024;
+
 /** Longest caption text the relay accepts (defined with the relay's other limits). */
 export { RELAY_TEXT_MAX } from '@live-captions/protocol';

@@ -57,6 +57,24 @@ describe('loop guard', () => {
     ]);
   });
 
+  it('drops a decode that repeats the text just committed over several segments, as a whole', () => {
+    const said = [segment(' Good morning everyone and welcome'), segment(' to our weekly meeting about')];
+    const again = run(said, 1, 'Good morning everyone and welcome to our weekly meeting about');
+    expect(texts(again)).toEqual([]);
+    expect(again.report.loopsCut).toBe(1);
+    // more than that, or part of it, is not a repeat of it
+    expect(texts(run(said, 1, 'Good morning everyone and welcome to our weekly'))).toHaveLength(2);
+    expect(
+      texts(
+        run(
+          [...said, segment(' the new budget')],
+          1,
+          'Good morning everyone and welcome to our weekly meeting about',
+        ),
+      ),
+    ).toHaveLength(3);
+  });
+
   it('is off with loops: false', () => {
     const loop = segment(' Thank you'.repeat(50));
     expect(

@@ -3,7 +3,11 @@ import type { DecodeOptions, Transcription } from '@live-captions/whisper';
 import { decodeRegions, regionSegments, runOfflineDecode } from '../src/domain/offline-job.js';
 import type { DecodeSlot } from '../src/domain/run-job.js';
 
-const request = (offline: InferenceRequest['offline'], language = 'auto'): InferenceRequest => ({
+const request = (
+  offline: InferenceRequest['offline'],
+  language = 'auto',
+  more: Partial<InferenceRequest> = {},
+): InferenceRequest => ({
   mode: 'transcribe',
   language,
   window: false,
@@ -13,6 +17,7 @@ const request = (offline: InferenceRequest['offline'], language = 'auto'): Infer
   streamId: 'legacy',
   correlationId: 'c',
   ...(offline ? { offline } : {}),
+  ...more,
 });
 
 /** A decode slot that records what the job asks of the engine; the engine itself is tested elsewhere. */
@@ -102,7 +107,7 @@ describe('runOfflineDecode', () => {
     const progress: unknown[] = [];
     const outcome = await runOfflineDecode(
       slot,
-      request({ prompt: 'Glossary: Quilter.', temperature: 0.2 }),
+      request({ temperature: 0.2 }, 'auto', { prompt: 'Glossary: Quilter.' }),
       loud(5),
       (p) => progress.push(p),
     );
@@ -140,14 +145,12 @@ describe('runOfflineDecode', () => {
 
   it('decodes nothing when VAD finds no speech, or for digital silence; the whole clip without VAD', async () => {
     const none = recordingSlot([]);
-    expect(await runOfflineDecode(none.slot, request({ prompt: '', temperature: 0 }, 'en'), loud(2))).toEqual(
-      {
-        language: 'en',
-        text: '',
-        segments: [],
-        report: { nonSpeechSeconds: 2, phrasesDropped: 0, loopsCut: 0, unsureDropped: 0 },
-      },
-    );
+    expect(await runOfflineDecode(none.slot, request({ temperature: 0 }, 'en'), loud(2))).toEqual({
+      language: 'en',
+      text: '',
+      segments: [],
+      report: { nonSpeechSeconds: 2, phrasesDropped: 0, loopsCut: 0, unsureDropped: 0 },
+    });
     expect(none.calls).toEqual([]);
     const silent = recordingSlot(undefined);
     await runOfflineDecode(silent.slot, request(undefined), new Float32Array(16000));

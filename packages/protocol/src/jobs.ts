@@ -22,6 +22,18 @@ export interface InferenceRequest {
   /** Correlates log lines of the HTTP request and of the job. */
   correlationId: string;
   /**
+   * whisper.cpp's initial prompt (names and terms to expect; its last 224 tokens count), on every
+   * path: `/v1`'s `prompt` field, the native `prompt` parameter, a realtime session's prompt.
+   * Absent or "": none.
+   */
+  prompt?: string;
+  /**
+   * The text the stream committed just before this audio (a native stream's last window, a
+   * realtime session's last turn): a segment saying it again is a loop and is dropped. Absent:
+   * none known.
+   */
+  previousText?: string;
+  /**
    * Present for an offline `/v1` decode (not a live window): the result then carries timed
    * segments, and progress reports them as they are decoded.
    */
@@ -30,8 +42,6 @@ export interface InferenceRequest {
 
 /** `/v1` options that live windows never use. */
 export interface OfflineDecodeOptions {
-  /** whisper.cpp initial prompt ("" for none). */
-  prompt: string;
   /** Start temperature (0-1); whisper.cpp's fallback raises it where a segment fails its checks. */
   temperature: number;
 }

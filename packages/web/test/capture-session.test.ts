@@ -121,6 +121,19 @@ describe('capture session', () => {
     expect(s.status.state).toBe('closed');
   });
 
+  test('the vocabulary goes with every window as its prompt; a new one applies to the next', async () => {
+    const { fetch, calls } = gateway();
+    const s = sessionOn(fetch, 'stream-prompt', { prompt: 'Quilter, Ngozi' });
+    for (const prompt of ['Kubernetes', '']) {
+      speak(s, 3);
+      await settle();
+      s.configure({ prompt });
+    }
+    await s.stop();
+    const prompts = calls.filter((c) => c.method === 'POST').map((c) => c.url.searchParams.get('prompt'));
+    expect(prompts).toEqual(['Quilter, Ngozi', 'Kubernetes', null]);
+  });
+
   test('503 three times: the same request id and bytes are retried, no audio lost', async () => {
     const { fetch, calls } = gateway([503, 503, 503]);
     const results: string[] = [];

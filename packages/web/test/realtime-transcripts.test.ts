@@ -61,6 +61,18 @@ describe('RealtimeTranscripts', () => {
     expect(t.takeFailures()).toEqual([]);
   });
 
+  test("a turn a guard trimmed (the gateway's extension) is marked on its final", () => {
+    const t = new RealtimeTranscripts();
+    t.apply(committed('a'));
+    t.apply(committed('b', 'a'));
+    t.apply({ ...completed('a', ' Thank you'), trimmed: true });
+    t.apply(completed('b', ' Thank you all.'));
+    expect(t.takeFinals()).toEqual([
+      { itemId: 'a', text: 'Thank you', trimmed: true },
+      { itemId: 'b', text: 'Thank you all.' },
+    ]);
+  });
+
   test('an utterance the server never committed does not hold later ones', () => {
     const t = new RealtimeTranscripts();
     t.apply(speechStarted('short', 0));

@@ -99,14 +99,21 @@ function realtimeStack(name: Backend['name'], model: ModelName) {
   };
 }
 
-/** Streams `pcm` with manual commits, commits, and answers the turn's transcript. */
-async function turn(session: Session, pcm: Buffer): Promise<string> {
+/** Streams `pcm` with manual commits, commits, and answers the turn's `completed` event. */
+async function completedTurn(session: Session, pcm: Buffer): Promise<Record<string, unknown>> {
+  const done = session.log.of(COMPLETED).length;
+  const updated = session.log.of('session.updated').length;
   session.send(manual);
-  await session.log.waitFor('session.updated');
+  await session.log.waitFor('session.updated', updated + 1);
   await stream(session, pcm, 8);
   session.send({ type: 'input_audio_buffer.commit' });
-  const [completed] = await session.log.waitFor(COMPLETED, 1, 60_000);
-  return String(completed?.transcript);
+  const completed = await session.log.waitFor(COMPLETED, done + 1, 60_000);
+  return completed[done] ?? {};
+}
+
+/** The turn's transcript. */
+async function turn(session: Session, pcm: Buffer): Promise<string> {
+  return String((await completedTurn(session, pcm)).transcript);
 }
 
 describe.each(['in-process', 'redis'] as const)('%s backend: realtime turns', (name) => {
@@ -117,11 +124,37 @@ describe.each(['in-process', 'redis'] as const)('%s backend: realtime turns', (n
       const before = await stack.counter('speech_guard_loops_cut_total');
       const session = await stack.open();
       try {
-        expect(await turn(session, jfk.subarray(0, 24_000 * 2 * 3))).toBe('Thank you');
+        // the event says a guard cut it (our extension, as the native `trimmed`)
+        expect(await completedTurn(session, jfk.subarray(0, 24_000 * 2 * 3))).toMatchObject({
+          transcript: 'Thank you',
+          trimmed: true,
+        });
       } finally {
         session.close();
       }
       expect(await stack.counter('speech_guard_loops_cut_total')).toBe(before + 1);
+    });
+  });
+
+  describe('a model that speaks 2.5 tokens per second', () => {
+    const stack = realtimeStack(name, 'tiny-speech');
+
+    it('drops a turn that says again what the previous turn said, and marks it', async () => {
+      const session = await stack.open();
+      try {
+        const clip = jfk.subarray(0, 24_000 * 2 * 3);
+        const first = await completedTurn(session, clip);
+        expect(first.transcript).toMatch(/^Good morning everyone and welcome/);
+        expect(first).not.toHaveProperty('trimmed');
+        // the same length of audio makes the model say the same: Whisper repeating its last turn
+        expect(await completedTurn(session, clip)).toMatchObject({ transcript: '', trimmed: true });
+        // new words after it go through
+        expect(await turn(session, jfk.subarray(0, 24_000 * 2 * 6))).toMatch(
+          /^Good morning everyone and welcome/,
+        );
+      } finally {
+        session.close();
+      }
     });
   });
 

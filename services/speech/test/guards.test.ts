@@ -88,6 +88,15 @@ function stack(name: Backend['name'], model: ModelName) {
           .send(pcmBody(samples))
           .expect(200)
       ).body as { text: string; trimmed?: boolean },
+    /** A final window of the capture page's stream `stream`. */
+    streamWindow: async (stream: string, samples: Float32Array) =>
+      (
+        await request(base())
+          .post('/transcribe?window=1&final=1')
+          .set({ ...LOCAL, 'X-Stream-ID': stream })
+          .send(pcmBody(samples))
+          .expect(200)
+      ).body as { text: string; trimmed?: boolean },
     v1: async (samples: Float32Array) =>
       (
         await request(base())
@@ -159,6 +168,22 @@ describe.each(['in-process', 'redis'] as const)('%s backend', (name) => {
 
     it.each(NON_SPEECH)('%s still says nothing', async (_label, samples) => {
       expect((await gateway.window(samples)).text).toBe('');
+    });
+
+    it('drops a window that says again what its stream just committed (a loop across windows)', async () => {
+      const stream = `repeat-${randomUUID()}`;
+      const clip = jfk.subarray(0, 5 * RATE);
+      const said = 'Good morning everyone and welcome to our weekly meeting about the new budget plan.';
+      expect(await gateway.streamWindow(stream, clip)).toEqual(expect.objectContaining({ text: said }));
+      const before = await gateway.counter('speech_guard_loops_cut_total', 'native');
+      // the model says the same for the same length of audio: as Whisper stuck on its last window
+      expect(await gateway.streamWindow(stream, clip)).toMatchObject({ text: '', trimmed: true });
+      expect(await gateway.counter('speech_guard_loops_cut_total', 'native')).toBe(before + 1);
+      // another stream has committed nothing yet; new words on this one go through
+      expect((await gateway.streamWindow(`other-${randomUUID()}`, clip)).text).toBe(said);
+      expect((await gateway.streamWindow(stream, jfk.subarray(0, 7 * RATE))).text).toBe(
+        `${said} Today we will look at`,
+      );
     });
   });
 });

@@ -3,6 +3,7 @@
  * every row of the error table in the contract's validation order.
  */
 import { describe, expect, it } from '@jest/globals';
+import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import request from 'supertest';
 import { Messages } from '../src/domain/errors.js';
 import { MAX_PCM_BYTES } from '../src/domain/pcm.js';
@@ -57,6 +58,16 @@ describe('POST /transcribe: success', () => {
     expect(windowed.body).toMatchObject({ committed_seconds: 2, stream_id: 'stream-window' });
   });
 
+  it('takes a prompt (extension): names and terms for whisper.cpp, up to the bound in any script', async () => {
+    const named = await transcribe(`?${new URLSearchParams({ prompt: 'Quilter, Ngozi Okonjo-Iweala' })}`)
+      .send(oneSecond)
+      .expect(200);
+    expect(named.body).toMatchObject({ text: 'test' });
+    // percent-encoded, the longest prompt of 3-byte characters still fits Node's header limit
+    const longest = encodeURIComponent('語'.repeat(MAX_PROMPT_CHARS));
+    await transcribe(`?prompt=${longest}`).send(oneSecond).expect(200);
+  });
+
   it('gives empty text for silence', async () => {
     const res = await transcribe('?language=auto')
       .send(pcmBody(new Float32Array(16000)))
@@ -97,14 +108,17 @@ describe('POST /transcribe: the error table in validation order', () => {
     }
   });
 
-  it('3-6: language, then mode, then English-only, then context', async () => {
+  it('3-6: language, then mode, then English-only, then context, then the prompt (extension)', async () => {
+    const long = `prompt=${'x'.repeat(MAX_PROMPT_CHARS + 1)}`;
     const cases: [string, string][] = [
       ['?language=english&mode=x&context_seconds=5', Messages.language],
       ['?language=&mode=transcribe', Messages.language],
       ['?mode=dictate&context_seconds=5', Messages.mode],
       ['?context_seconds=1.5', Messages.context],
       ['?context_seconds=', Messages.context],
-      ['?context_seconds=-0.1', Messages.context],
+      [`?context_seconds=-0.1&${long}`, Messages.context],
+      [`?${long}`, Messages.prompt],
+      ['?prompt=Quilter&prompt=Ngozi', Messages.prompt],
     ];
     for (const [query, detail] of cases) {
       const res = await transcribe(query).set('X-Request-ID', 'bad id').send(tooLong).expect(400);
@@ -178,6 +192,7 @@ describe('POST /transcribe: the error table in validation order', () => {
     expect(conflict.headers['x-should-retry']).toBe('false');
     // Options are part of the signature too.
     await transcribe('?language=de', headers).send(oneSecond).expect(409);
+    await transcribe('?prompt=Quilter', headers).send(oneSecond).expect(409);
   });
 
   it('13: 429 when the queue deadline passes first, and the job never runs', async () => {

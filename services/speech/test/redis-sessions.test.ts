@@ -3,6 +3,8 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { createRedisSessionStore } from '../src/adapters/redis-sessions.js';
+import { memorySessionStore, type SessionStore } from '../src/domain/session-store.js';
+import { StreamSessions } from '../src/domain/sessions.js';
 
 const redis = new Redis(runRedisUrl());
 afterAll(() => redis.disconnect());
@@ -30,5 +32,41 @@ describe('createRedisSessionStore', () => {
     // Closing forgets every cached result.
     expect(await store.close('stream-a')).toBe('closed');
     expect(await store.lookup(admitted.session, id(64), 'sig')).toEqual({ kind: 'miss' });
+  });
+});
+
+describe.each([
+  ['in memory', () => memorySessionStore(new StreamSessions({ maxStreams: 4 }))],
+  [
+    'in Redis',
+    () => createRedisSessionStore({ client: redis, namespace: `prev-${Date.now()}`, maxStreams: 4 }),
+  ],
+] as Array<[string, () => SessionStore]>)('the previous text, %s', (_name, create) => {
+  /** Admits `id`, answers its previous text, and releases it with `committed`. */
+  const request = async (store: SessionStore, id: string, committed?: string, temporary = false) => {
+    const admitted = await store.admit(id, temporary);
+    if (!admitted.ok) throw new Error('not admitted');
+    const previous = admitted.session.previousText;
+    await store.release(admitted.session, committed);
+    return previous;
+  };
+
+  it('is what the stream committed last, kept through a request that committed nothing', async () => {
+    const store = create();
+    expect(await request(store, 'stream-a', 'the budget plan for next year')).toBe('');
+    expect(await request(store, 'stream-a')).toBe('the budget plan for next year');
+    expect(await request(store, 'stream-a', 'three questions first')).toBe('the budget plan for next year');
+    expect(await request(store, 'stream-a')).toBe('three questions first');
+    // every stream has its own
+    expect(await request(store, 'stream-b')).toBe('');
+  });
+
+  it('is forgotten when the stream closes, and never kept for a temporary session', async () => {
+    const store = create();
+    await request(store, 'stream-c', 'the budget plan for next year');
+    expect(await store.close('stream-c')).toBe('closed');
+    expect(await request(store, 'stream-c')).toBe('');
+    await request(store, 'v1-temporary', 'the budget plan for next year', true);
+    expect(await request(store, 'v1-temporary')).toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import type { EngineInfo } from '@live-captions/protocol';
 import { WHISPER_LANGUAGES } from '@live-captions/protocol';
 import { HttpError, Messages } from '../src/domain/errors.js';
@@ -99,6 +100,34 @@ describe('parseNativeQuery', () => {
   });
 });
 
+describe('the native prompt (extension)', () => {
+  it('passes names and terms on as the prompt; none when absent or empty', () => {
+    expect(parseNativeQuery({ prompt: 'Quilter, Ngozi Okonjo-Iweala' }, multilingual)).toMatchObject({
+      prompt: 'Quilter, Ngozi Okonjo-Iweala',
+    });
+    expect(parseNativeQuery({ prompt: 'é'.repeat(MAX_PROMPT_CHARS) }, multilingual).prompt).toHaveLength(
+      MAX_PROMPT_CHARS,
+    );
+    expect(parseNativeQuery({}, multilingual)).not.toHaveProperty('prompt');
+    expect(parseNativeQuery({ prompt: '' }, multilingual)).not.toHaveProperty('prompt');
+  });
+
+  it(`refuses more than ${MAX_PROMPT_CHARS} characters, or a repeated parameter, after the context`, () => {
+    for (const prompt of ['x'.repeat(MAX_PROMPT_CHARS + 1), ['Quilter', 'Ngozi']]) {
+      try {
+        parseNativeQuery({ prompt }, multilingual);
+        throw new Error('accepted');
+      } catch (error) {
+        expect(error).toMatchObject({ status: 400, message: Messages.prompt, param: 'prompt' });
+      }
+    }
+    const long = 'x'.repeat(MAX_PROMPT_CHARS + 1);
+    expect(refusal(() => parseNativeQuery({ context_seconds: '2', prompt: long }, multilingual))).toBe(
+      Messages.context,
+    );
+  });
+});
+
 describe('parseIds', () => {
   it('checks the request ID before the stream ID', () => {
     expect(refusal(() => parseIds('bad id', 'also bad'))).toBe(Messages.requestId);
@@ -153,6 +182,7 @@ describe('requestSignature', () => {
       requestSignature('native', body, { ...options, window: true }),
       requestSignature('native', body, { ...options, final: false }),
       requestSignature('native', body, { ...options, contextSeconds: 0.5 }),
+      requestSignature('native', body, { ...options, prompt: 'Quilter' }),
       requestSignature('native', body, options, 'text'),
     ];
     expect(new Set([base, ...variants]).size).toBe(variants.length + 1);

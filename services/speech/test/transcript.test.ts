@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import type { InferenceResult, ResultSegment } from '@live-captions/protocol';
 import fc from 'fast-check';
 import { parseSync } from 'subtitle';
@@ -270,5 +271,14 @@ describe('/v1 fields', () => {
     for (const temperature of ['-0.1', '1.01', 'abc', '', 'Infinity']) {
       expect(refusal(() => parse({ temperature }))).toEqual([400, Messages.temperature, 'temperature']);
     }
+    // the prompt comes last, bounded as on the native route and in realtime sessions
+    const long = 'x'.repeat(MAX_PROMPT_CHARS + 1);
+    expect(refusal(() => parse({ temperature: '2', prompt: long }))).toEqual([
+      400,
+      Messages.temperature,
+      'temperature',
+    ]);
+    expect(refusal(() => parse({ prompt: long }))).toEqual([400, Messages.prompt, 'prompt']);
+    expect(parse({ prompt: long.slice(1) }).prompt).toHaveLength(MAX_PROMPT_CHARS);
   });
 });

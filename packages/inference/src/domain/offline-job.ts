@@ -96,7 +96,7 @@ export async function runOfflineDecode(
   onProgress?: (progress: InferenceProgress) => void,
   guards: GuardSettings = DEFAULT_GUARDS,
 ): Promise<OfflineOutcome> {
-  const offline = request.offline ?? { prompt: '', temperature: 0 };
+  const offline = request.offline ?? { temperature: 0 };
   const duration = audio.length / SAMPLE_RATE;
   const report = emptyReport();
   let regions: SpeechRegion[] = [];
@@ -115,10 +115,11 @@ export async function runOfflineDecode(
   let language: string | null = request.language === 'auto' ? null : request.language;
   const segments: ResultSegment[] = [];
   let text = '';
-  let lastText = '';
+  // The stream's text just before this clip (a realtime session's last turn) is the first "previous".
+  let lastText = request.previousText ?? '';
   for (const region of regions) {
     if (region.end - region.start < 0.1) continue;
-    const prompt = [offline.prompt, text.slice(-PROMPT_TAIL_CHARS).trim()].filter(Boolean).join(' ');
+    const prompt = [request.prompt, text.slice(-PROMPT_TAIL_CHARS).trim()].filter(Boolean).join(' ');
     const decoded = await slot.decode(sliceSeconds(audio, region.start, region.end), {
       // The first region detects the language; the others are decoded in it.
       language: language ?? 'auto',

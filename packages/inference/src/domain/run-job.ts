@@ -79,6 +79,10 @@ export async function runInferenceJob(
   let committed = cutoffFor(duration, context, final);
 
   const report = emptyReport();
+  const prompt = request.prompt ? { initialPrompt: request.prompt } : {};
+  // The stream's last committed text is its `text`: the translation in mode `translate`, else the
+  // transcript, so the decode that gives `text` is the one compared with it.
+  const previous = request.previousText ? { previous: request.previousText } : {};
   // With a VAD model, speech detection runs beside the decode (its own thread), off the critical
   // path: a window without speech then answers like silence instead of a hallucination. A VAD
   // that fails lets the window through (undefined: speech unknown).
@@ -96,12 +100,13 @@ export async function runInferenceJob(
     // audio is committed.
     const transcribed = wantsTranscript || !final;
     if (transcribed) {
-      const decoded = await slot.decode(audio, { language: request.language, task: 'transcribe' });
+      const decoded = await slot.decode(audio, { language: request.language, task: 'transcribe', ...prompt });
       const spoken = await speech;
       const guarded = guardSegments(decoded.segments, {
         settings: guards,
         language: decoded.language,
         speechRatio: spoken === undefined ? undefined : spoken / duration,
+        ...(request.mode === 'translate' ? {} : previous),
       });
       addReports(report, guarded.report);
       const cut = cutWords({ tokens: guarded.segments.flatMap((s) => s.tokens), duration, context, final });
@@ -129,12 +134,14 @@ export async function runInferenceJob(
         const decoded = await slot.decode(sliceSeconds(audio, context, committed), {
           language: language ?? 'auto',
           task: 'translate',
+          ...prompt,
         });
         const spoken = await speech;
         const guarded = guardSegments(decoded.segments, {
           settings: guards,
           language: 'en',
           speechRatio: spoken === undefined ? undefined : spoken / duration,
+          ...(request.mode === 'translate' ? previous : {}),
         });
         addReports(report, guarded.report);
         translation = guarded.segments

@@ -33,17 +33,19 @@ export interface RedisSessionOptions {
   maxCached?: number;
 }
 
-// KEYS: sessions zset, busy key. ARGV: now, ttl, maxStreams, id, token, lockMs.
+// KEYS: sessions zset, busy key, previous-text key. ARGV: now, ttl, maxStreams, id, token, lockMs.
+// Answers {'ok', the stream's previous text} or the refusal; a new session starts with none.
 const ADMIT = `
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
-if not redis.call('ZSCORE', KEYS[1], ARGV[4]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
-  return 'capacity'
+if not redis.call('ZSCORE', KEYS[1], ARGV[4]) then
+  if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 'capacity' end
+  redis.call('DEL', KEYS[3])
 end
 redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
 redis.call('ZADD', KEYS[1], now, ARGV[4])
-return 'ok'`;
+return {'ok', redis.call('GET', KEYS[3]) or ''}`;
 
 // KEYS: sessions zset, busy key. ARGV: token, now, id, lockMs. Only the owner extends its lock.
 const REFRESH = `
@@ -52,21 +54,25 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 return 1`;
 
-// KEYS: sessions zset, busy key, results zset. ARGV: token, now, id, temporary (1/0).
+// KEYS: sessions zset, busy key, results zset, previous-text key. ARGV: token, now, id,
+// temporary (1/0), committed text ("" keeps the previous one), ttl.
 const RELEASE = `
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 if ARGV[4] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[3])
-  redis.call('DEL', KEYS[3])
+  redis.call('DEL', KEYS[3], KEYS[4])
 else
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  if ARGV[5] ~= '' then redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[6])
+  else redis.call('PEXPIRE', KEYS[4], ARGV[6]) end
 end
 return 1`;
 
-// KEYS: sessions zset, busy key, results zset. ARGV: id, result key prefix.
+// KEYS: sessions zset, busy key, results zset, previous-text key. ARGV: id, result key prefix.
 const CLOSE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
 redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[4])
 for _, requestId in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
   redis.call('DEL', ARGV[2] .. requestId)
 end
@@ -100,6 +106,7 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
     // A sorted set (by time stored); named apart from the former plain set, which expires by itself.
     results: (id: string) => `${base}:cached:${id}`,
     result: (id: string) => `${base}:result:${id}:`,
+    previous: (id: string) => `${base}:previous:${id}`,
     counters: `${base}:counters`,
   };
   const redis = options.client;
@@ -110,9 +117,10 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
       const now = Date.now();
       const outcome = await redis.eval(
         ADMIT,
-        2,
+        3,
         keys.sessions,
         keys.busy(id),
+        keys.previous(id),
         now,
         ttlMs,
         options.maxStreams,
@@ -120,39 +128,43 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
         token,
         LOCK_MS,
       );
-      if (outcome !== 'ok') return { ok: false, reason: outcome === 'busy' ? 'busy' : 'capacity' };
+      if (!Array.isArray(outcome)) return { ok: false, reason: outcome === 'busy' ? 'busy' : 'capacity' };
       const refresh = setInterval(() => {
         redis
           .eval(REFRESH, 2, keys.sessions, keys.busy(id), token, Date.now(), id, LOCK_MS)
           .catch(() => undefined);
       }, REFRESH_MS);
-      const session: RedisSession = { id, temporary, token, refresh };
+      const session: RedisSession = { id, temporary, token, refresh, previousText: String(outcome[1] ?? '') };
       return { ok: true, session };
     },
 
-    async release(session) {
+    async release(session, committed) {
       const { id, token, refresh } = session as RedisSession;
       clearInterval(refresh);
       await redis.eval(
         RELEASE,
-        3,
+        4,
         keys.sessions,
         keys.busy(id),
         keys.results(id),
+        keys.previous(id),
         token,
         Date.now(),
         id,
         session.temporary ? 1 : 0,
+        committed ?? '',
+        ttlMs,
       );
     },
 
     async close(id) {
       const outcome = await redis.eval(
         CLOSE,
-        3,
+        4,
         keys.sessions,
         keys.busy(id),
         keys.results(id),
+        keys.previous(id),
         id,
         keys.result(id),
       );

@@ -13,6 +13,7 @@ import type {
   InferenceResult,
   RealtimeAvailability,
   SpeechHealth,
+  WorkerStatus,
 } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
@@ -45,6 +46,11 @@ function unavailable(error: unknown): HttpError {
 
 export type { Counters } from './session-store.js';
 
+/** Decodes the ready workers run at once, all together: the cluster's decode slots. */
+export function clusterDecodeSlots(workers: readonly WorkerStatus[]): number {
+  return workers.filter((worker) => worker.ready).reduce((sum, worker) => sum + worker.engine.decodeSlots, 0);
+}
+
 export class Admission {
   /** This process's sessions (the store's bookkeeping unless a shared store is given). */
   readonly sessions: StreamSessions;
@@ -64,6 +70,22 @@ export class Admission {
   }
 
   private cachedEngine: { info: EngineInfo; until: number } | undefined;
+  private cachedSlots: { slots: number; until: number } | undefined;
+
+  /**
+   * The decode slots of every ready worker (with Redis, of every worker process), reused for a
+   * second as the engine is; 503 while the queue's backend is unreachable.
+   */
+  async decodeSlots(): Promise<number> {
+    const now = Date.now();
+    if (this.cachedSlots && this.cachedSlots.until > now) return this.cachedSlots.slots;
+    const status = await this.queue.status().catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    const slots = clusterDecodeSlots(status.workers);
+    this.cachedSlots = { slots, until: now + ENGINE_CACHE_MS };
+    return slots;
+  }
 
   /**
    * The loaded engine, or 503 `Model loading` while no worker is ready. A found engine is reused
@@ -111,9 +133,12 @@ export class Admission {
     });
   }
 
-  /** Never throws: a store that cannot be reached lets the session's lock expire on its own. */
-  async release(session: StreamSession): Promise<void> {
-    await this.store.release(session).catch(() => undefined);
+  /**
+   * Never throws: a store that cannot be reached lets the session's lock expire on its own.
+   * `committed`: the text the request committed, decoded against by the stream's next window.
+   */
+  async release(session: StreamSession, committed?: string): Promise<void> {
+    await this.store.release(session, committed).catch(() => undefined);
   }
 
   /** The health counters, as the store keeps them (every gateway's when they share Redis). */
@@ -227,7 +252,7 @@ export class Admission {
       completed: counters.completed,
       failed: counters.failed,
       max_streams: this.options.maxStreams,
-      workers: ready.reduce((sum, worker) => sum + worker.engine.decodeSlots, 0),
+      workers: clusterDecodeSlots(ready),
       threads_per_worker: engine.threadsPerSlot,
       beam_size: engine.beamSize,
       sessions,

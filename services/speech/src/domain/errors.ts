@@ -3,7 +3,7 @@
  * (`shared/reference/speech-contract.md`). Routes throw {@link HttpError}; one error handler
  * renders it as `{"detail"}` on native routes and adds the OpenAI `error` object under `/v1`.
  */
-import { LanguageModeMessages } from '@live-captions/audio';
+import { LanguageModeMessages, MAX_PROMPT_CHARS } from '@live-captions/audio';
 
 export type OpenAiErrorType =
   | 'invalid_request_error'
@@ -84,6 +84,7 @@ export const Messages = {
   mode: LanguageModeMessages.mode,
   englishOnly: LanguageModeMessages.englishOnly,
   context: 'Context must be between 0 and 1 seconds',
+  prompt: `prompt must be one text of at most ${MAX_PROMPT_CHARS} characters`,
   requestId: 'Invalid request ID',
   streamId: 'Invalid stream ID',
   capacity: 'Stream capacity reached; idle sessions expire after 120 seconds',

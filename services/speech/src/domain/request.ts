@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import {
   checkLanguageAndMode as languageModeRule,
+  MAX_PROMPT_CHARS,
   MIN_UNFINISHED_SECONDS,
   SAMPLE_RATE,
 } from '@live-captions/audio';
@@ -16,8 +17,14 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{8,80}$/;
 /** Plain decimal numbers only: no hex, no blanks, no sign other than +. */
 const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Derived from the queued request so the two cannot drift; the IDs are added when it is queued. */
-export type DecodeOptions = Omit<InferenceRequest, 'requestId' | 'streamId' | 'correlationId'>;
+/**
+ * Derived from the queued request so the two cannot drift; the IDs and the stream's previous text
+ * are added when it is queued.
+ */
+export type DecodeOptions = Omit<
+  InferenceRequest,
+  'requestId' | 'streamId' | 'correlationId' | 'previousText'
+>;
 
 type QueryValue = string | string[] | undefined | unknown;
 
@@ -30,7 +37,19 @@ export function checkLanguageAndMode(language: unknown, mode: unknown, engine: E
   return { language: check.language, mode: check.mode };
 }
 
-/** Steps 3-6 of the native route, from its query string. */
+/**
+ * The prompt of every path (names and terms to expect), at most MAX_PROMPT_CHARS; "" when none.
+ * A repeated query parameter arrives as a list and is refused as well.
+ */
+export function checkPrompt(prompt: unknown): string {
+  if (prompt === undefined) return '';
+  if (typeof prompt !== 'string' || prompt.length > MAX_PROMPT_CHARS) {
+    throw new HttpError(400, Messages.prompt, { param: 'prompt' });
+  }
+  return prompt;
+}
+
+/** Steps 3-6 of the native route, from its query string (the prompt is our extension). */
 export function parseNativeQuery(query: Record<string, QueryValue>, engine: EngineInfo): DecodeOptions {
   const { language, mode } = checkLanguageAndMode(query.language ?? 'en', query.mode ?? 'transcribe', engine);
   const rawContext = query.context_seconds;
@@ -42,12 +61,14 @@ export function parseNativeQuery(query: Record<string, QueryValue>, engine: Engi
       throw new HttpError(400, Messages.context, { param: 'context_seconds' });
     }
   }
+  const prompt = checkPrompt(query.prompt);
   return {
     language,
     mode,
     window: flag(query.window, false),
     final: flag(query.final, true),
     contextSeconds,
+    ...(prompt ? { prompt } : {}),
   };
 }
 
@@ -94,6 +115,7 @@ export function requestSignature(route: string, body: Buffer, options: DecodeOpt
         options.window,
         options.final,
         options.contextSeconds,
+        options.prompt ?? '',
         extra,
       ]),
     )

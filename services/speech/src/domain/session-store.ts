@@ -9,6 +9,11 @@ import type { CachedResponse, CacheLookup, Session, StreamSessions } from './ses
 export interface StreamSession {
   readonly id: string;
   readonly temporary: boolean;
+  /**
+   * What the stream committed last, as its request was admitted ("" none): a live window is
+   * decoded after it, so Whisper saying it again is caught as a loop.
+   */
+  readonly previousText: string;
 }
 
 export type StoreAdmit = { ok: true; session: StreamSession } | { ok: false; reason: 'busy' | 'capacity' };
@@ -22,7 +27,8 @@ export interface Counters {
 
 export interface SessionStore {
   admit(id: string, temporary: boolean): Promise<StoreAdmit>;
-  release(session: StreamSession): Promise<void>;
+  /** The request ended; `committed` (non-empty) becomes the stream's `previousText`. */
+  release(session: StreamSession, committed?: string): Promise<void>;
   /** `DELETE /streams/{id}`: idle or unknown sessions close (cache forgotten); busy ones stay. */
   close(id: string): Promise<'closed' | 'busy'>;
   lookup(session: StreamSession, requestId: string, signature: string): Promise<CacheLookup>;
@@ -45,7 +51,7 @@ export function memorySessionStore(sessions: StreamSessions): SessionStore {
   const counters: Counters = { completed: 0, failed: 0, rejected: 0, queueTimeouts: 0 };
   return {
     admit: async (id, temporary) => sessions.admit(id, temporary),
-    release: async (session) => sessions.release(session as Session),
+    release: async (session, committed) => sessions.release(session as Session, committed),
     close: async (id) => sessions.close(id),
     lookup: async (session, requestId, signature) =>
       sessions.lookup(session as Session, requestId, signature),

@@ -25,6 +25,8 @@ export interface Session {
   readonly temporary: boolean;
   lastActivity: number;
   readonly cache: Map<string, CacheEntry>;
+  /** The text the stream's last window committed ("" none): its next window is decoded after it. */
+  previousText: string;
 }
 
 export type AdmitResult = { ok: true; session: Session } | { ok: false; reason: 'busy' | 'capacity' };
@@ -81,14 +83,22 @@ export class StreamSessions {
       return { ok: true, session: existing };
     }
     if (this.sessions.size >= this.maxStreams) return { ok: false, reason: 'capacity' };
-    const session: Session = { id, busy: true, temporary, lastActivity: this.now(), cache: new Map() };
+    const session: Session = {
+      id,
+      busy: true,
+      temporary,
+      lastActivity: this.now(),
+      cache: new Map(),
+      previousText: '',
+    };
     this.sessions.set(id, session);
     return { ok: true, session };
   }
 
-  /** The request of a session ended (answered, failed or abandoned). */
-  release(session: Session): void {
+  /** The request of a session ended (answered, failed or abandoned); `committed`: the text it committed. */
+  release(session: Session, committed?: string): void {
     session.busy = false;
+    if (committed) session.previousText = committed;
     session.lastActivity = this.now();
     if (session.temporary && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
   }

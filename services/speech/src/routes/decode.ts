@@ -25,6 +25,11 @@ export interface PreparedDecode {
   /** The raw upload: with `route` and `extra` it makes the request signature of the retry cache. */
   body: Buffer;
   route: string;
+  /**
+   * A live window: decoded after the text the stream committed last (a repeat of it is a loop),
+   * and its own text is what the stream's next window is decoded after.
+   */
+  continues?: boolean;
   extra?: string;
   /** The 200 answer, which a retry with the same request ID gets again from the cache. */
   reply: (result: InferenceResult) => CachedResponse;
@@ -55,8 +60,10 @@ export async function decodeAndReply(
   let answer: CachedResponse;
   /** A streamed answer's last event; its deltas went out while the decode ran. */
   let finishStream: (() => void) | undefined;
+  let committed: string | undefined;
   try {
-    const { options, audio, body, route, extra, reply, stream } = await prepare();
+    const { options, audio, body, route, extra, reply, stream, continues } = await prepare();
+    const previous = continues && session.previousText ? { previousText: session.previousText } : {};
     // Only a request ID makes a result cacheable: no hashing without one.
     const signature = requestId ? requestSignature(route, body, options, extra) : '';
     const cached = await admission.cached(session, requestId, signature);
@@ -66,17 +73,18 @@ export async function decodeAndReply(
       // A client that disconnects from here on does not cancel the decode: its result is cached.
       const result = await admission.decode(
         // `requestLog` (app.ts) sets the id before any route runs.
-        { ...options, requestId, streamId, correlationId: res.locals.correlationId },
+        { ...options, requestId, streamId, correlationId: res.locals.correlationId, ...previous },
         audio,
         stream ? (progress) => stream.progress(progress) : undefined,
       );
       const response = reply(result);
       answer = response;
+      if (continues) committed = result.text.trim();
       await admission.remember(session, requestId, signature, response);
       if (stream) finishStream = () => stream.finish(result, response);
     }
   } finally {
-    await admission.release(session);
+    await admission.release(session, committed);
   }
   // The stream is free before its client hears back (on every gateway sharing the sessions), so
   // the client's next window is never refused as busy.

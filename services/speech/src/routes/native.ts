@@ -53,6 +53,7 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
         audio: samples,
         body,
         route: 'native',
+        continues: options.window,
         reply: (result) => ({
           status: 200,
           contentType: 'application/json',

@@ -11,6 +11,7 @@ import { HttpError } from '../domain/errors.js';
 import type { ConnectionPorts } from '../domain/realtime/connection.js';
 import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
 import { checkLanguageAndMode } from '../domain/request.js';
+import { trimmedByGuards } from '../domain/responses.js';
 
 export interface PortOptions {
   admission: Admission;
@@ -50,10 +51,12 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
     send(event) {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
     },
-    async decode(audio, settings, partial) {
-      // Re-decodes for deltas only use idle decode slots: under load turns still complete on
-      // time, with fewer deltas, instead of every session falling behind.
-      if (partial && load.inflight >= engine.decodeSlots) {
+    async decode(audio, settings, partial, previous) {
+      // Re-decodes for deltas only use idle decode slots (of every ready worker: with Redis, a
+      // second worker's slots count too): under load turns still complete on time, with fewer
+      // deltas, instead of every session falling behind.
+      const slots = partial ? await admission.decodeSlots().catch(() => 0) : 0;
+      if (partial && load.inflight >= slots) {
         throw problem('partial_skipped', 'No idle decode slot for a re-decode', { type: 'server_error' });
       }
       load.inflight += 1;
@@ -71,12 +74,19 @@ export function realtimePorts(options: PortOptions): ConnectionPorts {
             streamId,
             correlationId,
             // Partial re-decodes need no tokens; the final one carries them for logprobs.
-            offline: { prompt: settings.prompt, temperature: 0 },
+            ...(settings.prompt ? { prompt: settings.prompt } : {}),
+            ...(previous ? { previousText: previous } : {}),
+            offline: { temperature: 0 },
           },
           audio,
         );
         const tokens = partial ? [] : (result.segments ?? []).flatMap((segment) => segment.tokens);
-        return { text: result.text, tokens, audioSeconds: result.audioSeconds };
+        return {
+          text: result.text,
+          tokens,
+          audioSeconds: result.audioSeconds,
+          trimmed: trimmedByGuards(result),
+        };
       } catch (error) {
         throw asProblem(error);
       } finally {

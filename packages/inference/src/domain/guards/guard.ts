@@ -31,6 +31,10 @@ export interface GuardContext {
 /** A segment repeating what was just committed is a loop when it has at least this many words. */
 const REPEAT_MIN_WORDS = 4;
 
+/** `text` says again what was committed just before (of at least REPEAT_MIN_WORDS words). */
+const repeats = (text: string, previous: string): boolean =>
+  previous.trim().split(/\s+/).length >= REPEAT_MIN_WORDS && sameWords(text, previous);
+
 const average = (values: number[]): number =>
   values.length === 0 ? 0 : values.reduce((a, v) => a + v, 0) / values.length;
 
@@ -56,9 +60,7 @@ export function guardSegments<T extends GuardToken, S extends GuardSegment<T>>(
     if (settings.loops) {
       const { tokens, cuts } = cutLoops(segment.tokens, settings.loopRepeats);
       if (cuts > 0) kept = { ...segment, tokens, text: tokens.map((t) => t.text).join('') };
-      const repeat =
-        previous.trim().split(/\s+/).length >= REPEAT_MIN_WORDS && sameWords(kept.text, previous);
-      if (repeat || compressionRatio(kept.text) > settings.compressionRatioThreshold) {
+      if (repeats(kept.text, previous) || compressionRatio(kept.text) > settings.compressionRatioThreshold) {
         report.loopsCut++;
         continue;
       }
@@ -72,6 +74,12 @@ export function guardSegments<T extends GuardToken, S extends GuardSegment<T>>(
     }
     out.push(kept);
     previous = kept.text;
+  }
+  // Whisper repeating what was committed before can spread it over several segments (a realtime
+  // turn, a `/v1` region): the decode as a whole is then the loop.
+  if (settings.loops && out.length > 1 && repeats(out.map((s) => s.text).join(''), context.previous ?? '')) {
+    report.loopsCut++;
+    return { segments: [], report };
   }
   return { segments: out, report };
 }

@@ -28,6 +28,8 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   streamId: string;
   language: string;
   mode: 'transcribe' | 'translate' | 'both';
+  /** Names and terms to expect (the operator's vocabulary), sent as each window's `prompt`. */
+  prompt?: string;
   /** Service access token, when the gateway needs one. */
   apiKey?: string;
   fetch?: typeof fetch;
@@ -105,6 +107,7 @@ export class CaptureSession {
   configure(update: {
     language?: string;
     mode?: CaptureSessionOptions['mode'];
+    prompt?: string;
     threshold?: number;
     intervalSeconds?: number;
   }): void {
@@ -203,6 +206,7 @@ export class CaptureSession {
       window: '1',
       final: window.final ? '1' : '0',
       context_seconds: String(window.contextSeconds),
+      ...(this.options.prompt ? { prompt: this.options.prompt } : {}),
     });
     const body = window.samples.buffer.slice(0) as ArrayBuffer;
     try {

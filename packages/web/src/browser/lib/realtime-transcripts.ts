@@ -17,6 +17,8 @@ export type RealtimeServerEvent =
       type: 'conversation.item.input_audio_transcription.completed';
       item_id: string;
       transcript: string;
+      /** Our gateway's extension: a guard cut text from the turn. */
+      trimmed?: boolean;
     }
   | {
       type: 'conversation.item.input_audio_transcription.failed';
@@ -42,6 +44,8 @@ export interface RealtimeFinal {
   /** Where the utterance starts and ends in the connection's audio, when the server said. */
   audioStartMs?: number;
   audioEndMs?: number;
+  /** A guard cut hallucinated or repeated text from it (the gateway's `trimmed`). */
+  trimmed?: true;
 }
 
 interface Item {
@@ -50,6 +54,7 @@ interface Item {
   committed: boolean;
   done: boolean;
   final?: string;
+  trimmed?: true;
   audioStartMs?: number;
   audioEndMs?: number;
 }
@@ -90,6 +95,7 @@ export class RealtimeTranscripts {
         const item = this.item(id);
         item.done = item.committed = true;
         item.final = typeof e.transcript === 'string' ? e.transcript : item.text;
+        if (e.trimmed === true) item.trimmed = true;
         return true;
       }
       case 'conversation.item.input_audio_transcription.failed': {
@@ -142,6 +148,7 @@ export class RealtimeTranscripts {
         text,
         ...(item.audioStartMs !== undefined ? { audioStartMs: item.audioStartMs } : {}),
         ...(item.audioEndMs !== undefined ? { audioEndMs: item.audioEndMs } : {}),
+        ...(item.trimmed ? { trimmed: true as const } : {}),
       });
     }
     return out;

@@ -69,7 +69,11 @@ export class CaptionBoard {
   addUtterance(final: RealtimeFinal, language: string): void {
     if (final.audioStartMs !== undefined && final.audioEndMs !== undefined)
       this.ui.stats.textContent = `Last utterance: ${formatSeconds((final.audioEndMs - final.audioStartMs) / 1000)} audio`;
-    this.add({ text: final.text, ...(language !== 'auto' ? { ln: language } : {}) });
+    this.add({
+      text: final.text,
+      ...(language !== 'auto' ? { ln: language } : {}),
+      ...(final.trimmed ? { trimmed: true as const } : {}),
+    });
   }
 
   /**

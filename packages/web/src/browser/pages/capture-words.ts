@@ -2,8 +2,10 @@
 /**
  * The capture page's vocabulary and word rules: the form, kept per device (localStorage) and
  * exportable as a file. The vocabulary (names and terms the model should expect) goes to the
- * realtime session as its prompt; the rules apply to every caption before it is published.
+ * gateway as the prompt, on either transport; the rules apply to every caption before it is
+ * published.
  */
+import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import { byId, downloadText, loadJson } from '../lib/dom.js';
 import { applyWordRules, parseReplacements, type WordRules } from '../lib/word-rules.js';
 
@@ -30,9 +32,10 @@ function settings(): WordSettings {
   };
 }
 
-/** The names and terms typed (the realtime session's prompt); empty: none. */
+/** The names and terms typed (the prompt of windows and realtime sessions); empty: none. */
 export function vocabulary(): string {
-  return ui.vocabulary.value.trim();
+  // The field takes no more than the gateway does; a longer one kept from before is cut to fit.
+  return ui.vocabulary.value.trim().slice(0, MAX_PROMPT_CHARS);
 }
 
 let rules: WordRules = { replacements: [], maskProfanity: false };
@@ -45,6 +48,7 @@ export function applyWords(text: string): string {
 /** Restores the saved settings and keeps them as they change; `onVocabulary` on a new vocabulary. */
 export function wireWords(onVocabulary: (text: string) => void): void {
   const saved = loadJson<WordSettings>(localStorage, KEY);
+  ui.vocabulary.maxLength = MAX_PROMPT_CHARS;
   ui.vocabulary.value = saved.vocabulary ?? '';
   ui.replacements.value = saved.replacements ?? '';
   ui.mask.checked = saved.maskProfanity ?? false;

@@ -166,6 +166,7 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
     streamId: randomId('cap'),
     language,
     mode: selectedMode(),
+    ...(vocabulary() ? { prompt: vocabulary() } : {}),
     apiKey,
     threshold: threshold(),
     intervalSeconds: Number(ui.interval.value),
@@ -227,8 +228,9 @@ async function stopCapture(): Promise<void> {
 // --- wiring ---
 
 restoreSettings();
+// A new vocabulary applies to the next windows or utterances, whichever the transport.
 wireWords((prompt) => {
-  if (session instanceof RealtimeSession) session.configure({ prompt });
+  if (session instanceof CaptureSession || session instanceof RealtimeSession) session.configure({ prompt });
 });
 connectRelay();
 void refreshMicrophones();

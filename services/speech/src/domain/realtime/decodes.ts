@@ -16,6 +16,8 @@ export interface Decoded {
   text: string;
   tokens: ResultToken[];
   audioSeconds: number;
+  /** A guard cut text from the turn (a phrase, a loop, an unsure segment): `completed` says so. */
+  trimmed?: boolean;
 }
 
 /** A turn (conversation item) being spoken or decoded. */
@@ -27,8 +29,16 @@ export interface OpenItem {
 }
 
 export interface DecodePorts {
-  /** Rejects with a {@link RealtimeProblem}. `partial`: a re-decode of an open turn. */
-  decode(audio: Float32Array, settings: SessionSettings, partial: boolean): Promise<Decoded>;
+  /**
+   * Rejects with a {@link RealtimeProblem}. `partial`: a re-decode of an open turn. `previous`:
+   * the last turn's text ("" none); a turn saying it again is a loop.
+   */
+  decode(
+    audio: Float32Array,
+    settings: SessionSettings,
+    partial: boolean,
+    previous: string,
+  ): Promise<Decoded>;
   /** One line per turn or failure; never text or audio. */
   log(fields: Record<string, unknown>, message: string): void;
   /** Backlog past which waiting turns are skipped (seconds). */
@@ -48,6 +58,8 @@ export class TurnDecodes {
   /** Samples of committed turns queued or decoding. */
   private backlogSamples = 0;
   private partialRunning = false;
+  /** The last turn's final text that said something (finals complete in commit order). */
+  private previous = '';
 
   constructor(
     private readonly ports: DecodePorts,
@@ -74,7 +86,7 @@ export class TurnDecodes {
         }
         const started = performance.now();
         try {
-          const result = await this.ports.decode(audio, settings, false);
+          const result = await this.ports.decode(audio, settings, false, this.previous);
           this.completed(item, result, settings);
           const decodeMs = Math.round(performance.now() - started);
           this.ports.log(
@@ -130,7 +142,7 @@ export class TurnDecodes {
   partial(item: OpenItem, audio: Float32Array, settings: SessionSettings, current: () => boolean): void {
     this.partialRunning = true;
     this.ports
-      .decode(audio, settings, true)
+      .decode(audio, settings, true, this.previous)
       .then(
         (result) => {
           if (!current()) return;
@@ -147,6 +159,7 @@ export class TurnDecodes {
 
   private completed(item: OpenItem, result: Decoded, settings: SessionSettings): void {
     const transcript = result.text.trim();
+    if (transcript) this.previous = transcript;
     const rest = item.partial.finish(transcript);
     if (rest !== '') this.emit(DELTA, { item_id: item.id, content_index: 0, delta: rest });
     this.emit('conversation.item.input_audio_transcription.completed', {
@@ -155,6 +168,8 @@ export class TurnDecodes {
       transcript,
       ...(settings.logprobs ? { logprobs: tokenLogprobs(result.tokens) } : {}),
       usage: usage(result),
+      // Our extension, as the native route's `trimmed`: OpenAI's clients ignore unknown fields.
+      ...(result.trimmed ? { trimmed: true } : {}),
     });
   }
 }

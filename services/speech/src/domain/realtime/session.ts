@@ -3,7 +3,7 @@
  * (`session.audio.input.*`) or the beta `transcription_session.update` (`input_audio_*`), and
  * shown back in the shape the client used. Only the fields an update carries change.
  */
-import { REALTIME_RATE } from '@live-captions/audio';
+import { MAX_PROMPT_CHARS, REALTIME_RATE } from '@live-captions/audio';
 import { z } from 'zod';
 import type { AudioFormat } from './audio-input.js';
 
@@ -54,7 +54,7 @@ export const LOGPROBS_INCLUDE = 'item.input_audio_transcription.logprobs';
 const transcription = z.looseObject({
   model: z.string().min(1).max(200).optional(),
   language: z.string().max(20).nullable().optional(),
-  prompt: z.string().max(4000).nullable().optional(),
+  prompt: z.string().max(MAX_PROMPT_CHARS).nullable().optional(),
   task: z.enum(['transcribe', 'translate']).optional(),
 });
 
