@@ -18,7 +18,7 @@ import {
 import { createLogger, listening } from '@live-captions/runtime';
 import {
   createApp,
-  createRedisSessionStore,
+  createRedisStreamStore,
   loadConfig,
   type VadSource,
 } from '@live-captions/speech/embedded';
@@ -88,7 +88,7 @@ function engineConfig(model: ModelName, size: EngineSize): EngineConfig {
 export interface Backend {
   kind: BackendKind;
   queue: InferenceQueue;
-  /** Redis only: the gateway's stream sessions live there too, as in a deployment. */
+  /** Redis only: the gateway's streams live there too, as in a deployment. */
   redis?: { client: Redis; queueName: string };
   close(): Promise<void>;
 }
@@ -157,8 +157,8 @@ export async function startGateway(backend: Backend, vad?: VadSource): Promise<G
     httpLimit: 4096,
     queueTimeoutSeconds: 120,
   };
-  const sessions = backend.redis
-    ? createRedisSessionStore({
+  const streams = backend.redis
+    ? createRedisStreamStore({
         client: backend.redis.client,
         namespace: backend.redis.queueName,
         maxStreams: config.maxStreams,
@@ -168,7 +168,7 @@ export async function startGateway(backend: Backend, vad?: VadSource): Promise<G
     config,
     queue: backend.queue,
     logger: createLogger('speech', { level: 'warn' }),
-    ...(sessions ? { sessionStore: sessions } : {}),
+    ...(streams ? { streamStore: streams } : {}),
     ...(vad ? { vad } : {}),
   });
   const server = app.listen(0, '127.0.0.1');

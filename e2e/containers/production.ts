@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { RelayConfigResponse, TranscribeResponse } from '@live-captions/protocol';
+import type { RelaySettings, TranscribeResponse } from '@live-captions/protocol';
 import {
   apiKeyIn,
   CALENDAR_TOKEN,
@@ -113,7 +113,7 @@ export function describeProduction(): void {
       expect(health!.status).toBe(200);
       expect(relayConfig!.status).toBe(200);
       expect(relayConfig!.headers['access-control-allow-origin']).toBe(`https://${HOSTS.UI_HOST}`);
-      const relay = JSON.parse(relayConfig!.body) as RelayConfigResponse;
+      const relay = JSON.parse(relayConfig!.body) as RelaySettings;
       expect(relay.relayUrl).toMatch(new RegExp(`^wss://${HOSTS.RELAY_HOST.replace(/\./g, '\\.')}(/ws)?$`));
       expect(relay.links.overlay?.startsWith(`https://${HOSTS.UI_HOST}/overlay.html#`)).toBe(true);
       expect(transcription!.status).toBe(200);

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, jest, test } from '@jest/globals';
-import type { RelayCaption, RelayConfigResponse } from '@live-captions/protocol';
+import type { RelayCaption, RelaySettings } from '@live-captions/protocol';
 import { createPublisher, createReader } from '@live-captions/relay-client/node';
 import { repoRoot } from './helpers/compose.js';
 import { until } from './helpers/processes.js';
@@ -115,7 +115,7 @@ describe('pnpm start', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8081');
     const config = (await (
       await fetch('http://127.0.0.1:8765/relay-config', { headers: { Authorization: `Bearer ${apiKey}` } })
-    ).json()) as RelayConfigResponse;
+    ).json()) as RelaySettings;
 
     const seen: RelayCaption[] = [];
     const states: string[] = [];

@@ -27,7 +27,7 @@ export interface TranscribeResponse {
  * `GET /relay-config`: the capture page's and the links hub's auto-fill data, from the gateway's
  * `secrets/relay-tokens.env`. Field names are a stable contract.
  */
-export interface RelayConfigResponse {
+export interface RelaySettings {
   /** RELAY_ADDRESS: the relay WebSocket URL (wss://). */
   relayUrl: string;
   /** RELAY_SITE: UI base URL with trailing slash, or null when unset (no links then). */

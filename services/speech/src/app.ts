@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTrustedProxies, requestLog } from '@live-captions/http';
 import type { InferenceQueue } from '@live-captions/inference';
-import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelaySettings } from '@live-captions/protocol';
 import { createLogger, type Logger } from '@live-captions/runtime';
 import { captureDir } from '@live-captions/web';
 import express, { type Express, type Router } from 'express';
@@ -18,7 +18,7 @@ import { sileroVad, type VadSource } from './adapters/vad.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
 import { decodePath } from './domain/decode-path.js';
-import type { SessionStore } from './domain/session-store.js';
+import type { StreamStore } from './domain/stream-store.js';
 import { apiGuards } from './routes/guards.js';
 import {
   concurrencyLimit,
@@ -48,16 +48,16 @@ export interface AppOptions {
   config: SpeechConfig;
   queue: InferenceQueue;
   /** From `secrets/relay-tokens.env`; undefined when the file is absent. */
-  relay?: RelayConfigResponse | undefined;
+  relay?: RelaySettings | undefined;
   logger?: Logger;
-  /** Session-expiry clock (tests move it). */
+  /** Stream-expiry clock (tests move it). */
   now?: () => number;
   /** Tests shorten the fixed 10 s upload deadline to keep the suite fast. */
   uploadTimeoutMs?: number;
   /** Tests shorten the queue deadline below CAPTION_QUEUE_TIMEOUT's 1 s minimum. */
   queueTimeoutMs?: number;
-  /** Shared stream sessions (several gateways on Redis); default this process's own. */
-  sessionStore?: SessionStore;
+  /** Shared streams (several gateways on Redis); default this process's own. */
+  streamStore?: StreamStore;
   /** Static files at `/`; default {@link staticDir}. */
   publicDir?: string;
   /** The ops queue view (adapters/queue-board.ts), mounted at `/ops/queues`; Redis backend only. */
@@ -93,7 +93,7 @@ export function createApp(options: AppOptions): SpeechApp {
     queueTimeoutMs: options.queueTimeoutMs ?? config.queueTimeoutSeconds * 1000,
     version: config.version,
     now: options.now,
-    store: options.sessionStore,
+    store: options.streamStore,
   });
   const metrics = speechMetrics(queue, () => admission.store, admission.lag);
   admission.onDecoded = (result, request) => {
@@ -125,7 +125,7 @@ export function createApp(options: AppOptions): SpeechApp {
   app.use(express.static(options.publicDir ?? staticDir(), { index: 'index.html', dotfiles: 'ignore' }));
   app.use(nativeRoutes(admission, guards, uploadTimeoutMs));
   app.use(openAiRoutes(admission, guards, uploadTimeoutMs));
-  app.use(statusRoutes(admission, guards, { apiKey: config.apiKey, config: options.relay }));
+  app.use(statusRoutes(admission, guards, { apiKey: config.apiKey, settings: options.relay }));
   app.use(notFound());
   app.use(errorHandler(logger));
 

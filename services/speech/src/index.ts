@@ -11,7 +11,7 @@ import {
 } from '@live-captions/inference';
 import { createLogger, listening, readAll, runService, stopOnSignals } from '@live-captions/runtime';
 import { queueBoard } from './adapters/queue-board.js';
-import { createRedisSessionStore } from './adapters/redis-sessions.js';
+import { createRedisStreamStore } from './adapters/redis-stream-store.js';
 import { loadRelayTokens } from './adapters/relay-tokens.js';
 import { sileroVad } from './adapters/vad.js';
 import { createApp } from './app.js';
@@ -40,9 +40,9 @@ async function main(): Promise<void> {
       })
     : undefined;
   const queue = redisQueue ?? createInProcessQueue({ engine, logger });
-  // With Redis, stream sessions live there too: any number of gateways answer as one.
-  const sessionStore = redisQueue
-    ? createRedisSessionStore({
+  // With Redis, streams live there too: any number of gateways answer as one.
+  const streamStore = redisQueue
+    ? createRedisStreamStore({
         client: redisQueue.client,
         namespace: engine.queueName,
         maxStreams: config.maxStreams,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     queue,
     relay,
     logger,
-    sessionStore,
+    streamStore,
     opsRouter,
     vad: sileroVad(prepareVad),
   });

@@ -8,7 +8,7 @@ import { errorThrown } from '@live-captions/test-services';
 import { loadRelayTokens } from '../src/adapters/relay-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { bearerChecker, originAllowed } from '../src/domain/access.js';
-import { parseRelayConfig } from '../src/domain/relay-config.js';
+import { parseRelaySettings } from '../src/domain/relay-settings.js';
 
 const KEY = 'k'.repeat(24);
 
@@ -131,7 +131,7 @@ describe('access rules', () => {
   });
 });
 
-describe('relay config', () => {
+describe('relay settings', () => {
   const vars = {
     RELAY_ADDRESS: 'wss://relay.example/ws',
     RELAY_SITE: 'https://ui.example/',
@@ -144,9 +144,9 @@ describe('relay config', () => {
   };
 
   it('maps the file to stable camelCase fields and builds links carrying only the tokens each page needs', () => {
-    const { config, problems } = parseRelayConfig(vars);
+    const { settings, problems } = parseRelaySettings(vars);
     expect(problems).toEqual([]);
-    expect(config).toEqual({
+    expect(settings).toEqual({
       relayUrl: 'wss://relay.example/ws',
       site: 'https://ui.example/',
       sourceRoom: 'source',
@@ -162,17 +162,17 @@ describe('relay config', () => {
           'https://ui.example/overlay.html#relayUrl=wss%3A%2F%2Frelay.example%2Fws&room=output&relayReadToken=or-token',
       },
     });
-    expect(config?.links.overlay).not.toContain('sw-token');
+    expect(settings?.links.overlay).not.toContain('sw-token');
   });
 
   it('needs wss:// and the required variables; optional ones become null', () => {
-    expect(parseRelayConfig({ ...vars, RELAY_ADDRESS: 'ws://relay.example/ws' }).problems).toEqual([
+    expect(parseRelaySettings({ ...vars, RELAY_ADDRESS: 'ws://relay.example/ws' }).problems).toEqual([
       'RELAY_ADDRESS: must use wss:// (ws:// only for localhost)',
     ]);
-    expect(parseRelayConfig({ ...vars, RELAY_ADDRESS: 'ws://localhost:8080/ws' }).problems).toEqual([]);
-    expect(parseRelayConfig({ RELAY_ADDRESS: 'wss://r.example' }).problems).toHaveLength(4);
+    expect(parseRelaySettings({ ...vars, RELAY_ADDRESS: 'ws://localhost:8080/ws' }).problems).toEqual([]);
+    expect(parseRelaySettings({ RELAY_ADDRESS: 'wss://r.example' }).problems).toHaveLength(4);
     const { RELAY_OUTPUT_READ: _r, RELAY_OUTPUT_WRITE: _w, RELAY_SITE: _s, ...required } = vars;
-    expect(parseRelayConfig(required).config).toMatchObject({
+    expect(parseRelaySettings(required).settings).toMatchObject({
       site: null,
       outputReadToken: null,
       outputWriteToken: null,

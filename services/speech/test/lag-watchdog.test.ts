@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Decoded, type DecodePorts, TurnDecodes } from '../src/domain/realtime/decodes.js';
 import { PartialText } from '../src/domain/realtime/partial.js';
-import { DEFAULT_SETTINGS } from '../src/domain/realtime/session.js';
+import { DEFAULT_SETTINGS } from '../src/domain/realtime/settings.js';
 import { StreamLagBoard } from '../src/domain/stream-lag.js';
 
 function harness(boundSeconds: number) {

@@ -31,7 +31,7 @@ describe('stream sessions and admission', () => {
       const uploads = await Promise.all(
         Array.from({ length: 12 }, (_, i) => holdStream(limited, `stream-cap-${i}`)),
       );
-      await until(() => limited.admission.sessions.busyCount === 12, '12 busy sessions');
+      await until(() => limited.admission.streams.busyCount === 12, '12 busy sessions');
       const refused = await request(limited.base)
         .post('/transcribe')
         .set({ ...LOCAL, 'X-Stream-ID': 'stream-cap-13' })
@@ -42,7 +42,7 @@ describe('stream sessions and admission', () => {
 
       // Abandoned uploads leave idle sessions, which still count...
       for (const upload of uploads) upload.destroy();
-      await until(() => limited.admission.sessions.busyCount === 0, 'sessions released');
+      await until(() => limited.admission.streams.busyCount === 0, 'sessions released');
       await request(limited.base)
         .post('/transcribe')
         .set({ ...LOCAL, 'X-Stream-ID': 'stream-cap-13' })
@@ -96,7 +96,7 @@ describe('stream sessions and admission', () => {
       .expect(409);
     expect(busy.body).toEqual({ detail: Messages.busyClose });
     holder.destroy();
-    await until(() => gateway.admission.sessions.busyCount === 0, 'session released');
+    await until(() => gateway.admission.streams.busyCount === 0, 'session released');
 
     await request(gateway.base).delete('/streams/stream-delete').expect(403);
     const closed = await request(gateway.base)
@@ -135,7 +135,7 @@ describe('stream sessions and admission', () => {
         async () => (await gw.admission.counters()).completed === 1,
         'the abandoned decode to finish',
       );
-      await until(() => gw.admission.sessions.busyCount === 0, 'session released');
+      await until(() => gw.admission.streams.busyCount === 0, 'session released');
       const retry = await request(gw.base).post('/transcribe').set(headers).send(oneSecond).expect(200);
       expect(retry.body).toMatchObject({ text: 'test', request_id: 'request-gone-1' });
       expect((await gw.admission.counters()).completed).toBe(1);
@@ -159,7 +159,7 @@ describe('body limits while streaming', () => {
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ detail: Messages.tooLong });
     upload.destroy();
-    await until(() => gateway.admission.sessions.busyCount === 0, 'session released');
+    await until(() => gateway.admission.streams.busyCount === 0, 'session released');
   });
 
   it('413 at once for a Content-Length above the limit', async () => {
@@ -203,12 +203,12 @@ describe('HTTP concurrency limit and shutdown', () => {
     const limited = await startGateway({ queue: backend.queue, config: testConfig({ httpLimit: 2 }) });
     try {
       const held = await Promise.all([0, 1].map((i) => holdStream(limited, `stream-limit-${i}`)));
-      await until(() => limited.admission.sessions.busyCount === 2, 'two uploads in flight');
+      await until(() => limited.admission.streams.busyCount === 2, 'two uploads in flight');
       const res = await request(limited.base).get('/health').expect(503);
       expect(res.body).toEqual({ detail: Messages.httpLimit });
       expect(res.headers['retry-after']).toBe('1');
       for (const upload of held) upload.destroy();
-      await until(() => limited.admission.sessions.busyCount === 0, 'uploads closed');
+      await until(() => limited.admission.streams.busyCount === 0, 'uploads closed');
       await request(limited.base).get('/health').expect(200);
     } finally {
       await limited.close();

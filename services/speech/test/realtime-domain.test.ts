@@ -11,7 +11,7 @@ import {
   applyGaUpdate,
   DEFAULT_SETTINGS,
   sessionView,
-} from '../src/domain/realtime/session.js';
+} from '../src/domain/realtime/settings.js';
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from '../src/domain/realtime/turns.js';
 
 describe('G.711', () => {

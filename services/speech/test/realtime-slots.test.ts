@@ -9,7 +9,7 @@ import { createRedisQueue, type RedisInferenceQueue, startRedisWorker } from '@l
 import { createLogger } from '@live-captions/runtime';
 import request from 'supertest';
 import { WebSocket } from 'ws';
-import { DEFAULT_SETTINGS } from '../src/domain/realtime/session.js';
+import { DEFAULT_SETTINGS } from '../src/domain/realtime/settings.js';
 import { realtimePorts } from '../src/routes/realtime-ports.js';
 import {
   deleteKeys,

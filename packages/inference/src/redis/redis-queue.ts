@@ -47,7 +47,7 @@ const DEADLINE_MARGIN_MS = 15_000;
 export interface RedisInferenceQueue extends InferenceQueue {
   /**
    * The gateway's fail-fast connection, followed for the health state: other gateway state in
-   * Redis (stream sessions) goes through it too, so one outage is one pair of log lines.
+   * Redis (streams) goes through it too, so one outage is one pair of log lines.
    */
   readonly client: Redis;
   /**

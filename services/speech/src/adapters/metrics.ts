@@ -1,6 +1,6 @@
 /**
  * The gateway's Prometheus metrics: the shared HTTP figures, plus what inference costs (decode
- * seconds, queue wait, real-time factor) and how full it is (queue depth, stream sessions).
+ * seconds, queue wait, real-time factor) and how full it is (queue depth, streams).
  */
 
 import { type ServiceMetrics, serviceMetrics } from '@live-captions/http';
@@ -8,8 +8,8 @@ import type { InferenceQueue } from '@live-captions/inference';
 import type { InferenceRequest, InferenceResult } from '@live-captions/protocol';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { decodePath } from '../domain/decode-path.js';
-import type { SessionStore } from '../domain/session-store.js';
 import type { StreamLagBoard } from '../domain/stream-lag.js';
+import type { StreamStore } from '../domain/stream-store.js';
 
 export interface SpeechMetrics extends ServiceMetrics {
   /** Records one answered decode. */
@@ -20,7 +20,7 @@ export interface SpeechMetrics extends ServiceMetrics {
 
 export function speechMetrics(
   queue: InferenceQueue,
-  sessions: () => SessionStore,
+  streams: () => StreamStore,
   lag?: StreamLagBoard,
 ): SpeechMetrics {
   const metrics = serviceMetrics('speech');
@@ -75,7 +75,7 @@ export function speechMetrics(
     registers,
     async collect() {
       this.set(
-        await sessions()
+        await streams()
           .size()
           .catch(() => -1),
       );

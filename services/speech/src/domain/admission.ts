@@ -1,5 +1,5 @@
 /**
- * Admission in front of the inference queue: stream sessions, the queue deadline, mapping of
+ * Admission in front of the inference queue: streams, the queue deadline, mapping of
  * queue failures to the contract's statuses, and the counters of the health report. The queue
  * itself is FIFO across streams; this class makes sure each stream has at most one request in
  * it and that every job carries its start deadline.
@@ -16,9 +16,9 @@ import type {
   WorkerStatus,
 } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
-import { type Counters, memorySessionStore, type SessionStore, type StreamSession } from './session-store.js';
-import { type CachedResponse, type CacheLookup, StreamSessions } from './sessions.js';
 import { StreamLagBoard } from './stream-lag.js';
+import { type AdmittedStream, type Counters, memoryStreamStore, type StreamStore } from './stream-store.js';
+import { type CachedResponse, type CacheLookup, Streams } from './streams.js';
 
 const ENGINE_CACHE_MS = 1_000;
 
@@ -28,10 +28,10 @@ export interface AdmissionOptions {
   /** Queue deadline: a job not started within it fails with 429 and never runs. */
   queueTimeoutMs: number;
   version: string;
-  /** Clock of session expiry (tests move it); job deadlines always use the wall clock. */
+  /** Clock of stream expiry (tests move it); job deadlines always use the wall clock. */
   now?: () => number;
-  /** Shared sessions (several gateways on Redis); default this process's own. */
-  store?: SessionStore;
+  /** Shared streams (several gateways on Redis); default this process's own. */
+  store?: StreamStore;
   /** Whether `/v1/realtime` can open a session (its VAD source's answer); default: it cannot. */
   realtime?: () => Promise<RealtimeAvailability>;
 }
@@ -44,7 +44,7 @@ function unavailable(error: unknown): HttpError {
   return new HttpError(503, Messages.unavailable, { retryAfter: 1, reason });
 }
 
-export type { Counters } from './session-store.js';
+export type { Counters } from './stream-store.js';
 
 /** Decodes the ready workers run at once, all together: the cluster's decode slots. */
 export function clusterDecodeSlots(workers: readonly WorkerStatus[]): number {
@@ -52,9 +52,9 @@ export function clusterDecodeSlots(workers: readonly WorkerStatus[]): number {
 }
 
 export class Admission {
-  /** This process's sessions (the store's bookkeeping unless a shared store is given). */
-  readonly sessions: StreamSessions;
-  readonly store: SessionStore;
+  /** This process's streams (the store's bookkeeping unless a shared store is given). */
+  readonly streams: Streams;
+  readonly store: StreamStore;
   /** How far each live stream on this gateway is behind (backlog, real-time factor, queue wait). */
   readonly lag = new StreamLagBoard();
   /** Told of every decode answered 200 (the metrics). */
@@ -65,8 +65,8 @@ export class Admission {
 
   constructor(private readonly options: AdmissionOptions) {
     this.queue = options.queue;
-    this.sessions = new StreamSessions({ maxStreams: options.maxStreams, now: options.now ?? Date.now });
-    this.store = options.store ?? memorySessionStore(this.sessions);
+    this.streams = new Streams({ maxStreams: options.maxStreams, now: options.now ?? Date.now });
+    this.store = options.store ?? memoryStreamStore(this.streams);
   }
 
   private cachedEngine: { info: EngineInfo; until: number } | undefined;
@@ -103,11 +103,11 @@ export class Admission {
   }
 
   /** Step 8: capacity, then one request per stream. Refusals count as `rejected`. */
-  async admit(streamId: string, temporary = false): Promise<StreamSession> {
+  async admit(streamId: string, temporary = false): Promise<AdmittedStream> {
     const result = await this.store.admit(streamId, temporary).catch((error: unknown) => {
       throw unavailable(error);
     });
-    if (result.ok) return result.session;
+    if (result.ok) return result.stream;
     this.bump('rejected');
     if (result.reason === 'capacity')
       throw new HttpError(429, Messages.capacity, { retryAfter: 2, code: 'stream_capacity' });
@@ -115,15 +115,15 @@ export class Admission {
   }
 
   /** The retry cache's answer for a request ID (503 while a shared store is unreachable). */
-  async cached(session: StreamSession, requestId: string, signature: string): Promise<CacheLookup> {
-    return this.store.lookup(session, requestId, signature).catch((error: unknown) => {
+  async cached(admitted: AdmittedStream, requestId: string, signature: string): Promise<CacheLookup> {
+    return this.store.lookup(admitted, requestId, signature).catch((error: unknown) => {
       throw unavailable(error);
     });
   }
 
   /** Keeps a 200 for retries; best effort (the client has its answer either way). */
-  async remember(session: StreamSession, requestId: string, signature: string, response: CachedResponse) {
-    await this.store.store(session, requestId, signature, response).catch(() => undefined);
+  async remember(admitted: AdmittedStream, requestId: string, signature: string, response: CachedResponse) {
+    await this.store.store(admitted, requestId, signature, response).catch(() => undefined);
   }
 
   /** `DELETE /streams/{id}`; 503 while a shared store is unreachable. */
@@ -134,11 +134,11 @@ export class Admission {
   }
 
   /**
-   * Never throws: a store that cannot be reached lets the session's lock expire on its own.
+   * Never throws: a store that cannot be reached lets the stream's lock expire on its own.
    * `committed`: the text the request committed, decoded against by the stream's next window.
    */
-  async release(session: StreamSession, committed?: string): Promise<void> {
-    await this.store.release(session, committed).catch(() => undefined);
+  async release(admitted: AdmittedStream, committed?: string): Promise<void> {
+    await this.store.release(admitted, committed).catch(() => undefined);
   }
 
   /** The health counters, as the store keeps them (every gateway's when they share Redis). */

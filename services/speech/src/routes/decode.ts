@@ -8,13 +8,13 @@ import type { Response } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { type DecodeOptions, requestSignature } from '../domain/request.js';
-import type { CachedResponse } from '../domain/sessions.js';
+import type { CachedResponse } from '../domain/streams.js';
 
 export interface DecodeTarget {
   /** Empty when the client sent none: the result is then not cached. */
   requestId: string;
   streamId: string;
-  /** A `/v1` call without X-Stream-ID: its session closes when the request ends. */
+  /** A `/v1` call without X-Stream-ID: its stream closes when the request ends. */
   temporary?: boolean;
 }
 
@@ -46,7 +46,7 @@ function sendCached(res: Response, cached: CachedResponse): void {
 
 /**
  * Admits the stream, then runs `prepare` (reading the upload) while the stream is held, so a
- * second request on it gets 429 before its body is read; the session is released however the
+ * second request on it gets 429 before its body is read; the stream is released however the
  * request ends.
  */
 export async function decodeAndReply(
@@ -56,17 +56,17 @@ export async function decodeAndReply(
   prepare: () => Promise<PreparedDecode>,
 ): Promise<void> {
   const { requestId, streamId } = target;
-  const session = await admission.admit(streamId, target.temporary);
+  const admitted = await admission.admit(streamId, target.temporary);
   let answer: CachedResponse;
   /** A streamed answer's last event; its deltas went out while the decode ran. */
   let finishStream: (() => void) | undefined;
   let committed: string | undefined;
   try {
     const { options, audio, body, route, extra, reply, stream, continues } = await prepare();
-    const previous = continues && session.previousText ? { previousText: session.previousText } : {};
+    const previous = continues && admitted.previousText ? { previousText: admitted.previousText } : {};
     // Only a request ID makes a result cacheable: no hashing without one.
     const signature = requestId ? requestSignature(route, body, options, extra) : '';
-    const cached = await admission.cached(session, requestId, signature);
+    const cached = await admission.cached(admitted, requestId, signature);
     if (cached.kind === 'conflict') throw new HttpError(409, Messages.conflict);
     if (cached.kind === 'hit') answer = cached.response;
     else {
@@ -80,13 +80,13 @@ export async function decodeAndReply(
       const response = reply(result);
       answer = response;
       if (continues) committed = result.text.trim();
-      await admission.remember(session, requestId, signature, response);
+      await admission.remember(admitted, requestId, signature, response);
       if (stream) finishStream = () => stream.finish(result, response);
     }
   } finally {
-    await admission.release(session, committed);
+    await admission.release(admitted, committed);
   }
-  // The stream is free before its client hears back (on every gateway sharing the sessions), so
+  // The stream is free before its client hears back (on every gateway sharing the streams), so
   // the client's next window is never refused as busy.
   if (res.destroyed) return;
   if (finishStream) finishStream();

@@ -10,7 +10,7 @@ import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { LIST_FIELDS, type OpenAiOptions, parseOpenAiFields, type Task } from '../domain/openai-request.js';
 import { checkLanguageAndMode, parseIds } from '../domain/request.js';
-import type { CachedResponse } from '../domain/sessions.js';
+import type { CachedResponse } from '../domain/streams.js';
 import { jsonTranscript, srt, streamBody, verboseJson, vtt } from '../domain/transcript.js';
 import { decodeWavUpload } from '../domain/wav.js';
 import { decodeAndReply } from './decode.js';

@@ -8,8 +8,8 @@ import type { Logger } from '@live-captions/runtime';
 import { WebSocket } from 'ws';
 import type { Admission } from '../domain/admission.js';
 import { HttpError } from '../domain/errors.js';
-import type { ConnectionPorts } from '../domain/realtime/connection.js';
 import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
+import type { SessionPorts } from '../domain/realtime/transcription-session.js';
 import { checkLanguageAndMode } from '../domain/request.js';
 import { trimmedByGuards } from '../domain/responses.js';
 
@@ -42,7 +42,7 @@ function asProblem(error: unknown): RealtimeProblem {
   return problem('transcription_failed', 'Transcription failed', { type: 'server_error' });
 }
 
-export function realtimePorts(options: PortOptions): ConnectionPorts {
+export function realtimePorts(options: PortOptions): SessionPorts {
   const { admission, engine, ws, streamId, correlationId, logger, load } = options;
   return {
     lagBoundSeconds: options.lagBoundSeconds,

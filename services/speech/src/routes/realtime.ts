@@ -3,7 +3,7 @@
  * upgrade is checked like any API request (token from `Authorization` or, for browsers, the
  * `openai-insecure-api-key.<key>` subprotocol; origin rules; shutdown; model loaded; a stream
  * session under `max_streams`), refusals answered as HTTP responses before the upgrade. The
- * protocol itself lives in `domain/realtime/connection.ts`.
+ * protocol itself lives in `domain/realtime/transcription-session.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
@@ -19,8 +19,8 @@ import { bearerChecker, originAllowed } from '../domain/access.js';
 import type { Admission } from '../domain/admission.js';
 import { REALTIME_STREAM_PREFIX } from '../domain/decode-path.js';
 import { HttpError, Messages } from '../domain/errors.js';
-import { RealtimeConnection } from '../domain/realtime/connection.js';
 import { problem, type RealtimeProblem } from '../domain/realtime/events.js';
+import { TranscriptionSession } from '../domain/realtime/transcription-session.js';
 import { realtimePorts } from './realtime-ports.js';
 
 export const REALTIME_PATH = '/v1/realtime';
@@ -74,7 +74,7 @@ const offered = (req: IncomingMessage) =>
 export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
   const { admission, config, logger } = options;
   const check = options.apiKey === undefined ? undefined : bearerChecker(options.apiKey);
-  const live = new Set<{ ws: WebSocket; connection: RealtimeConnection }>();
+  const live = new Set<{ ws: WebSocket; session: TranscriptionSession }>();
   const load = { inflight: 0 };
   const wss = new WebSocketServer({
     noServer: true,
@@ -114,28 +114,28 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       throw new HttpError(400, Messages.realtimeIntent, { param: 'intent' });
     }
     const engine = await admission.engine();
-    const session = await admission.admit(`${REALTIME_STREAM_PREFIX}${randomUUID()}`, true);
+    const admitted = await admission.admit(`${REALTIME_STREAM_PREFIX}${randomUUID()}`, true);
     let vad: OwnedVad;
     try {
       vad = await options.vad.open();
     } catch (error) {
-      await admission.release(session);
+      await admission.release(admitted);
       logger.warn({ err: error }, 'realtime session refused: VAD unavailable');
       throw new HttpError(503, Messages.realtimeUnavailable, { retryAfter: 5 });
     }
     if (socket.destroyed) {
       vad.free();
-      await admission.release(session);
+      await admission.release(admitted);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, engine, session, vad));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, req, engine, admitted, vad));
   }
 
   function serve(
     ws: WebSocket,
     req: IncomingMessage,
     engine: EngineInfo,
-    session: Awaited<ReturnType<Admission['admit']>>,
+    admitted: Awaited<ReturnType<Admission['admit']>>,
     vad: OwnedVad,
   ): void {
     const correlationId = randomUUID();
@@ -145,13 +145,13 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       admission,
       engine,
       ws,
-      streamId: session.id,
+      streamId: admitted.id,
       correlationId,
       logger,
       load,
       lagBoundSeconds: config.lagBoundSeconds,
     });
-    const connection = new RealtimeConnection(
+    const session = new TranscriptionSession(
       ports,
       vad,
       {
@@ -161,13 +161,13 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       },
       beta,
     );
-    const entry = { ws, connection };
+    const entry = { ws, session };
     live.add(entry);
     const end = (value: RealtimeProblem, code: number) => {
-      connection.fail(value);
+      session.fail(value);
       ws.close(code, value.code);
     };
-    connection.onFatal = (value) => end(value, value.type === 'server_error' ? 1011 : 1008);
+    session.onFatal = (value) => end(value, value.type === 'server_error' ? 1011 : 1008);
     let idle: NodeJS.Timeout | undefined;
     const touch = () => {
       clearTimeout(idle);
@@ -184,8 +184,8 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       );
     };
     touch();
-    logger.info({ correlationId, session: connection.id, beta }, 'realtime session opened');
-    connection.start();
+    logger.info({ correlationId, session: session.id, beta }, 'realtime session opened');
+    session.start();
 
     ws.on('message', (data: Buffer, isBinary: boolean) => {
       touch();
@@ -196,20 +196,20 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
         );
       }
       if (isBinary) {
-        return connection.fail(problem('invalid_event', 'Events are JSON text messages, not binary'));
+        return session.fail(problem('invalid_event', 'Events are JSON text messages, not binary'));
       }
-      connection.handle(data.toString('utf8'));
+      session.handle(data.toString('utf8'));
     });
     ws.on('error', (error) => logger.debug({ correlationId, err: error }, 'realtime socket error'));
     ws.once('close', (code) => {
       clearTimeout(idle);
       live.delete(entry);
-      void connection.close().then(async () => {
+      void session.close().then(async () => {
         vad.free();
-        admission.lag.forget(session.id);
-        await admission.release(session);
+        admission.lag.forget(admitted.id);
+        await admission.release(admitted);
         const seconds = Math.round((Date.now() - opened) / 100) / 10;
-        logger.info({ correlationId, session: connection.id, code, seconds }, 'realtime session closed');
+        logger.info({ correlationId, session: session.id, code, seconds }, 'realtime session closed');
       });
     });
   }
@@ -226,8 +226,8 @@ export function realtimeGateway(options: RealtimeOptions): RealtimeGateway {
       });
     },
     closeAll() {
-      for (const { ws, connection } of live) {
-        connection.fail(problem('server_shutdown', Messages.restarting, { type: 'server_error' }));
+      for (const { ws, session } of live) {
+        session.fail(problem('server_shutdown', Messages.restarting, { type: 'server_error' }));
         ws.close(1012, 'server_shutdown');
       }
     },

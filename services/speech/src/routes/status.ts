@@ -2,7 +2,7 @@
  * `GET /health` (200 only when a worker is ready) and `GET /relay-config` (404 unless the token
  * and the relay token file are both configured).
  */
-import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelaySettings } from '@live-captions/protocol';
 import { Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
@@ -11,7 +11,7 @@ import type { ApiGuards } from './guards.js';
 export function statusRoutes(
   admission: Admission,
   guards: ApiGuards,
-  relay: { apiKey: string | undefined; config: RelayConfigResponse | undefined },
+  relay: { apiKey: string | undefined; settings: RelaySettings | undefined },
 ): Router {
   const router = Router();
 
@@ -20,8 +20,9 @@ export function statusRoutes(
   });
 
   router.get('/relay-config', ...guards.api, function relayConfig(_req, res) {
-    if (relay.apiKey === undefined || relay.config === undefined) throw new HttpError(404, Messages.notFound);
-    res.json(relay.config);
+    if (relay.apiKey === undefined || relay.settings === undefined)
+      throw new HttpError(404, Messages.notFound);
+    res.json(relay.settings);
   });
 
   return router;

@@ -6,7 +6,7 @@
  */
 import type { InferenceProgress, InferenceResult } from '@live-captions/protocol';
 import type { Response } from 'express';
-import type { CachedResponse } from '../domain/sessions.js';
+import type { CachedResponse } from '../domain/streams.js';
 import { deltaEvent, doneEvent } from '../domain/transcript.js';
 
 export const EVENT_STREAM = 'text/event-stream; charset=utf-8';

@@ -107,6 +107,6 @@ export async function holdStream(
     },
     Buffer.alloc(8),
   );
-  await until(() => gateway.admission.sessions.busyCount >= 1, 'busy session');
+  await until(() => gateway.admission.streams.busyCount >= 1, 'busy session');
   return holder;
 }

@@ -3,7 +3,7 @@
  * The capture page's caption relay: the publisher for the form's address, room and write token
  * (finals go to the source room), and the form filled from the speech service's relay settings.
  */
-import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelaySettings } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { setStatus } from '../lib/dom.js';
 import { isRelayUrl } from '../lib/params.js';
@@ -44,7 +44,7 @@ export async function fillRelaySettings(
     }
     return false;
   }
-  const config = (await response.json()) as RelayConfigResponse;
+  const config = (await response.json()) as RelaySettings;
   ui.relayUrl.value = config.relayUrl;
   ui.relayRoom.value = config.sourceRoom;
   ui.relayToken.value = config.sourceWriteToken ?? '';

@@ -3,7 +3,7 @@
  * Links hub: reads the relay settings from the capture host's `GET /relay-config` (with the
  * service access token) or takes them typed, and builds the capture, editor and overlay links.
  */
-import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelaySettings } from '@live-captions/protocol';
 import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
 import { buildLinks } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
@@ -144,7 +144,7 @@ async function fill(): Promise<void> {
     return;
   }
   rememberToken();
-  const relay = (await response.json()) as RelayConfigResponse;
+  const relay = (await response.json()) as RelaySettings;
   ui.relayUrl.value = relay.relayUrl;
   ui.sourceRoom.value = relay.sourceRoom;
   ui.outputRoom.value = relay.outputRoom;

@@ -10,7 +10,7 @@ import type { ResultToken } from '@live-captions/protocol';
 import { logprobs as tokenLogprobs, usage } from '../transcript.js';
 import { isProblem, problem, type RealtimeProblem } from './events.js';
 import type { PartialText } from './partial.js';
-import type { SessionSettings } from './session.js';
+import type { SessionSettings } from './settings.js';
 
 export interface Decoded {
   text: string;

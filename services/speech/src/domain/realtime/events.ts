@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { issueWording } from './issue-wording.js';
-import { betaSession, gaSession } from './session.js';
+import { betaSession, gaSession } from './settings.js';
 
 export type ClientEvent =
   | { type: 'session.update'; eventId: string | null; session: z.infer<typeof gaSession> }

@@ -8,7 +8,7 @@
  * Positions are 16 kHz sample indices counted from the start of the session's audio.
  */
 import { SAMPLE_RATE } from '@live-captions/audio';
-import type { TurnDetection } from './session.js';
+import type { TurnDetection } from './settings.js';
 
 export const FRAME_SAMPLES = 512;
 /** Silero's usual hysteresis: speech ends below `threshold - 0.15`. */

@@ -1,9 +1,9 @@
-// RealtimeConnection with scripted ports: a VAD that hears speech wherever the signal is loud,
+// TranscriptionSession with scripted ports: a VAD that hears speech wherever the signal is loud,
 // and a decoder that says one word per second of audio. Covers what the real clips cannot:
 // the 12 s cut of an endless turn, switching between server VAD and manual commits, and client
 // commits and clears that overtake the VAD (the native one answers from its own thread, later).
 import { describe, expect, it } from '@jest/globals';
-import { type ConnectionPorts, RealtimeConnection } from '../src/domain/realtime/connection.js';
+import { type SessionPorts, TranscriptionSession } from '../src/domain/realtime/transcription-session.js';
 import type { StreamingVad } from '../src/domain/realtime/vad-feed.js';
 
 const RATE_24K = 24_000;
@@ -31,12 +31,12 @@ function score(samples: Float32Array): Float32Array {
 
 const instantVad: StreamingVad = { next: async (samples) => score(samples) };
 
-/** Lets every promise chain and immediate callback of the connection run. */
+/** Lets every promise chain and immediate callback of the session run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Scores as `score` does, but each call answers only when the test releases it, as the native
- * VAD answers from its thread whenever it is done: the test decides what the connection handles
+ * VAD answers from its thread whenever it is done: the test decides what the session handles
  * meanwhile. Holds the contract of an instance: whole frames, one call at a time.
  */
 class GatedVad implements StreamingVad {
@@ -54,7 +54,7 @@ class GatedVad implements StreamingVad {
     return this.call !== undefined;
   }
 
-  /** Answers the call in progress, then lets the connection react (it may call again). */
+  /** Answers the call in progress, then lets the session react (it may call again). */
   async release(): Promise<void> {
     const call = this.call;
     if (!call) throw new Error('no VAD call to release');
@@ -72,7 +72,7 @@ class GatedVad implements StreamingVad {
 function harness(partialIntervalSamples = 16_000, vad: StreamingVad = instantVad) {
   const events: Record<string, unknown>[] = [];
   const decoded: number[] = [];
-  const ports: ConnectionPorts = {
+  const ports: SessionPorts = {
     send: (event) => events.push(event),
     async decode(audio) {
       decoded.push(audio.length / 16_000);
@@ -85,14 +85,14 @@ function harness(partialIntervalSamples = 16_000, vad: StreamingVad = instantVad
     backlog: () => undefined,
     skipped: () => undefined,
   };
-  const connection = new RealtimeConnection(
+  const session = new TranscriptionSession(
     ports,
     vad,
     { maxBufferSamples: 12 * 16_000, maxUtteranceSamples: 12 * 16_000, partialIntervalSamples },
     false,
   );
-  connection.start();
-  const send = (event: Record<string, unknown>) => connection.handle(JSON.stringify(event));
+  session.start();
+  const send = (event: Record<string, unknown>) => session.handle(JSON.stringify(event));
   /** Appends in 100 ms events, letting the VAD and decodes run between them. */
   const append = async (seconds: number, amplitude: number) => {
     for (let t = 0; t < seconds - 1e-9; t += 0.1) {
@@ -108,10 +108,10 @@ function harness(partialIntervalSamples = 16_000, vad: StreamingVad = instantVad
     }
   };
   const types = () => events.map((event) => event.type);
-  return { events, decoded, send, append, appendNow, types, connection };
+  return { events, decoded, send, append, appendNow, types, session };
 }
 
-describe('RealtimeConnection', () => {
+describe('TranscriptionSession', () => {
   it('cuts a turn longer than the decode limit and goes on with the rest', async () => {
     const { events, decoded, append } = harness();
     await append(0.5, 0);
@@ -173,13 +173,13 @@ describe('client commits and clears while the VAD is behind', () => {
   const COMMITTED = 'input_audio_buffer.committed';
   const COMPLETED = 'conversation.item.input_audio_transcription.completed';
 
-  /** A connection whose VAD answers only when released, sent 0.5 s of silence then 1 s of speech. */
+  /** A session whose VAD answers only when released, sent 0.5 s of silence then 1 s of speech. */
   function behindSpeech() {
     const vad = new GatedVad();
-    const connection = harness(1e9, vad);
-    connection.appendNow(0.5, 0);
-    connection.appendNow(1, 0.5);
-    return { vad, ...connection };
+    const session = harness(1e9, vad);
+    session.appendNow(0.5, 0);
+    session.appendNow(1, 0.5);
+    return { vad, ...session };
   }
 
   it('answers a commit once the VAD has scored the audio before it, and commits all of that audio', async () => {

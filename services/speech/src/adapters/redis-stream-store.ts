@@ -1,7 +1,7 @@
 /**
- * Stream sessions in Redis, so that N gateways behind one proxy answer as one: a stream busy on
+ * Streams in Redis, so that N gateways behind one proxy answer as one: a stream busy on
  * gateway A is 429 on gateway B, a retried request ID on B gets A's cached answer, DELETE on B
- * closes a session A created, `max_streams` counts every gateway's sessions, and the health
+ * closes a stream A created, `max_streams` counts every gateway's streams, and the health
  * counters add up. Each check-and-set is one Lua script, so two gateways never both win.
  *
  * A request's busy lock has an owner token and a short TTL that its gateway refreshes while the
@@ -9,32 +9,32 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Counters, SessionStore, StoreAdmit, StreamSession } from '../domain/session-store.js';
-import { type CachedResponse, type CacheLookup, MAX_CACHED_RESULTS } from '../domain/sessions.js';
+import type { AdmittedStream, Counters, StoreAdmit, StreamStore } from '../domain/stream-store.js';
+import { type CachedResponse, type CacheLookup, MAX_CACHED_RESULTS } from '../domain/streams.js';
 
 /** A busy lock outlives a dead gateway by at most this long. */
 export const LOCK_MS = 15_000;
 const REFRESH_MS = LOCK_MS / 3;
 
-interface RedisSession extends StreamSession {
+interface LockedStream extends AdmittedStream {
   readonly token: string;
   readonly refresh: NodeJS.Timeout;
 }
 
-export interface RedisSessionOptions {
+export interface RedisStreamStoreOptions {
   /** A fail-fast connection (the queue's): while Redis is away every call fails at once (503). */
   client: Redis;
   /** Key namespace shared by the gateways of one deployment (the queue name). */
   namespace: string;
   maxStreams: number;
-  /** Idle session and cached result lifetime; the contract fixes 120 s. */
+  /** Idle stream and cached result lifetime; the contract fixes 120 s. */
   ttlMs?: number;
   /** Cached results per stream, as in memory (MAX_CACHED_RESULTS). */
   maxCached?: number;
 }
 
-// KEYS: sessions zset, busy key, previous-text key. ARGV: now, ttl, maxStreams, id, token, lockMs.
-// Answers {'ok', the stream's previous text} or the refusal; a new session starts with none.
+// KEYS: streams zset, busy key, previous-text key. ARGV: now, ttl, maxStreams, id, token, lockMs.
+// Answers {'ok', the stream's previous text} or the refusal; a new stream starts with none.
 const ADMIT = `
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
@@ -47,14 +47,14 @@ redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6])
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 return {'ok', redis.call('GET', KEYS[3]) or ''}`;
 
-// KEYS: sessions zset, busy key. ARGV: token, now, id, lockMs. Only the owner extends its lock.
+// KEYS: streams zset, busy key. ARGV: token, now, id, lockMs. Only the owner extends its lock.
 const REFRESH = `
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 return 1`;
 
-// KEYS: sessions zset, busy key, results zset, previous-text key. ARGV: token, now, id,
+// KEYS: streams zset, busy key, results zset, previous-text key. ARGV: token, now, id,
 // temporary (1/0), committed text ("" keeps the previous one), ttl.
 const RELEASE = `
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
@@ -68,7 +68,7 @@ else
 end
 return 1`;
 
-// KEYS: sessions zset, busy key, results zset, previous-text key. ARGV: id, result key prefix.
+// KEYS: streams zset, busy key, results zset, previous-text key. ARGV: id, result key prefix.
 const CLOSE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'busy' end
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -96,12 +96,12 @@ if over > 0 then
 end
 return 1`;
 
-export function createRedisSessionStore(options: RedisSessionOptions): SessionStore {
+export function createRedisStreamStore(options: RedisStreamStoreOptions): StreamStore {
   const ttlMs = options.ttlMs ?? 120_000;
   const maxCached = options.maxCached ?? MAX_CACHED_RESULTS;
   const base = `captions:${options.namespace}:streams`;
   const keys = {
-    sessions: `${base}:sessions`,
+    streams: `${base}:sessions`,
     busy: (id: string) => `${base}:busy:${id}`,
     // A sorted set (by time stored); named apart from the former plain set, which expires by itself.
     results: (id: string) => `${base}:cached:${id}`,
@@ -118,7 +118,7 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
       const outcome = await redis.eval(
         ADMIT,
         3,
-        keys.sessions,
+        keys.streams,
         keys.busy(id),
         keys.previous(id),
         now,
@@ -131,27 +131,27 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
       if (!Array.isArray(outcome)) return { ok: false, reason: outcome === 'busy' ? 'busy' : 'capacity' };
       const refresh = setInterval(() => {
         redis
-          .eval(REFRESH, 2, keys.sessions, keys.busy(id), token, Date.now(), id, LOCK_MS)
+          .eval(REFRESH, 2, keys.streams, keys.busy(id), token, Date.now(), id, LOCK_MS)
           .catch(() => undefined);
       }, REFRESH_MS);
-      const session: RedisSession = { id, temporary, token, refresh, previousText: String(outcome[1] ?? '') };
-      return { ok: true, session };
+      const stream: LockedStream = { id, temporary, token, refresh, previousText: String(outcome[1] ?? '') };
+      return { ok: true, stream };
     },
 
-    async release(session, committed) {
-      const { id, token, refresh } = session as RedisSession;
+    async release(stream, committed) {
+      const { id, token, refresh } = stream as LockedStream;
       clearInterval(refresh);
       await redis.eval(
         RELEASE,
         4,
-        keys.sessions,
+        keys.streams,
         keys.busy(id),
         keys.results(id),
         keys.previous(id),
         token,
         Date.now(),
         id,
-        session.temporary ? 1 : 0,
+        stream.temporary ? 1 : 0,
         committed ?? '',
         ttlMs,
       );
@@ -161,7 +161,7 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
       const outcome = await redis.eval(
         CLOSE,
         4,
-        keys.sessions,
+        keys.streams,
         keys.busy(id),
         keys.results(id),
         keys.previous(id),
@@ -171,32 +171,32 @@ export function createRedisSessionStore(options: RedisSessionOptions): SessionSt
       return outcome === 'busy' ? 'busy' : 'closed';
     },
 
-    async lookup(session, requestId, signature): Promise<CacheLookup> {
+    async lookup(stream, requestId, signature): Promise<CacheLookup> {
       if (requestId === '') return { kind: 'miss' };
-      const stored = await redis.get(keys.result(session.id) + requestId);
+      const stored = await redis.get(keys.result(stream.id) + requestId);
       if (!stored) return { kind: 'miss' };
       const entry = JSON.parse(stored) as { signature: string; response: CachedResponse };
       return entry.signature === signature ? { kind: 'hit', response: entry.response } : { kind: 'conflict' };
     },
 
-    async store(session, requestId, signature, response: CachedResponse) {
-      if (requestId === '' || session.temporary) return;
+    async store(stream, requestId, signature, response: CachedResponse) {
+      if (requestId === '' || stream.temporary) return;
       await redis.eval(
         STORE,
         2,
-        keys.result(session.id) + requestId,
-        keys.results(session.id),
+        keys.result(stream.id) + requestId,
+        keys.results(stream.id),
         requestId,
         JSON.stringify({ signature, response }),
         ttlMs,
         Date.now(),
         maxCached,
-        keys.result(session.id),
+        keys.result(stream.id),
       );
     },
 
     async size() {
-      return redis.zcount(keys.sessions, Date.now() - ttlMs, '+inf');
+      return redis.zcount(keys.streams, Date.now() - ttlMs, '+inf');
     },
 
     count(name) {

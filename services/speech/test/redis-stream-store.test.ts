@@ -1,53 +1,53 @@
-// The Redis session store keeps the same contract as the in-memory one (sessions.test.ts).
+// The Redis stream store keeps the same contract as the in-memory one (streams.test.ts).
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { runRedisUrl } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
-import { createRedisSessionStore } from '../src/adapters/redis-sessions.js';
-import { memorySessionStore, type SessionStore } from '../src/domain/session-store.js';
-import { StreamSessions } from '../src/domain/sessions.js';
+import { createRedisStreamStore } from '../src/adapters/redis-stream-store.js';
+import { memoryStreamStore, type StreamStore } from '../src/domain/stream-store.js';
+import { Streams } from '../src/domain/streams.js';
 
 const redis = new Redis(runRedisUrl());
 afterAll(() => redis.disconnect());
 
 const response = (body: string) => ({ status: 200, contentType: 'application/json', body });
 
-describe('createRedisSessionStore', () => {
+describe('createRedisStreamStore', () => {
   it('keeps at most 64 results per stream, dropping the oldest, as the in-memory store does', async () => {
-    const store = createRedisSessionStore({ client: redis, namespace: `cap-${Date.now()}`, maxStreams: 1 });
+    const store = createRedisStreamStore({ client: redis, namespace: `cap-${Date.now()}`, maxStreams: 1 });
     const admitted = await store.admit('stream-a', false);
     if (!admitted.ok) throw new Error('not admitted');
     // IDs that sort against the order they are stored in: the oldest must go, not the smallest.
     const id = (i: number) => `request-${1000 - i}`;
     try {
       for (let i = 0; i < 65; i += 1) {
-        await store.store(admitted.session, id(i), 'sig', response(String(i)));
+        await store.store(admitted.stream, id(i), 'sig', response(String(i)));
       }
-      expect(await store.lookup(admitted.session, id(0), 'sig')).toEqual({ kind: 'miss' });
-      expect((await store.lookup(admitted.session, id(1), 'sig')).kind).toBe('hit');
-      expect((await store.lookup(admitted.session, id(64), 'sig')).kind).toBe('hit');
+      expect(await store.lookup(admitted.stream, id(0), 'sig')).toEqual({ kind: 'miss' });
+      expect((await store.lookup(admitted.stream, id(1), 'sig')).kind).toBe('hit');
+      expect((await store.lookup(admitted.stream, id(64), 'sig')).kind).toBe('hit');
     } finally {
-      // The session's lock refresh stops with it.
-      await store.release(admitted.session);
+      // The stream's lock refresh stops with it.
+      await store.release(admitted.stream);
     }
     // Closing forgets every cached result.
     expect(await store.close('stream-a')).toBe('closed');
-    expect(await store.lookup(admitted.session, id(64), 'sig')).toEqual({ kind: 'miss' });
+    expect(await store.lookup(admitted.stream, id(64), 'sig')).toEqual({ kind: 'miss' });
   });
 });
 
 describe.each([
-  ['in memory', () => memorySessionStore(new StreamSessions({ maxStreams: 4 }))],
+  ['in memory', () => memoryStreamStore(new Streams({ maxStreams: 4 }))],
   [
     'in Redis',
-    () => createRedisSessionStore({ client: redis, namespace: `prev-${Date.now()}`, maxStreams: 4 }),
+    () => createRedisStreamStore({ client: redis, namespace: `prev-${Date.now()}`, maxStreams: 4 }),
   ],
-] as Array<[string, () => SessionStore]>)('the previous text, %s', (_name, create) => {
+] as Array<[string, () => StreamStore]>)('the previous text, %s', (_name, create) => {
   /** Admits `id`, answers its previous text, and releases it with `committed`. */
-  const request = async (store: SessionStore, id: string, committed?: string, temporary = false) => {
+  const request = async (store: StreamStore, id: string, committed?: string, temporary = false) => {
     const admitted = await store.admit(id, temporary);
     if (!admitted.ok) throw new Error('not admitted');
-    const previous = admitted.session.previousText;
-    await store.release(admitted.session, committed);
+    const previous = admitted.stream.previousText;
+    await store.release(admitted.stream, committed);
     return previous;
   };
 
@@ -61,7 +61,7 @@ describe.each([
     expect(await request(store, 'stream-b')).toBe('');
   });
 
-  it('is forgotten when the stream closes, and never kept for a temporary session', async () => {
+  it('is forgotten when the stream closes, and never kept for a temporary stream', async () => {
     const store = create();
     await request(store, 'stream-c', 'the budget plan for next year');
     expect(await store.close('stream-c')).toBe('closed');

@@ -4,7 +4,7 @@
  */
 
 import { relayUrlProblem } from '@live-captions/http';
-import type { RelayConfigResponse } from '@live-captions/protocol';
+import type { RelaySettings } from '@live-captions/protocol';
 import {
   type RelayTokensField,
   readRelayTokens,
@@ -30,8 +30,8 @@ const fragment = (params: Record<string, string | null>) =>
  * Links put tokens in the fragment only, each link carrying just the tokens its page needs:
  * the editor reads the source room and writes the output room; the overlay reads the output room.
  */
-export function parseRelayConfig(vars: Record<string, string>): {
-  config?: RelayConfigResponse;
+export function parseRelaySettings(vars: Record<string, string>): {
+  settings?: RelaySettings;
   problems: string[];
 } {
   const problems: string[] = [];
@@ -82,5 +82,5 @@ export function parseRelayConfig(vars: Record<string, string>): {
         relayReadToken: base.outputReadToken,
       })}`
     : null;
-  return { config: { ...base, links: { editor, overlay } }, problems };
+  return { settings: { ...base, links: { editor, overlay } }, problems };
 }

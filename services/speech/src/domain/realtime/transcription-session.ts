@@ -3,7 +3,7 @@
  * 16 kHz samples, cut into utterances by the server VAD (or by the client's commits), and each
  * committed utterance is decoded once for its `completed` event; while an utterance is open it is
  * re-decoded after every second of new audio for `delta` events. Side effects (sending, decoding,
- * the VAD network) come in as {@link ConnectionPorts}, so the protocol is testable on its own.
+ * the VAD network) come in as {@link SessionPorts}, so the protocol is testable on its own.
  */
 import { SAMPLE_RATE, StreamResampler } from '@live-captions/audio';
 import { bytesPerSample, decodeSamples, FORMAT_RATE } from './audio-input.js';
@@ -18,21 +18,21 @@ import {
   DEFAULT_SETTINGS,
   type SessionSettings,
   sessionView,
-} from './session.js';
+} from './settings.js';
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from './turns.js';
 import { type StreamingVad, VadFeed } from './vad-feed.js';
 
 /** OpenAI refuses to commit less than 100 ms of audio. */
 const MIN_COMMIT_SAMPLES = SAMPLE_RATE / 10;
 
-export interface ConnectionPorts extends DecodePorts {
+export interface SessionPorts extends DecodePorts {
   /** Sends one server event (already carrying its `event_id`). */
   send(event: Record<string, unknown>): void;
   /** What the loaded model cannot do with these settings (language, translation), if anything. */
   checkSettings(settings: SessionSettings): RealtimeProblem | undefined;
 }
 
-export interface ConnectionLimits {
+export interface SessionLimits {
   /** Uncommitted audio beyond which the session ends (manual commits). */
   maxBufferSamples: number;
   /** The decode limit: longer utterances are cut. */
@@ -43,7 +43,7 @@ export interface ConnectionLimits {
 
 const ms = (samples: number) => Math.round((samples * 1000) / SAMPLE_RATE);
 
-export class RealtimeConnection {
+export class TranscriptionSession {
   readonly id = newId('sess');
   settings: SessionSettings = DEFAULT_SETTINGS;
   /** Set when the session must end (a limit): the caller sends it and closes. */
@@ -60,9 +60,9 @@ export class RealtimeConnection {
   private readonly decodes: TurnDecodes;
 
   constructor(
-    private readonly ports: ConnectionPorts,
+    private readonly ports: SessionPorts,
     vad: StreamingVad,
-    private readonly limits: ConnectionLimits,
+    private readonly limits: SessionLimits,
     /** Beta clients (`OpenAI-Beta: realtime=v1`) get `transcription_session.*` events. */
     private readonly beta: boolean,
   ) {
