@@ -1,6 +1,7 @@
 // The pure parts of /v1/realtime: G.711, turns from VAD probabilities,
 // local agreement of re-decodes, and the session settings of both protocol flavours.
 import { describe, expect, it } from '@jest/globals';
+import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import { decodeSamples } from '../src/domain/realtime/audio-input.js';
 import { isProblem, parseClientEvent } from '../src/domain/realtime/events.js';
 import { A_LAW, MU_LAW } from '../src/domain/realtime/g711.js';
@@ -10,6 +11,7 @@ import {
   applyBetaUpdate,
   applyGaUpdate,
   DEFAULT_SETTINGS,
+  gaSession,
   sessionView,
 } from '../src/domain/realtime/settings.js';
 import { FRAME_SAMPLES, TurnDetector, type TurnEvent } from '../src/domain/realtime/turns.js';
@@ -180,6 +182,18 @@ describe('client events and session settings', () => {
     expect(update({ type: 'realtime' })).toMatchObject({
       message: "Invalid value for 'session.type': only transcription sessions are served here",
     });
+  });
+
+  it('takes a prompt of any length, as OpenAI does, and keeps its end (what the decoder reads)', () => {
+    const long = `${'Okonjo-Iweala, '.repeat(100)}Quilter, Świątek.`;
+    const input = gaSession.parse({
+      type: 'transcription',
+      audio: { input: { transcription: { prompt: long } } },
+    });
+    const { prompt } = applyGaUpdate(DEFAULT_SETTINGS, input);
+    expect(long.length).toBeGreaterThan(MAX_PROMPT_CHARS);
+    expect(prompt).toHaveLength(MAX_PROMPT_CHARS);
+    expect(prompt.endsWith('Quilter, Świątek.')).toBe(true);
   });
 
   it('merges GA updates: only the fields sent change, turn_detection null means manual', () => {

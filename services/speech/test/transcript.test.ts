@@ -271,14 +271,20 @@ describe('/v1 fields', () => {
     for (const temperature of ['-0.1', '1.01', 'abc', '', 'Infinity']) {
       expect(refusal(() => parse({ temperature }))).toEqual([400, Messages.temperature, 'temperature']);
     }
-    // the prompt comes last, bounded as on the native route and in realtime sessions
-    const long = 'x'.repeat(MAX_PROMPT_CHARS + 1);
-    expect(refusal(() => parse({ temperature: '2', prompt: long }))).toEqual([
-      400,
-      Messages.temperature,
-      'temperature',
-    ]);
-    expect(refusal(() => parse({ prompt: long }))).toEqual([400, Messages.prompt, 'prompt']);
-    expect(parse({ prompt: long.slice(1) }).prompt).toHaveLength(MAX_PROMPT_CHARS);
+  });
+
+  it('a prompt longer than the decoder reads is accepted, as OpenAI does, and its end is used', () => {
+    const start = 'Ngozi Okonjo-Iweala, '.repeat(60);
+    const end = 'Quilter, Okonkwo, Świątek.';
+    const long = `${start}${end}`;
+    expect(long.length).toBeGreaterThan(MAX_PROMPT_CHARS);
+    const { prompt } = parse({ prompt: long });
+    expect([...prompt]).toHaveLength(MAX_PROMPT_CHARS);
+    expect(prompt.endsWith(end)).toBe(true);
+    expect(parse({ prompt: end }).prompt).toBe(end);
+    // an emoji at the cut is kept whole or left out, never split into half a surrogate pair
+    const emoji = parse({ prompt: `${'😀'.repeat(MAX_PROMPT_CHARS + 1)}` }).prompt;
+    expect([...emoji]).toHaveLength(MAX_PROMPT_CHARS);
+    expect(emoji).toBe('😀'.repeat(MAX_PROMPT_CHARS));
   });
 });

@@ -5,7 +5,7 @@
  * language code is checked after, with the engine's abilities.
  */
 import { HttpError, Messages, unknownField, unknownModel } from './errors.js';
-import { checkPrompt } from './request.js';
+import { promptTail } from './request.js';
 import { GRANULARITIES, type Granularity, RESPONSE_FORMATS, type ResponseFormat } from './transcript.js';
 
 /** The hosted-model alias that selects the loaded local model. */
@@ -103,7 +103,7 @@ export function parseOpenAiFields(
       throw new HttpError(400, Messages.temperature, { param: 'temperature' });
     }
   }
-  const prompt = checkPrompt(fields.prompt);
+  const prompt = promptTail(fields.prompt ?? '');
   return {
     responseFormat,
     granularities: [...new Set(granularities as Granularity[])],

@@ -38,8 +38,18 @@ export function checkLanguageAndMode(language: unknown, mode: unknown, engine: E
 }
 
 /**
- * The prompt of every path (names and terms to expect), at most MAX_PROMPT_CHARS; "" when none.
- * A repeated query parameter arrives as a list and is refused as well.
+ * The end of a prompt that OpenAI's APIs accept at any length (`/v1`, realtime sessions): as the
+ * hosted whisper does ("only the final 224 tokens of the prompt"), the start is let go rather
+ * than the request refused, so a client written for OpenAI keeps working.
+ */
+export function promptTail(prompt: string): string {
+  const chars = [...prompt];
+  return chars.length > MAX_PROMPT_CHARS ? chars.slice(-MAX_PROMPT_CHARS).join('') : prompt;
+}
+
+/**
+ * The native route's prompt (our extension, so nothing written for OpenAI sends it): at most
+ * MAX_PROMPT_CHARS, "" when none. A repeated query parameter arrives as a list and is refused.
  */
 export function checkPrompt(prompt: unknown): string {
   if (prompt === undefined) return '';

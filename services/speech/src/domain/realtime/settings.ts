@@ -3,8 +3,9 @@
  * (`session.audio.input.*`) or the beta `transcription_session.update` (`input_audio_*`), and
  * shown back in the shape the client used. Only the fields an update carries change.
  */
-import { MAX_PROMPT_CHARS, REALTIME_RATE } from '@live-captions/audio';
+import { REALTIME_RATE } from '@live-captions/audio';
 import { z } from 'zod';
+import { promptTail } from '../request.js';
 import type { AudioFormat } from './audio-input.js';
 
 export type Task = 'transcribe' | 'translate';
@@ -54,7 +55,8 @@ export const LOGPROBS_INCLUDE = 'item.input_audio_transcription.logprobs';
 const transcription = z.looseObject({
   model: z.string().min(1).max(200).optional(),
   language: z.string().max(20).nullable().optional(),
-  prompt: z.string().max(MAX_PROMPT_CHARS).nullable().optional(),
+  // Any length, as OpenAI takes it; its end is what the decoder reads (promptTail).
+  prompt: z.string().nullable().optional(),
   task: z.enum(['transcribe', 'translate']).optional(),
 });
 
@@ -110,7 +112,7 @@ function withTranscription(settings: SessionSettings, update: TranscriptionUpdat
     ...settings,
     ...(update.model !== undefined ? { model: update.model } : {}),
     ...(update.language !== undefined ? { language: update.language || null } : {}),
-    ...(update.prompt !== undefined ? { prompt: update.prompt ?? '' } : {}),
+    ...(update.prompt !== undefined ? { prompt: promptTail(update.prompt ?? '') } : {}),
     ...(update.task !== undefined ? { task: update.task } : {}),
   };
 }
