@@ -3,8 +3,7 @@
  * `/v1/realtime` session streaming JFK in real time as 20 ms `audio/pcm` appends, and a
  * rolling-window stream (`POST /transcribe`, one 3 s window every 3 s). Latencies in ms.
  */
-import { REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
-import { samplesToBuffer } from '@live-captions/inference';
+import { encodeFloat32, REALTIME_RATE, resample, SAMPLE_RATE } from '@live-captions/audio';
 import { readClip } from '@live-captions/test-services/clips';
 import { WebSocket } from 'ws';
 import { postTranscribe } from '../lib/transcribe.js';
@@ -102,7 +101,7 @@ async function rollingStream(port: number, delayMs: number, id: string, into: Le
           await postTranscribe(
             port,
             '?window=1&final=0&context_seconds=0.5',
-            samplesToBuffer(window.length >= 32_000 ? window : jfk.subarray(0, 32_000)),
+            Buffer.from(encodeFloat32(window.length >= 32_000 ? window : jfk.subarray(0, 32_000))),
             id,
           )
         ).ms,

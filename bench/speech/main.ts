@@ -12,8 +12,8 @@
 // Figures only; nothing here fails on a timing.
 import { Agent } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { SAMPLE_RATE } from '@live-captions/audio';
-import { type InferenceQueue, samplesToBuffer } from '@live-captions/inference';
+import { encodeFloat32, SAMPLE_RATE } from '@live-captions/audio';
+import type { InferenceQueue } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
 import {
@@ -90,7 +90,7 @@ async function latency(
   ];
   const rows: (string | number)[][] = [];
   for (const c of cases) {
-    const body = samplesToBuffer(c.audio);
+    const body = Buffer.from(encodeFloat32(c.audio));
     // Warm both paths, then interleave so drift on a shared machine hits both alike.
     await engineAlone(engine, c.audio, c.window);
     await postTranscribe(gateway.port, c.query, body, 'bench-latency', agent);
@@ -122,7 +122,7 @@ async function latency(
 
 /** `streams` real-time streams for LEVEL_SECONDS: queue+decode and request seconds. */
 async function level(gateway: Gateway, streams: number) {
-  const body = samplesToBuffer(window3);
+  const body = Buffer.from(encodeFloat32(window3));
   const periods = Math.max(1, Math.floor(LEVEL_SECONDS / WINDOW_S));
   const totals: number[] = [];
   const requests: number[] = [];

@@ -8,7 +8,7 @@ export {
   guardSegments,
   isKnownPhrase,
 } from './domain/guards/index.js';
-export { bufferToSamples, isSilent, samplesToBuffer } from './domain/pcm.js';
+export { isSilent } from './domain/pcm.js';
 export { checkSupported, runInferenceJob } from './domain/run-job.js';
 export { cutWords, groupWords } from './domain/word-cut.js';
 export { prepareVadFile } from './engine/model-file.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { bufferToSamples } from '../src/index.js';
+import { decodeFloat32 } from '@live-captions/audio';
 import { AUDIO_GRACE_MS, enqueue } from '../src/redis/enqueue.js';
 import { pendingRequest, startProducer, type TestProducer } from './producer.js';
 
@@ -16,7 +16,7 @@ describe('enqueue', () => {
     await enqueue(producer, entry);
 
     const audio = await producer.redis.getBuffer(producer.keys.audio(entry.jobId));
-    expect(bufferToSamples(audio!)).toEqual(entry.audio);
+    expect(decodeFloat32(audio!)).toEqual(entry.audio);
     // The audio outlives the request's deadline by the grace, so a retried job still finds it.
     const ttl = await producer.redis.pttl(producer.keys.audio(entry.jobId));
     expect(ttl).toBeGreaterThan(20_000 + AUDIO_GRACE_MS - 2_000);

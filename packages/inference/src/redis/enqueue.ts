@@ -1,5 +1,5 @@
+import { encodeFloat32 } from '@live-captions/audio';
 import type { InferenceJob } from '@live-captions/protocol';
-import { samplesToBuffer } from '../domain/pcm.js';
 import type { PendingRequest } from './pending.js';
 import type { Producer } from './producer.js';
 import { armStartDeadline } from './start-deadline.js';
@@ -27,7 +27,7 @@ export async function enqueue(producer: Producer, entry: PendingRequest): Promis
   armStartDeadline(producer, entry, startDeadline);
   await redis.set(
     keys.audio(entry.jobId),
-    samplesToBuffer(entry.audio),
+    Buffer.from(encodeFloat32(entry.audio)),
     'PX',
     Math.max(1, entry.deadline - Date.now()) + AUDIO_GRACE_MS,
   );

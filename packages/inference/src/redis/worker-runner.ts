@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { decodeFloat32 } from '@live-captions/audio';
 import type { InferenceJob, InferenceResult } from '@live-captions/protocol';
 import {
   BLOCKING,
@@ -12,7 +13,6 @@ import type { Logger } from '@live-captions/runtime';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EngineConfig } from '../config.js';
-import { bufferToSamples } from '../domain/pcm.js';
 import { EnginePool } from '../engine/pool.js';
 import { InferenceError } from '../queue.js';
 import { encodeFailure } from './failure.js';
@@ -75,7 +75,7 @@ export async function startRedisWorker(options: RedisWorkerOptions): Promise<Run
           const bytes = await redis.getBuffer(audioKey);
           if (!bytes)
             throw new InferenceError('inference_failed', 'the job audio expired before the job started');
-          return bufferToSamples(bytes);
+          return decodeFloat32(bytes);
         },
         {
           // Offline decodes report segments as they come; the gateway relays them to a stream.
