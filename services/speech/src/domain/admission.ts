@@ -7,7 +7,6 @@
 import { MAX_CLIP_SECONDS, SAMPLE_RATE } from '@live-captions/audio';
 import { InferenceError, type InferenceQueue } from '@live-captions/inference';
 import type {
-  EngineInfo,
   InferenceProgress,
   InferenceRequest,
   InferenceResult,
@@ -51,6 +50,18 @@ export function clusterDecodeSlots(workers: readonly WorkerStatus[]): number {
   return workers.filter((worker) => worker.ready).reduce((sum, worker) => sum + worker.engine.decodeSlots, 0);
 }
 
+/** `load`'s answer, reused for `ms` once it has given one (a refusal is not kept). */
+function reusedFor<T>(ms: number, load: () => Promise<T>): () => Promise<T> {
+  let kept: { value: T; until: number } | undefined;
+  return async () => {
+    const now = Date.now();
+    if (kept && kept.until > now) return kept.value;
+    const value = await load();
+    kept = { value, until: now + ms };
+    return value;
+  };
+}
+
 export class Admission {
   /** This process's streams (the store's bookkeeping unless a shared store is given). */
   readonly streams: Streams;
@@ -69,38 +80,28 @@ export class Admission {
     this.store = options.store ?? memoryStreamStore(this.streams);
   }
 
-  private cachedEngine: { info: EngineInfo; until: number } | undefined;
-  private cachedSlots: { slots: number; until: number } | undefined;
-
   /**
    * The decode slots of every ready worker (with Redis, of every worker process), reused for a
    * second as the engine is; 503 while the queue's backend is unreachable.
    */
-  async decodeSlots(): Promise<number> {
-    const now = Date.now();
-    if (this.cachedSlots && this.cachedSlots.until > now) return this.cachedSlots.slots;
+  readonly decodeSlots = reusedFor(ENGINE_CACHE_MS, async () => {
     const status = await this.queue.status().catch((error: unknown) => {
       throw unavailable(error);
     });
-    const slots = clusterDecodeSlots(status.workers);
-    this.cachedSlots = { slots, until: now + ENGINE_CACHE_MS };
-    return slots;
-  }
+    return clusterDecodeSlots(status.workers);
+  });
 
   /**
    * The loaded engine, or 503 `Model loading` while no worker is ready. A found engine is reused
    * for a second: with Redis, asking costs a round trip per request otherwise.
    */
-  async engine(): Promise<EngineInfo> {
-    const now = Date.now();
-    if (this.cachedEngine && this.cachedEngine.until > now) return this.cachedEngine.info;
+  readonly engine = reusedFor(ENGINE_CACHE_MS, async () => {
     const engine = await this.queue.engine().catch((error: unknown) => {
       throw unavailable(error);
     });
     if (!engine) throw new HttpError(503, Messages.modelLoading);
-    this.cachedEngine = { info: engine, until: now + ENGINE_CACHE_MS };
     return engine;
-  }
+  });
 
   /** Step 8: capacity, then one request per stream. Refusals count as `rejected`. */
   async admit(streamId: string, temporary = false): Promise<AdmittedStream> {
