@@ -34,7 +34,7 @@ const runs = Number(arg('runs', '7'));
  * difference of two process runs, and what a process run costs besides decoding (model load, state
  * set-up, page faults, the scheduler) varies by 20-70 ms from run to run here; averaged over 4
  * decodes of a 66 ms cell that alone moved the CLI's figure by 10 %, and a different short cell
- * came out above 1.05x in each full run. Sized to the cell it stays near 1 %.
+ * came out above 1.05x in each full run. Sized to the cell it stays within 1-2 %.
  */
 const fixedBatch = arg('batch', '');
 const sampleMs = Number(arg('sample-ms', '2000'));
@@ -117,7 +117,7 @@ function cliDecodingMs(model: string, wavs: string[], audioCtx: number): number 
  * Wall time of one whisper_full call inside whisper-cli on a warm state: the same file decoded
  * `batch` + 1 times in one process minus once, divided by `batch`. State set-up and process start
  * cancel out, which the printed per-stage timings alone would not account for. Each file also
- * costs the CLI a WAV read and a JSON write (well under 1 % of the cheapest cell).
+ * costs the CLI a WAV read and a JSON write, which ours does not pay.
  */
 function rawDecodeMs(model: string, wav: string, audioCtx: number, batch: number): number {
   const warm = cliDecodingMs(model, Array<string>(batch + 1).fill(wav), audioCtx);
