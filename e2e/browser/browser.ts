@@ -47,11 +47,25 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** Collects console errors and CSP violations of a page (a test asserts there are none). */
+/**
+ * Collects console errors and CSP violations of a page (a test asserts there are none). A failed
+ * resource's line names its method and address, which chromium's own text leaves out, so that an
+ * unexpected one says which request it was.
+ */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.request().method()} ${response.url()}`);
+  });
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    const resource = message.location().url;
+    const request = text.startsWith('Failed to load resource')
+      ? (failed.find((line) => line.endsWith(` ${resource}`)) ?? resource)
+      : undefined;
+    errors.push(request ? `${text} (${request})` : text);
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;

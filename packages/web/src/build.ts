@@ -4,8 +4,17 @@
  * copied next to them. Workspace packages resolve to their sources (their `@live-captions/source`
  * export condition), so the pages never depend on another package's build.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { PAGES, pageDocument, stylesheetFile } from './pages.js';
@@ -33,10 +42,47 @@ const SCRIPTS: Record<keyof typeof PAGES, string[]> = {
 };
 const ICON = 'icons/favicon.svg';
 
+/**
+ * Builds the sites beside `outDir`, then moves each file in by a rename, which replaces a file
+ * atomically, and removes what the build no longer makes. A server serving `outDir` (`pnpm start`,
+ * a test's gateway) or a second build running at once never finds a page, script or icon missing,
+ * as it did while the folder was emptied and written again.
+ */
 export async function build(options: BuildPagesOptions = {}): Promise<BuildPagesResult> {
-  const outDir = options.outDir ?? join(packageRoot, 'dist/pages');
-  rmSync(outDir, { recursive: true, force: true });
-  const files: string[] = [];
+  const outDir = resolve(options.outDir ?? join(packageRoot, 'dist/pages'));
+  mkdirSync(dirname(outDir), { recursive: true });
+  const staging = mkdtempSync(`${outDir}.build-`);
+  try {
+    const inputs = await buildInto(staging, options);
+    return { outDir, files: publish(staging, outDir), inputs };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string, under = ''): string[] {
+  return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(under, entry.name);
+    if (entry.isDirectory()) return filesUnder(dir, path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+/** Moves the staged files into `outDir` and removes the files it had that the build did not make. */
+function publish(staging: string, outDir: string): string[] {
+  const built = filesUnder(staging).sort();
+  for (const file of built) {
+    mkdirSync(dirname(join(outDir, file)), { recursive: true });
+    renameSync(join(staging, file), join(outDir, file));
+  }
+  const made = new Set(built);
+  for (const file of filesUnder(outDir)) if (!made.has(file)) rmSync(join(outDir, file), { force: true });
+  return built.map((file) => join(outDir, file));
+}
+
+/** Bundles, writes and copies every site into `outDir`; returns the source files read. */
+async function buildInto(outDir: string, options: BuildPagesOptions): Promise<string[]> {
   const inputs = new Set<string>();
   for (const [site, pages] of Object.entries(PAGES)) {
     const siteDir = join(outDir, site);
@@ -58,13 +104,8 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
       metafile: true,
       conditions: ['@live-captions/source'],
     });
-    files.push(...Object.keys(result.metafile.outputs).map((path) => join(process.cwd(), path)));
     for (const path of Object.keys(result.metafile.inputs)) inputs.add(resolve(process.cwd(), path));
-    const output = (name: string) => {
-      const target = join(siteDir, name);
-      files.push(target);
-      return target;
-    };
+    const output = (name: string) => join(siteDir, name);
     for (const [name, page] of Object.entries(pages)) {
       const body = join(packageRoot, 'static', site, name);
       writeFileSync(output(name), pageDocument(page, readFileSync(body, 'utf8')));
@@ -77,5 +118,5 @@ export async function build(options: BuildPagesOptions = {}): Promise<BuildPages
       inputs.add(source);
     }
   }
-  return { outDir, files, inputs: [...inputs].sort() };
+  return [...inputs].sort();
 }

@@ -2,9 +2,10 @@
  * The built sites: every page has the shared head (pages.ts) around its body, and every stylesheet
  * and script a page names is a file of its site (site-config.js aside: the ui service writes it).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { buildPages } from '../src/index.js';
 import { PAGES } from '../src/pages.js';
@@ -58,4 +59,34 @@ describe('the built pages', () => {
       expect(shipped.sort()).toEqual([...named].sort());
     }
   });
+
+  test('a build over a served folder never leaves a file missing, and removes what it no longer makes', async () => {
+    const served = readdirSync(outDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(outDir.length + 1));
+    expect(served.length).toBeGreaterThan(10);
+    writeFileSync(join(outDir, 'ui', 'renamed-page.js'), '// a page an earlier build made');
+    // What a server reading the folder during another test's build met: a 404 for a page's script.
+    let done = false;
+    const rebuilt = buildPages({ outDir }).finally(() => {
+      done = true;
+    });
+    const missing = new Set<string>();
+    let looks = 0;
+    while (!done) {
+      for (const file of served) if (!existsSync(join(outDir, file))) missing.add(file);
+      looks += 1;
+      await nextTurn();
+    }
+    const result = await rebuilt;
+    expect(looks).toBeGreaterThan(1);
+    expect([...missing]).toEqual([]);
+    expect(existsSync(join(outDir, 'ui', 'renamed-page.js'))).toBe(false);
+    expect(result.files.map((file) => file.slice(outDir.length + 1)).sort()).toEqual(served.sort());
+    // Nothing of the build is left beside the folder.
+    const beside = readdirSync(join(outDir, '..')).filter((name) =>
+      name.startsWith(`${basename(outDir)}.build-`),
+    );
+    expect(beside).toEqual([]);
+  }, 60_000);
 });
