@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import type { SessionStatus } from '../src/browser/lib/capture-session.js';
+import type { SessionStatus } from '@live-captions/capture';
 import { sessionLine } from '../src/browser/pages/capture-status.js';
 
 const status = (fields: Partial<SessionStatus>): SessionStatus => ({

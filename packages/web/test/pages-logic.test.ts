@@ -1,6 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
 import type { RelayCaption } from '@live-captions/protocol';
-import { levelFromRms, smoothLevel } from '../src/browser/lib/level.js';
 import { buildLinks, overlayUrl } from '../src/browser/lib/links.js';
 import { OVERLAY_SHOWTIME_MS, OverlayModel, overlayOptions } from '../src/browser/lib/overlay-model.js';
 import { fragment, isRelayUrl, readParams } from '../src/browser/lib/params.js';
@@ -50,6 +49,23 @@ describe('links', () => {
         showtime: 0,
       }),
     ).toContain('overlay.html?clear=1&showtime=0#');
+  });
+
+  test("the overlay's language is a display option in its query (OBS users edit it), read back as its track", () => {
+    const link = overlayUrl('https://ui.example.org/', relay.relayUrl, 'out', 't'.repeat(32), {
+      ln: 'es',
+      maxlines: 2,
+    });
+    expect(link).toContain('overlay.html?ln=es&maxlines=2#');
+    const params = readParams(link);
+    expect(overlayOptions(params.get).track).toBe('es');
+    // The editor's "Copy overlay link" keeps the hub's query, language included.
+    const { editor } = buildLinks('https://ui.example.org/', null, relay, { ln: 'ca' });
+    expect(readParams(editor!).get('overlay')).toBe('ln=ca');
+    // The original is the default: no `ln` at all.
+    expect(
+      overlayUrl('https://ui.example.org/', relay.relayUrl, 'out', 't', { ln: 'original' }),
+    ).not.toContain('ln=');
   });
 });
 
@@ -122,6 +138,7 @@ describe('overlay model', () => {
       clear: false,
       dual: false,
       showtimeMs: OVERLAY_SHOWTIME_MS,
+      track: 'original',
     });
     expect(OVERLAY_SHOWTIME_MS).toBeGreaterThan(9_000);
     const given: Record<string, string> = { maxlines: '0', showtime: '0', clear: 'true' };
@@ -130,11 +147,48 @@ describe('overlay model', () => {
       clear: true,
       dual: false,
       showtimeMs: 0,
+      track: 'original',
     });
+    expect(overlayOptions((name) => ({ ln: 'PT-br' })[name]).track).toBe('pt-BR');
+    // `all` is the audience page's; an overlay shows one track.
+    expect(overlayOptions((name) => ({ ln: 'all' })[name]).track).toBe('original');
+    expect(overlayOptions((name) => ({ ln: '"><b>' })[name]).track).toBe('original');
+  });
+
+  test("ln: one language only, its clear and the original's clear (the editor's), not another's", () => {
+    const spanish = new OverlayModel(overlayOptions((name) => ({ ln: 'es' })[name]));
+    expect(spanish.apply(caption({ id: 1, final: 'Good morning.' }))).toBe(false);
+    expect(spanish.apply(caption({ id: 1, final: 'Bon dia.', label: 'translation', ln: 'ca' }))).toBe(false);
+    expect(spanish.apply(caption({ id: 1, final: 'Buenos días.', label: 'translation', ln: 'es' }))).toBe(
+      true,
+    );
+    // Whisper's own English translation is the track `en`, not this one.
+    expect(spanish.apply(caption({ id: 2, final: 'Hello.', label: 'translation', ln: 'en' }))).toBe(false);
+    // A correction of the translation (same id again) replaces its line.
+    spanish.apply(caption({ id: 1, final: 'Buenos días a todos.', label: 'translation', ln: 'es' }));
+    expect(spanish.lines).toEqual([
+      { key: 's:1', text: 'Buenos días a todos.', translation: false, interim: false },
+    ]);
+    expect(spanish.apply(caption({ id: 3, final: '', c: true, label: 'translation', ln: 'ca' }))).toBe(false);
+    expect(spanish.lines).toHaveLength(1);
+    expect(spanish.apply(caption({ id: 3, final: '', c: true, label: 'translation', ln: 'es' }))).toBe(true);
+    spanish.apply(caption({ id: 4, final: 'Otra.', label: 'translation', ln: 'es' }));
+    expect(spanish.apply(caption({ id: 5, final: '', c: true }))).toBe(true);
+    expect(spanish.lines).toEqual([]);
+
+    // dual with ln: the chosen language, and the original beside it as the smaller line.
+    const both = new OverlayModel(overlayOptions((name) => ({ ln: 'es', dual: '1' })[name]));
+    both.apply(caption({ id: 1, final: 'Good morning.' }));
+    both.apply(caption({ id: 1, final: 'Bon dia.', label: 'translation', ln: 'ca' }));
+    both.apply(caption({ id: 1, final: 'Buenos días.', label: 'translation', ln: 'es' }));
+    expect(both.lines.map((line) => [line.text, line.translation])).toEqual([
+      ['Good morning.', true],
+      ['Buenos días.', false],
+    ]);
   });
 });
 
-describe('review queue, transcript, level', () => {
+describe('review queue, transcript', () => {
   test('the queue is FIFO and bounded, oldest dropped first', () => {
     const queue = new ReviewQueue(2);
     for (const id of [1, 2, 3]) queue.push({ id, text: `t${id}`, receivedAt: id * 1000 });
@@ -150,15 +204,6 @@ describe('review queue, transcript, level', () => {
     transcript.add({ at: new Date(2025, 0, 2, 9, 5, 9), text: 'Welt' });
     expect(transcript.toText()).toBe('[09:05:07] Hallo\n[09:05:07] (en) Hello\n[09:05:09] Welt\n');
     expect(transcript.fileName()).toBe('captions-2025-01-02-0905.txt');
-  });
-
-  test('level meter maps -60..0 dBFS to 0..1 and releases slowly', () => {
-    expect(levelFromRms(0)).toBe(0);
-    expect(levelFromRms(1)).toBe(1);
-    expect(levelFromRms(0.001)).toBeCloseTo(0, 6);
-    expect(levelFromRms(0.0316)).toBeCloseTo(0.5, 2);
-    expect(smoothLevel(0.2, 0.8)).toBe(0.8);
-    expect(smoothLevel(0.8, 0.2)).toBeCloseTo(0.71, 6);
   });
 });
 

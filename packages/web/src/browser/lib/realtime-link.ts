@@ -8,9 +8,10 @@
  * browser hides the refused upgrade's response, status and headers alike (close code 1006).
  * What the session does about a loss (keep the audio, resend it, show why) is its own.
  */
+
+import { backoffMs, sleepOf } from '@live-captions/capture';
 import { type RealtimeSocket, realtimeProtocols } from './realtime-protocol.js';
 import { browserSocket, type RealtimeSessionOptions } from './realtime-session-options.js';
-import { backoffMs, sleepOf } from './retry.js';
 
 const OPEN = 1;
 /** Close codes of a server that refused what the session sent: not retried by themselves. */

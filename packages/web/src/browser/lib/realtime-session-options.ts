@@ -3,10 +3,9 @@
  * settings, pacing, and the callbacks the page renders from; and the browser's WebSocket as the
  * default connection.
  */
-import type { SessionStatus } from './capture-session.js';
+import type { RetryOptions, SessionStatus } from '@live-captions/capture';
 import type { RealtimeSocket, TranscriptionSettings } from './realtime-protocol.js';
 import type { RealtimeFinal } from './realtime-transcripts.js';
-import type { RetryOptions } from './retry.js';
 
 export interface RealtimeSessionOptions extends TranscriptionSettings {
   /** `ws(s)://host/v1/realtime?intent=transcription` ({@link realtimeUrl}). */

@@ -11,14 +11,19 @@
  * utterance and closes once every transcript is in.
  */
 import { StreamResampler } from '@live-captions/audio';
-import { CAPTURE_BUFFER_SECONDS, type SessionState, type SessionStatus } from './capture-session.js';
+import {
+  CAPTURE_BUFFER_SECONDS,
+  retryMessage,
+  type SessionState,
+  type SessionStatus,
+  sleepOf,
+} from '@live-captions/capture';
 import { CATCH_UP_SPEED, dueAppends } from './realtime-appends.js';
 import { KeptAudio } from './realtime-kept-audio.js';
 import { RealtimeLink } from './realtime-link.js';
 import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
 import type { RealtimeErrorEvent, RealtimeSessionOptions } from './realtime-session-options.js';
 import { type RealtimeServerEvent, RealtimeTranscripts } from './realtime-transcripts.js';
-import { retryMessage, sleepOf } from './retry.js';
 
 export class RealtimeSession {
   readonly transcripts = new RealtimeTranscripts();

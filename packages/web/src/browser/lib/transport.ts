@@ -4,8 +4,7 @@
  * `/v1/realtime?intent=transcription`, the server's Silero VAD cuts utterances and partial text
  * arrives while the person speaks (the gateway needs a VAD model for it).
  */
-import type { SessionStatus } from './capture-session.js';
-import type { Sensitivity } from './rolling-buffer.js';
+import type { Sensitivity, SessionStatus } from '@live-captions/capture';
 
 export const TRANSPORTS = ['rolling', 'realtime'] as const;
 export type Transport = (typeof TRANSPORTS)[number];

@@ -6,24 +6,22 @@
  * final arrives.
  */
 
+import {
+  captionFrames,
+  type FinalCaption,
+  formatSeconds,
+  type GapReason,
+  gapText,
+  hasText,
+  windowCaption,
+  withWords,
+} from '@live-captions/capture';
 import type { TaskMode, TranscribeResponse } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
-import { formatSeconds } from '../lib/dom.js';
 import type { RealtimeFinal } from '../lib/realtime-transcripts.js';
 import type { Transcript } from '../lib/transcript.js';
 
 const SHOWN_LINES = 8;
-
-/** A final caption. */
-interface FinalCaption {
-  /** The transcript (or the translation in mode `translate`). */
-  text: string;
-  ln?: string;
-  /** Mode `both`: the English translation, published with the same id. */
-  translation?: string;
-  /** A guard removed hallucinated or repeated text: the editor marks the caption. */
-  trimmed?: true;
-}
 
 export interface CaptionElements {
   captions: HTMLOListElement;
@@ -49,20 +47,7 @@ export class CaptionBoard {
   /** A rolling window's answer. */
   addWindow(result: TranscribeResponse, mode: TaskMode): void {
     this.ui.stats.textContent = `Last window: ${formatSeconds(result.audio_seconds)} audio, queue ${result.queue_seconds.toFixed(2)} s, inference ${result.inference_seconds.toFixed(2)} s`;
-    const language = result.language ?? undefined;
-    const trimmed = result.trimmed ? { trimmed: true as const } : {};
-    if (mode === 'both') {
-      const translation = result.translation.trim();
-      this.add({
-        text: result.transcript.trim(),
-        ...(language ? { ln: language } : {}),
-        ...(translation ? { translation } : {}),
-        ...trimmed,
-      });
-    } else {
-      const ln = result.output_language ?? language;
-      this.add({ text: result.text.trim(), ...(ln ? { ln } : {}), ...trimmed });
-    }
+    this.add(windowCaption(result, mode));
   }
 
   /** A realtime utterance's final text; `language` is the text's (`en` when translating) or `auto`. */
@@ -81,11 +66,8 @@ export class CaptionBoard {
    * edge, or dropped because the buffer was full through a long outage. A visible marker in the
    * list and a gap mark in the transcript, never silently; nothing goes to the relay.
    */
-  addGap(seconds: number, reason: 'skipped' | 'dropped'): void {
-    const text = (total: number) =>
-      reason === 'skipped'
-        ? `[gap: ${formatSeconds(total)} skipped to catch up with the live edge]`
-        : `[gap: ${formatSeconds(total)} of audio dropped; the speech service was away too long]`;
+  addGap(seconds: number, reason: GapReason): void {
+    const text = (total: number) => gapText(total, reason);
     this.transcript.add({ at: new Date(), text: text(seconds) });
     const last = this.ui.captions.lastElementChild as HTMLElement | null;
     // Consecutive gaps of one kind make one marker that grows.
@@ -111,31 +93,18 @@ export class CaptionBoard {
   }
 
   private add(given: FinalCaption): void {
-    const caption: FinalCaption = {
-      ...given,
-      text: given.text && this.words(given.text),
-      ...(given.translation ? { translation: this.words(given.translation) } : {}),
-    };
+    const caption = withWords(given, this.words);
+    if (!hasText(caption)) return;
     const { text, translation } = caption;
-    if (!text && !translation) return;
     this.transcript.add({
       at: new Date(),
       text: text || translation!,
       ...(translation && text ? { translation } : {}),
     });
     this.show(text || translation!, text ? translation : undefined);
-    this.publish(caption);
-  }
-
-  private publish(caption: FinalCaption): void {
     this.count += 1;
-    const id = `${this.prefix}-${this.count}`;
     const publisher = this.publisher();
-    const trimmed = caption.trimmed ? { trimmed: true } : {};
-    if (caption.text)
-      publisher?.publish({ final: caption.text, id, ...(caption.ln ? { ln: caption.ln } : {}), ...trimmed });
-    if (caption.translation)
-      publisher?.publish({ final: caption.translation, id, ln: 'en', label: 'translation', ...trimmed });
+    for (const frame of captionFrames(caption, `${this.prefix}-${this.count}`)) publisher?.publish(frame);
   }
 
   private show(text: string, translation?: string): void {

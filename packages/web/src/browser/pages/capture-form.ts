@@ -5,10 +5,10 @@
  * parameters first, then saved settings), and what the speech service's health enables.
  */
 import { checkLanguageAndMode } from '@live-captions/audio';
+import { SENSITIVITY, type Sensitivity } from '@live-captions/capture';
 import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import { byId, languageName, loadJson, stripTokensFromAddress } from '../lib/dom.js';
 import { readParams } from '../lib/params.js';
-import { SENSITIVITY, type Sensitivity } from '../lib/rolling-buffer.js';
 import { parseTransport, type Transport } from '../lib/transport.js';
 import { realtimeUnavailable, type TransportSource, transportLine } from './capture-health.js';
 

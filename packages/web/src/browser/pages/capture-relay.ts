@@ -37,11 +37,7 @@ export async function fillRelaySettings(
 ): Promise<boolean> {
   const response = await fetch(configUrl, { headers }).catch(() => undefined);
   if (!response?.ok) {
-    if (explicit) {
-      const why =
-        response?.status === 401 ? 'the access token is wrong' : 'this service has no relay settings';
-      setStatus(ui.relayStatus, `Relay: cannot fill in (${why}); type the settings`, 'warn');
-    }
+    if (explicit) setStatus(ui.relayStatus, fillRefusal(response?.status), 'warn');
     return false;
   }
   const config = (await response.json()) as RelaySettings;
@@ -49,4 +45,13 @@ export async function fillRelaySettings(
   ui.relayRoom.value = config.sourceRoom;
   ui.relayToken.value = config.sourceWriteToken ?? '';
   return true;
+}
+
+/** What to do when the service would not fill the relay settings in: the fix, not just the fault. */
+export function fillRefusal(status: number | undefined): string {
+  if (status === 401)
+    return 'Relay: not filled in: the access token is wrong. Paste the right one (CAPTION_API_KEY) and press Fill in again.';
+  if (status === 404) return 'Relay: this speech service has no relay settings: type them below.';
+  if (status === undefined) return 'Relay: the speech service did not answer; Fill in again once it is back.';
+  return `Relay: not filled in (HTTP ${status}); Fill in again, or type the settings below.`;
 }

@@ -3,7 +3,7 @@
  * transports carry on capturing while the gateway is away or their sending is stopped by a
  * refusal.
  */
-import type { SessionStatus } from '../lib/capture-session.js';
+import type { SessionStatus } from '@live-captions/capture';
 import { formatSeconds } from '../lib/dom.js';
 
 export type Tone = 'ok' | 'busy' | 'warn' | 'error' | 'idle';

@@ -6,8 +6,8 @@
  * published.
  */
 import { MAX_PROMPT_CHARS } from '@live-captions/audio';
+import { applyWordRules, parseReplacements, type WordRules } from '@live-captions/capture';
 import { byId, downloadText, loadJson } from '../lib/dom.js';
-import { applyWordRules, parseReplacements, type WordRules } from '../lib/word-rules.js';
 
 const KEY = 'capture-words';
 

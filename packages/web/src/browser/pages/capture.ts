@@ -6,15 +6,21 @@
  * the transcript download and published to the relay's source room. This module holds the
  * page's state and wiring; the form, the audio input and the relay have modules of their own.
  */
+
+import {
+  CaptureSession,
+  levelFromRms,
+  randomId,
+  rms,
+  type SessionStatus,
+  smoothLevel,
+} from '@live-captions/capture';
 import type { SpeechHealth, TaskMode } from '@live-captions/protocol';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { exportFile, isExportFormat, transcriptCaptions } from '../lib/caption-export.js';
-import { CaptureSession, randomId, type SessionStatus } from '../lib/capture-session.js';
 import { downloadText, setStatus } from '../lib/dom.js';
-import { levelFromRms, smoothLevel } from '../lib/level.js';
 import { REALTIME_RATE, realtimeUrl } from '../lib/realtime-protocol.js';
 import { RealtimeSession } from '../lib/realtime-session.js';
-import { rms } from '../lib/rolling-buffer.js';
 import { Transcript } from '../lib/transcript.js';
 import { type CaptionSession, VAD_THRESHOLD } from '../lib/transport.js';
 import {
@@ -251,10 +257,18 @@ ui.download.addEventListener('click', () => {
   const file = exportFile(transcriptCaptions(transcript.lines), format, stem);
   downloadText(file.name, file.text, file.type);
 });
-ui.loadRelay.addEventListener('click', () => {
+function fillIn(): void {
   save();
   void loadHealth();
   void loadRelayConfig(true);
+}
+ui.loadRelay.addEventListener('click', fillIn);
+// Enter in the token field does what its button does (it would otherwise submit the relay form,
+// which reconnects with the settings as they are and never checks the token).
+ui.apiKey.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.isComposing) return;
+  event.preventDefault();
+  fillIn();
 });
 ui.relayForm.addEventListener('submit', (event) => {
   event.preventDefault();

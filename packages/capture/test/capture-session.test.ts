@@ -1,9 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import {
-  CaptureSession,
-  type CaptureSessionOptions,
-  type SessionStatus,
-} from '../src/browser/lib/capture-session.js';
+import { CaptureSession, type CaptureSessionOptions, type SessionStatus } from '../src/capture-session.js';
 
 const RATE = 16_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { RollingBuffer, rms } from '../src/browser/lib/rolling-buffer.js';
+import { RollingBuffer, rms } from '../src/rolling-buffer.js';
 
 const RATE = 16_000;
 const FRAME = 800; // 50 ms, as the worklet posts

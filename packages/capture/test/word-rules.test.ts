@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { applyWordRules, parseReplacements } from '../src/browser/lib/word-rules.js';
+import { applyWordRules, parseReplacements } from '../src/word-rules.js';
 
 describe('word rules', () => {
   test('replacements: whole words or phrases only, whatever their case, following it', () => {

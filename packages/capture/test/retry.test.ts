@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { backoffMs, RequestFailedError, retryAfterMs, withRetries } from '../src/browser/lib/retry.js';
+import { backoffMs, RequestFailedError, retryAfterMs, withRetries } from '../src/retry.js';
 
 function answers(...steps: (number | Error)[]) {
   const calls: number[] = [];
