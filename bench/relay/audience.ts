@@ -2,14 +2,17 @@
 // readers (an audience on a venue's Wi-Fi: every reader from 127.0.0.1), through one relay with
 // its DEFAULT limits and through a bare `ws` broadcast, in the same run. Prints p50/p95/p99
 // delivery latency, lost captions, the relay's memory with the readers joined and idle (and per
-// reader) and at its peak, and the ratios to the bare broadcast.
-// Flags: --readers=5000 --rate=3 --duration=60 --threads=N.
+// reader) and at its peak, and the ratios to the bare broadcast. The relay's readers ask for
+// beats as the pages do (`"beat": true`): the server's CPU over --idle seconds with every reader
+// joined and the room silent is what beats cost (the bare broadcast sends nothing then).
+// Flags: --readers=5000 --rate=3 --duration=60 --idle=10 --threads=N.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   arg,
+  beatsReceived,
   collect,
   drain,
   joinAsWriter,
@@ -24,6 +27,7 @@ import { cpuSeconds, type Kind, rssMiB, type Server, startServer, stopServer } f
 const READERS = arg('readers', 5000);
 const RATE = arg('rate', 3);
 const DURATION_S = arg('duration', 60);
+const IDLE_S = arg('idle', 10);
 const THREADS = arg('threads', Math.max(1, Math.min(8, availableParallelism() - 2)));
 const TEXT = 'And that is why the river changes its course every few hundred years, slowly.';
 const ROOM = 'audience';
@@ -45,6 +49,10 @@ interface Result {
   joinSeconds: number;
   /** Server CPU seconds while captions flowed (publishing and draining). */
   cpu: number;
+  /** Server CPU seconds over IDLE_S with every reader joined and nothing published. */
+  idleCpu: number;
+  /** Beat frames the readers got over IDLE_S. */
+  idleBeats: number;
 }
 
 /** The writer: from 127.0.0.2, so that the readers alone fill 127.0.0.1's share (`perIp`). */
@@ -58,7 +66,7 @@ async function run(server: Server): Promise<Result> {
   const pid = server.nodes[0]!.child.pid!;
   await pause(1000);
   const baseRss = rssMiB(pid);
-  const joinFrame = JSON.stringify({ protocol: 2, join: ROOM, role: 'read', token: READ });
+  const joinFrame = JSON.stringify({ protocol: 2, join: ROOM, role: 'read', token: READ, beat: true });
   const started = performance.now();
   const workers: Worker[] = [];
   for (let i = 0; i < THREADS; i++) {
@@ -77,6 +85,11 @@ async function run(server: Server): Promise<Result> {
   const joinSeconds = (performance.now() - started) / 1000;
   await pause(3000);
   const idleRss = rssMiB(pid);
+  const idleCpuBefore = cpuSeconds(pid);
+  const beatsBefore = await beatsReceived(workers);
+  await pause(IDLE_S * 1000);
+  const idleCpu = cpuSeconds(pid) - idleCpuBefore;
+  const idleBeats = (await beatsReceived(workers)) - beatsBefore;
 
   const writer = await openWriter(server);
   let peakRss = idleRss;
@@ -122,6 +135,8 @@ async function run(server: Server): Promise<Result> {
     peakRss,
     joinSeconds,
     cpu,
+    idleCpu,
+    idleBeats,
   };
 }
 
@@ -161,6 +176,13 @@ export async function audienceScenario(): Promise<void> {
   console.log(
     `\nrelay / bare ws (same load, same run): p50 x${f(relay.p50 / bare.p50)}, p95 x${f(relay.p95 / bare.p95)}, p99 x${f(relay.p99 / bare.p99)}, peak RSS x${f(relay.peakRss / bare.peakRss)}, server CPU x${f(relay.cpu / bare.cpu)}`,
   );
+  const idle = (r: Result) =>
+    `${r.kind}: ${f(r.idleCpu)} CPU s over ${IDLE_S} s idle (${f((r.idleCpu / IDLE_S) * 100, 1)} % of a core), ${r.idleBeats} beats received (${f(r.idleBeats / IDLE_S / READERS, 2)} per reader per s)`;
+  console.log(`\nidle, every reader joined, nothing published:\n  ${idle(relay)}\n  ${idle(bare)}`);
+  if (relay.idleBeats > 0)
+    console.log(
+      `  beats cost the relay about ${f(((relay.idleCpu - bare.idleCpu) * 1e6) / relay.idleBeats)} µs each over the bare broadcast's idle CPU`,
+    );
   console.log(
     `p95 within 1.1x of bare ws: ${relay.p95 <= 1.1 * bare.p95 ? 'met' : 'NOT met'}; nothing lost: ${relay.lost === 0 && relay.gaps === 0 ? 'met' : 'NOT met'}`,
   );

@@ -89,6 +89,12 @@ export async function drain(workers: Worker[], expected: number): Promise<void> 
   }
 }
 
+/** Beat frames the reader threads got so far. */
+export async function beatsReceived(workers: Worker[]): Promise<number> {
+  const counts = await Promise.all(workers.map((w) => ask<{ beats: number }>(w, 'count', 'count')));
+  return counts.reduce((sum, c) => sum + c.beats, 0);
+}
+
 export interface ReadersResult {
   /** Every delivery's latency (ms), sorted. */
   sorted: Float64Array;

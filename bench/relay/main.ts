@@ -20,11 +20,16 @@ import {
 } from './clients.js';
 import { cpuSeconds, KINDS, type Kind, rssMiB, type Server, startServer, stopServer } from './servers.js';
 
-// `--scenario=audience` runs only the audience case (audience.ts); `fanout` only the cases below;
+// `--scenario=audience` runs only the audience case (audience.ts), `retention` only the history's
+// memory per room (retention.ts); `fanout` only the cases below;
 // by default both, the fan-out cases first.
 const SCENARIO = process.argv.find((a) => a.startsWith('--scenario='))?.split('=')[1] ?? 'all';
 if (SCENARIO === 'audience') {
   await (await import('./audience.js')).audienceScenario();
+  process.exit(0);
+}
+if (SCENARIO === 'retention') {
+  await (await import('./retention.js')).retentionScenario();
   process.exit(0);
 }
 

@@ -12,6 +12,8 @@ let latencies = [];
 let delivered = 0;
 let gaps = 0;
 let closed = 0;
+/** Beat frames (readers that asked for them in their join): counted, not captions. */
+let beats = 0;
 const sockets = [];
 
 for (let i = 0; i < count; i++) {
@@ -26,6 +28,10 @@ for (let i = 0; i < count; i++) {
   let last = -1;
   ws.on('message', (data) => {
     const frame = JSON.parse(String(data));
+    if (frame.beat) {
+      beats += 1;
+      return;
+    }
     if (frame.gap) {
       // A gap frame (captions this reader will not get): counted, the replay follows.
       gaps += 1;
@@ -49,7 +55,7 @@ for (let i = 0; i < count; i++) {
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (message) => {
   if (message === 'count') {
-    parentPort.postMessage({ type: 'count', delivered });
+    parentPort.postMessage({ type: 'count', delivered, beats });
   } else if (message === 'stop') {
     for (const ws of sockets) ws.terminate();
     parentPort.postMessage({

@@ -12,6 +12,7 @@
  * reports (codes, paths) are zod's, as with the classic API; its messages are not localised.
  */
 import * as z from 'zod/mini';
+import { CAPTION_TEXT_RULE, captionTextFault } from './caption-text.js';
 import {
   RELAY_DELIVERY_CLIENT,
   RELAY_EPOCH_MAX,
@@ -43,13 +44,23 @@ export const relayDeliverySchema = z.strictObject({
   sequence: count(1),
 });
 
-/** First frame of a socket; a reader's `cursor` is the last position it has seen. */
+/**
+ * First frame of a socket; a reader's `cursor` is the last position it has seen. `beat: true`
+ * asks the relay for beat frames (below): a client that asks can tell a silent relay (a frozen
+ * process, a dead NAT mapping) from a quiet room, which WebSocket pings cannot tell a browser.
+ * A reader's `replayMs` bounds what it is replayed to the captions of the last `replayMs` milliseconds: a
+ * fresh join (no cursor) gets those, then live ones; a join whose cursor is older skips to there
+ * (reported as a `history-expired` gap). Without it a fresh join starts at the live edge and a
+ * cursor gets everything the relay still holds after it.
+ */
 export const relayJoinSchema = z.strictObject({
   protocol: z.literal(RELAY_PROTOCOL),
   join: z.string(),
   role: relayRoleSchema,
   token: z.string(),
   cursor: z.optional(relayCursorSchema),
+  beat: z.optional(z.literal(true)),
+  replayMs: z.optional(count(0)),
 });
 
 /** The relay's answer to a join. */
@@ -62,25 +73,39 @@ export const relayJoinedSchema = z.strictObject({
   next: count(1),
   gap: z.union([z.literal(false), relayGapReasonSchema]),
   retentionMs: count(0),
+  /**
+   * Only when the join asked for beats: the longest the relay stays silent towards this socket
+   * while it is up (it sends a beat frame when nothing else went out for that long).
+   */
+  beatMs: z.optional(count(1)),
 });
 
-const captionText = z.string().check(z.maxLength(RELAY_TEXT_MAX));
-/** A string of at most `max` characters. */
+/** A string of at most `max` characters, as readers take it (see `captionFields`). */
 const text = (max: number) => z.string().check(z.maxLength(max));
+/** A string of at most `max` characters within the caption text rule (`caption-text.ts`). */
+const ruledText = (max: number) =>
+  z.string().check(
+    z.maxLength(max),
+    z.refine((value) => captionTextFault(value) === undefined, { message: CAPTION_TEXT_RULE }),
+  );
 
-/** Caption fields shared by a publish and what readers get. */
-const captionFields = {
+/**
+ * Caption fields shared by a publish and what readers get. A publish must keep the caption text
+ * rule (the relay refuses it otherwise); a reader takes what a relay sends without it, so that a
+ * caption retained by a relay of an older version cannot stop its readers, and cleans it itself.
+ */
+const captionFields = (string: (max: number) => ReturnType<typeof text>) => ({
   msg: z.literal(true),
-  final: z.optional(captionText),
-  interm: z.optional(captionText),
-  id: z.union([z.int(), text(RELAY_ID_MAX)]),
-  label: z.optional(text(RELAY_LABEL_MAX)),
-  ln: z.optional(text(RELAY_LN_MAX)),
+  final: z.optional(string(RELAY_TEXT_MAX)),
+  interm: z.optional(string(RELAY_TEXT_MAX)),
+  id: z.union([z.int(), string(RELAY_ID_MAX)]),
+  label: z.optional(string(RELAY_LABEL_MAX)),
+  ln: z.optional(string(RELAY_LN_MAX)),
   /** Clears the overlay. */
   c: z.optional(z.boolean()),
   /** A guard removed hallucinated or repeated text from it: the editor marks it for review. */
   trimmed: z.optional(z.boolean()),
-};
+});
 
 /**
  * Exactly one of `final` / `interm` (relay.proto's `oneof text`, hence the path). Checked even
@@ -96,7 +121,7 @@ const oneText = {
 
 /** A caption sent by a write socket. */
 export const relayPublishSchema = z
-  .strictObject({ ...captionFields, delivery: relayDeliverySchema })
+  .strictObject({ ...captionFields(ruledText), delivery: relayDeliverySchema })
   .check(z.refine(hasOneText, oneText));
 
 /** The relay's answer to a publish (also to a duplicate, with the original's room sequence). */
@@ -106,9 +131,14 @@ export const relayAckSchema = z.strictObject({
   sequence: count(1),
 });
 
-/** A caption as a read socket gets it: the publish without its delivery, plus its room position. */
+/**
+ * A caption as a read socket gets it: the publish without its delivery, plus its room position
+ * and `at`, when the relay took it (ms since 1970; in cluster mode Redis's clock), so that a reader
+ * that reads it late (from the history, after an outage) knows when it was said. Optional for
+ * relays of an earlier version, which do not send it.
+ */
 export const relayCaptionSchema = z
-  .strictObject({ ...captionFields, relay: relayCursorSchema })
+  .strictObject({ ...captionFields(text), relay: relayCursorSchema, at: z.optional(count(0)) })
   .check(z.refine(hasOneText, oneText));
 
 /** Captions a reader will not get, mid-stream; it continues with `next`. */
@@ -116,6 +146,15 @@ export const relayGapSchema = z.strictObject({
   gap: relayGapReasonSchema,
   epoch: z.string(),
   next: count(1),
+});
+
+/**
+ * The relay is up and this socket is served: sent to a socket that asked for beats (`join.beat`)
+ * whenever nothing else was sent to it for `joined.beatMs`. Carries nothing else, so that one
+ * encoded frame serves every socket.
+ */
+export const relayBeatSchema = z.strictObject({
+  beat: z.literal(true),
 });
 
 /** `hasOneText`, said to the type system. */
@@ -133,6 +172,7 @@ export type RelayCaptionFields = OneText<Omit<z.infer<typeof relayPublishSchema>
 export type RelayAck = z.infer<typeof relayAckSchema>;
 export type RelayCaption = OneText<z.infer<typeof relayCaptionSchema>>;
 export type RelayGap = z.infer<typeof relayGapSchema>;
+export type RelayBeat = z.infer<typeof relayBeatSchema>;
 
 /** Frames the relay sends. */
-export type RelayServerFrame = RelayJoined | RelayAck | RelayCaption | RelayGap;
+export type RelayServerFrame = RelayJoined | RelayAck | RelayCaption | RelayGap | RelayBeat;

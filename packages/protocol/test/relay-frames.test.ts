@@ -4,6 +4,7 @@ import type { z } from 'zod/mini';
 import * as relayPb from '../src/gen/relay_pb.js';
 import {
   relayAckSchema,
+  relayBeatSchema,
   relayCaptionSchema,
   relayCursorSchema,
   relayDeliverySchema,
@@ -27,12 +28,33 @@ describe('relay frame schemas', () => {
     ['Ack', relayAckSchema, relayPb.AckSchema],
     ['Caption', relayCaptionSchema, relayPb.CaptionSchema],
     ['Gap', relayGapSchema, relayPb.GapSchema],
+    ['Beat', relayBeatSchema, relayPb.BeatSchema],
   ])('%s has the JSON fields of its relay.proto message', (_name, schema, message) => {
     expect(Object.keys(schema.shape).sort()).toEqual(message.fields.map((field) => field.jsonName).sort());
   });
 
   it('name the roles of relay.proto', () => {
     expect(relayRoleSchema.options).toEqual(relayPb.RoleSchema.values.map((value) => value.name));
+  });
+
+  it('take a beat request in a join, its interval in joined, and the beat frame itself', () => {
+    const join = { protocol: 2, join: 'r', role: 'read', token: 't' };
+    expect(relayJoinSchema.safeParse({ ...join, beat: true }).success).toBe(true);
+    expect(relayJoinSchema.safeParse({ ...join, beat: false }).success).toBe(false);
+    const joined = {
+      joined: 'r',
+      role: 'read',
+      protocol: 2,
+      epoch: 'e',
+      next: 1,
+      gap: false,
+      retentionMs: 1,
+    };
+    expect(relayJoinedSchema.safeParse(joined).success).toBe(true);
+    expect(relayJoinedSchema.safeParse({ ...joined, beatMs: 1500 }).success).toBe(true);
+    expect(relayJoinedSchema.safeParse({ ...joined, beatMs: 0 }).success).toBe(false);
+    expect(relayBeatSchema.safeParse({ beat: true }).success).toBe(true);
+    expect(relayBeatSchema.safeParse({ beat: true, at: 1 }).success).toBe(false);
   });
 
   it('take a caption with exactly one of final and interm, as publish and as read', () => {

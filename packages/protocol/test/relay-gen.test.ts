@@ -58,6 +58,7 @@ describe('generated relay types', () => {
       ['Publish', 2],
       ['Caption', 3],
       ['Gap', 4],
+      ['Beat', 5],
     ]);
   });
 });

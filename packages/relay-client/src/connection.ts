@@ -46,6 +46,12 @@ export interface RelayConnectionOptions {
   backoffMs?: number;
   /** Longest reconnect delay. @defaultValue 10000 */
   maxBackoffMs?: number;
+  /**
+   * Longest wait from opening a socket to the relay's `joined`; past it the attempt is given up
+   * (a relay that accepts connections but does not answer) and retried after the backoff.
+   * @defaultValue 10000
+   */
+  joinTimeoutMs?: number;
   onState?: (event: RelayClientEvent) => void;
 }
 
@@ -56,6 +62,31 @@ const OPEN = 1;
  * application code, since a browser may only close with 1000 or 3000-4999.
  */
 export const RELAY_PROTOCOL_FAULT = 4002;
+
+/**
+ * The client's close code for a relay that went silent: no `joined` within `joinTimeoutMs`, or
+ * no frame for `silenceLimitMs(joined.beatMs)` on a joined socket (a frozen relay, a dead NAT
+ * mapping: the socket looks open but nothing gets through).
+ */
+export const RELAY_SILENT = 4003;
+
+/**
+ * How long a joined socket may go without a frame before the relay counts as silent: two beat
+ * intervals (the relay skips a beat for a reader that just got captions, so two frames may be
+ * almost two intervals apart) plus a second for the network's jitter. With the relay's default
+ * beat of 1.5 s: 4 s.
+ */
+export function silenceLimitMs(beatMs: number): number {
+  return 2 * beatMs + 1000;
+}
+
+/** When the current socket last got a frame, and how long it may stay silent (none: unwatched). */
+interface Watched {
+  lastFrameAt: number;
+  limitMs: number | undefined;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function resolveSocket(given?: SocketConstructor): SocketConstructor {
   const found = given ?? (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
@@ -77,6 +108,8 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
   /** The last socket ended on a protocol fault: its successor's join does not reset the backoff. */
   private faulted = false;
   private retryTimer?: ReturnType<typeof setTimeout>;
+  /** Checks the current socket for silence (no `joined` in time, or no frame for too long). */
+  private watchdog?: ReturnType<typeof setInterval>;
 
   constructor(options: Options) {
     this.options = options;
@@ -91,6 +124,7 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
   /** Closes for good. */
   close(): void {
     clearTimeout(this.retryTimer);
+    clearInterval(this.watchdog);
     this.setState({ state: 'closed' });
     this.socket?.close(1000, 'Client closed');
     this.socket = undefined;
@@ -126,11 +160,14 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
     const socket = new this.Socket(this.options.url);
     this.socket = socket;
     let joined = false;
+    const watched: Watched = { lastFrameAt: Date.now(), limitMs: this.options.joinTimeoutMs ?? 10_000 };
+    this.watch(socket, watched, (limitMs) => `The relay did not answer within ${seconds(limitMs)}`);
     socket.onopen = () => {
       if (this.socket === socket) socket.send(JSON.stringify(this.joinFrame()));
     };
     socket.onmessage = (event) => {
       if (this.socket !== socket) return;
+      watched.lastFrameAt = Date.now();
       const checked = checkServerFrame(event.data);
       if (!checked.ok) {
         this.fault(socket, checked.fault);
@@ -139,6 +176,9 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
       const frame = checked.frame;
       if (!joined && 'joined' in frame) {
         joined = true;
+        // A relay that does not beat (older than beats) is never called silent.
+        watched.limitMs = frame.beatMs === undefined ? undefined : silenceLimitMs(frame.beatMs);
+        this.watch(socket, watched, (_limit, quiet) => `No word from the relay for ${seconds(quiet)}`);
         if (!this.faulted) this.attempt = 0;
         this.setState({ state: 'joined' });
         this.onJoined(frame);
@@ -167,8 +207,46 @@ export abstract class RelayConnection<Options extends RelayConnectionOptions = R
     this.ended(RELAY_PROTOCOL_FAULT, fault);
   }
 
+  /**
+   * Watches `socket` until it is replaced: silent for longer than `watched.limitMs` (none: not
+   * watched), it is given up with `why`. The quiet time is read from the clock, so a throttled
+   * background tab whose timer fires late never gives up early; checked every quarter of the
+   * limit (at most every 0.5 s), a silence shows at most that late.
+   */
+  private watch(
+    socket: SocketLike,
+    watched: Watched,
+    why: (limitMs: number, quietMs: number) => string,
+  ): void {
+    clearInterval(this.watchdog);
+    const limitMs = watched.limitMs;
+    if (limitMs === undefined) return;
+    this.watchdog = setInterval(
+      () => {
+        if (this.socket !== socket) return;
+        const quiet = Date.now() - watched.lastFrameAt;
+        if (quiet > limitMs) this.giveUp(socket, why(limitMs, quiet));
+      },
+      Math.max(5, Math.min(500, limitMs / 4)),
+    );
+  }
+
+  /**
+   * The relay went silent on this socket: it is dropped at once (a close handshake with a frozen
+   * peer would never finish) and joined again after the backoff.
+   */
+  private giveUp(socket: SocketLike, reason: string): void {
+    try {
+      socket.close(RELAY_SILENT, 'Relay silent');
+    } catch {
+      // Already closing: nothing more to do with it.
+    }
+    this.ended(RELAY_SILENT, reason);
+  }
+
   /** The current socket is gone: stop after a refusal, else reconnect after the backoff. */
   private ended(code: number, reason: string): void {
+    clearInterval(this.watchdog);
     this.socket = undefined;
     this.onDisconnected();
     if (this.state === 'closed') return;

@@ -15,3 +15,5 @@ export function createPublisher(options: RelayPublisherOptions): RelayPublisher 
 export function createReader(options: RelayReaderOptions): RelayReader {
   return new RelayReader({ WebSocket: NodeWebSocket, ...options });
 }
+
+export { readRelayRooms } from './rooms-file.js';

@@ -12,6 +12,14 @@ import { RelayConnection, type RelayConnectionOptions } from './connection.js';
 export interface RelayReaderOptions extends RelayConnectionOptions {
   /** Resume after this position (e.g. kept from an earlier page load). */
   cursor?: RelayCursor;
+  /**
+   * Bounds what a join replays to the captions of the last `replayMs` milliseconds (the relay
+   * retains 30 minutes): a reader without a cursor gets those first, then live ones; one whose
+   * cursor is older skips to them (`onGap` with `history-expired`). Unset: a fresh reader starts
+   * at the live edge and a cursor gets everything the relay still holds after it. The reader's
+   * `replayMs` field starts with this value and may be cleared once joined (see there).
+   */
+  replayMs?: number;
   onCaption: (caption: RelayCaption) => void;
   /** Captions were missed: the history no longer held them, or the relay restarted. */
   onGap?: (gap: RelayGap) => void;
@@ -24,10 +32,17 @@ export interface RelayReaderOptions extends RelayConnectionOptions {
 export class RelayReader extends RelayConnection<RelayReaderOptions> {
   /** Position of the last caption handed to `onCaption`. */
   cursor?: RelayCursor;
+  /**
+   * The bound the next joins send (from the options). A page that bounds only its first join (an
+   * audience page: the last minutes when it opens, but everything since its cursor after an
+   * outage) clears it once joined.
+   */
+  replayMs?: number;
 
   constructor(options: RelayReaderOptions) {
     super(options);
     this.cursor = options.cursor;
+    this.replayMs = options.replayMs;
     this.start();
   }
 
@@ -37,8 +52,10 @@ export class RelayReader extends RelayConnection<RelayReaderOptions> {
       join: this.options.room,
       role: 'read',
       token: this.options.token,
+      beat: true,
     };
     if (this.cursor) join.cursor = { ...this.cursor };
+    if (this.replayMs !== undefined) join.replayMs = this.replayMs;
     return join;
   }
 

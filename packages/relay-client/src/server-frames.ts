@@ -1,6 +1,7 @@
 import {
   type RelayServerFrame,
   relayAckSchema,
+  relayBeatSchema,
   relayCaptionSchema,
   relayGapSchema,
   relayJoinedSchema,
@@ -15,10 +16,11 @@ const KINDS = [
   ['ack', relayAckSchema],
   ['msg', relayCaptionSchema],
   ['gap', relayGapSchema],
+  ['beat', relayBeatSchema],
 ] as const;
 
 /** Frame kinds as the fault messages name them. */
-const NAMES = { joined: 'joined', ack: 'ack', msg: 'caption', gap: 'gap' } as const;
+const NAMES = { joined: 'joined', ack: 'ack', msg: 'caption', gap: 'gap', beat: 'beat' } as const;
 
 export type ServerFrameCheck = { ok: true; frame: RelayServerFrame } | { ok: false; fault: string };
 

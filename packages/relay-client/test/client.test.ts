@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPublisher, type RelayClientEvent, RelayPublisher } from '../src/node.js';
+import { createPublisher, RELAY_SILENT, type RelayClientEvent, RelayPublisher } from '../src/node.js';
 import { ack, closeAfterTest, closeAll, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
 
 afterEach(closeAll);
@@ -82,6 +82,81 @@ describe('publisher', () => {
     expect(states[2]).toMatchObject({ code: 1006, retryInMs: 10 });
   });
 
+  it('sends a delivery identity the caller fixed, unchanged on a resend', async () => {
+    let publishes = 0;
+    const relay = new FakeRelay((_relay, ws, value) => {
+      if (value.join) return joined(ws, value);
+      publishes += 1;
+      if (publishes === 2) ack(ws, value, 7);
+    });
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      ackTimeoutMs: 30,
+      ...FAST,
+    });
+    closeAfterTest(publisher);
+    const fixed = { client: 'stored-identity-0001', sequence: 42 };
+    publisher.publish({ final: 'hola', id: 3, label: 'translation', ln: 'es' }, fixed);
+    publisher.publish({ final: 'own', id: 4 });
+    await relay.count(4);
+    const sent = relay.frames.slice(1).map((f) => f.value.delivery);
+    // The fixed identity twice (no ack for the first attempt), then the publisher's own sequence 1.
+    expect(sent).toEqual([fixed, fixed, { client: publisher.clientId, sequence: 1 }]);
+  });
+
+  it('gives its unacked captions with their identities, for a page to publish again after a reload', async () => {
+    const relay = new FakeRelay((r, ws, value) => {
+      if (value.join) return joined(ws, value);
+      // The first socket takes nothing: the page is reloaded before any ack.
+      if (r.sockets.indexOf(ws) > 0) ack(ws, value, r.frames.length - 1);
+    });
+    const before = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...FAST });
+    before.publish({ final: 'kept 1', id: 'a-1' });
+    before.publish({ final: 'kept 2', id: 'a-2' });
+    await relay.count(2);
+    const kept = JSON.parse(JSON.stringify(before.unacked)) as typeof before.unacked;
+    before.close();
+    expect(kept.map((caption) => [caption.id, caption.delivery])).toEqual([
+      ['a-1', { client: before.clientId, sequence: 1 }],
+      ['a-2', { client: before.clientId, sequence: 2 }],
+    ]);
+    const after = createPublisher({ url: await relay.url(), room: 'r', token: 't', ...FAST });
+    closeAfterTest(after);
+    for (const { msg: _msg, delivery, ...caption } of kept) after.publish(caption, delivery);
+    after.publish({ final: 'new', id: 'a-3' });
+    await relay.count(6);
+    expect(relay.frames.slice(3).map((frame) => [frame.value.id, frame.value.delivery])).toEqual([
+      ['a-1', { client: before.clientId, sequence: 1 }],
+      ['a-2', { client: before.clientId, sequence: 2 }],
+      ['a-3', { client: after.clientId, sequence: 1 }],
+    ]);
+    while (after.queued > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(after.unacked).toEqual([]);
+  });
+
+  it('paces frames to maxPerSecond', async () => {
+    const relay = new FakeRelay((r, ws, value) => {
+      if (value.join) return joined(ws, value);
+      ack(ws, value, r.frames.length - 1);
+    });
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      maxPerSecond: 5,
+      ...FAST,
+    });
+    closeAfterTest(publisher);
+    for (let i = 1; i <= 8; i++) publisher.publish({ final: `line ${i}`, id: i });
+    await relay.count(9);
+    const times = relay.frames.slice(1).map((f) => f.at);
+    // Five within the first second, the sixth not before a second after the first.
+    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1000);
+    for (let i = 5; i < times.length; i++) expect(times[i]! - times[i - 5]!).toBeGreaterThanOrEqual(1000);
+  });
+
   it('doubles the backoff per failed attempt up to the cap', async () => {
     const relay = new FakeRelay((_r, ws) => ws.close(1011, 'broken'));
     const delays: number[] = [];
@@ -158,12 +233,13 @@ describe('reader', () => {
     closeAfterTest(reader);
     await relay.count(2);
     while (captions.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(relay.frames[0]!.value).toEqual({ protocol: 2, join: 'r', role: 'read', token: 't' });
+    expect(relay.frames[0]!.value).toEqual({ protocol: 2, join: 'r', role: 'read', token: 't', beat: true });
     expect(relay.frames[1]!.value).toEqual({
       protocol: 2,
       join: 'r',
       role: 'read',
       token: 't',
+      beat: true,
       cursor: { epoch: 'e1', sequence: 5 },
     });
     expect(captions.map((c) => c.final)).toEqual(['c4', 'c5', 'after']);
@@ -185,5 +261,97 @@ describe('reader', () => {
     await relay.count(2);
     expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e2', sequence: 6 } });
     expect(gaps).toHaveLength(1);
+  });
+  it('sends replayMs while set: cleared once joined, a reconnect takes everything since its cursor', async () => {
+    const relay = new FakeRelay((r, ws, value) => {
+      joined(ws, value, { next: 4 });
+      if (r.sockets.indexOf(ws) === 0) {
+        ws.send(JSON.stringify({ msg: true, final: 'c4', id: 4, relay: { epoch: 'e1', sequence: 4 } }));
+        setTimeout(() => ws.terminate(), 20);
+      }
+    });
+    const { reader } = await recordingReader(relay, {
+      replayMs: 300_000,
+      onState: (event) => {
+        if (event.state === 'joined') reader.replayMs = undefined;
+      },
+    });
+    closeAfterTest(reader);
+    await relay.count(2);
+    expect(relay.frames[0]!.value).toMatchObject({ replayMs: 300_000 });
+    expect(relay.frames[0]!.value).not.toHaveProperty('cursor');
+    expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e1', sequence: 4 } });
+    expect(relay.frames[1]!.value).not.toHaveProperty('replayMs');
+  });
+});
+
+describe('a silent relay', () => {
+  it('is given up when a joined socket gets no frame for two beats and a second, then joined again', async () => {
+    const relay = new FakeRelay((r, ws, value) => {
+      const index = r.sockets.indexOf(ws);
+      joined(ws, value, { beatMs: 20 });
+      if (index === 0) {
+        // Beats for a while, then nothing: a frozen relay, a dead NAT mapping.
+        const timer = setInterval(() => ws.send(JSON.stringify({ beat: true })), 20);
+        setTimeout(() => clearInterval(timer), 200);
+      } else {
+        setInterval(() => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ beat: true })), 20).unref();
+      }
+    });
+    const { reader, events } = await recordingReader(relay);
+    closeAfterTest(reader);
+    const started = Date.now();
+    await relay.count(2);
+    const silent = events.find((event) => event.code === RELAY_SILENT)!;
+    expect(silent).toMatchObject({
+      state: 'waiting',
+      reason: expect.stringMatching(/^No word from the relay for 1\.\d s$/),
+    });
+    // Beats until 200 ms, then 1,040 ms of silence (2 x 20 + 1000), checked every 260 ms.
+    expect(Date.now() - started).toBeGreaterThan(1_200);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    while (reader.state !== 'joined') await new Promise((resolve) => setTimeout(resolve, 10));
+    // Beats keep the new socket: it stays joined.
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(reader.state).toBe('joined');
+    expect(relay.sockets).toHaveLength(2);
+  });
+
+  it('is given up when it does not answer a join in time, and the publisher resends after', async () => {
+    const relay = new FakeRelay((r, ws, value) => {
+      if (r.sockets.indexOf(ws) === 0) return; // accepts the socket, never answers
+      if (value.join) return joined(ws, value);
+      ack(ws, value, 1);
+    });
+    const events: RelayClientEvent[] = [];
+    const publisher = createPublisher({
+      url: await relay.url(),
+      room: 'r',
+      token: 't',
+      joinTimeoutMs: 50,
+      ...FAST,
+      onState: (event) => events.push(event),
+    });
+    closeAfterTest(publisher);
+    publisher.publish({ final: 'kept', id: 1 });
+    await relay.count(3);
+    expect(events.map((event) => event.state)).toEqual(['connecting', 'waiting', 'connecting', 'joined']);
+    expect(events[1]).toMatchObject({ code: RELAY_SILENT, reason: 'The relay did not answer within 0.1 s' });
+    expect(relay.frames.map((frame) => [frame.socket, frame.value.join ?? frame.value.final])).toEqual([
+      [0, 'r'],
+      [1, 'r'],
+      [1, 'kept'],
+    ]);
+  });
+
+  it('is never assumed of a relay that does not beat', async () => {
+    const relay = new FakeRelay((_r, ws, value) => joined(ws, value));
+    // A join timeout of 0.3 s: were it the limit after joining too, 0.8 s of silence would end it.
+    const { reader } = await recordingReader(relay, { joinTimeoutMs: 300 });
+    closeAfterTest(reader);
+    while (reader.state !== 'joined') await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(reader.state).toBe('joined');
+    expect(relay.sockets).toHaveLength(1);
   });
 });

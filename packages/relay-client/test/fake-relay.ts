@@ -25,7 +25,7 @@ export async function closeAll(): Promise<void> {
 
 /** A scripted stand-in for the relay: records every frame; the test decides what to answer. */
 export class FakeRelay {
-  readonly frames: { socket: number; value: Record<string, unknown> }[] = [];
+  readonly frames: { socket: number; value: Record<string, unknown>; at: number }[] = [];
   readonly sockets: WebSocket[] = [];
   /** How each socket ended, in the order they did. */
   readonly closes: { socket: number; code: number; reason: string }[] = [];
@@ -42,7 +42,7 @@ export class FakeRelay {
       ws.on('close', (code, reason) => this.closes.push({ socket: index, code, reason: String(reason) }));
       ws.on('message', (data) => {
         const value = JSON.parse(String(data)) as Record<string, unknown>;
-        this.frames.push({ socket: index, value });
+        this.frames.push({ socket: index, value, at: Date.now() });
         this.onFrame(this, ws, value);
         for (const wake of this.waiters.splice(0)) wake();
       });

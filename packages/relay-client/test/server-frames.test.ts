@@ -13,7 +13,7 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('checkServerFrame', () => {
-  it('takes the four frames of protocol 2', () => {
+  it('takes the five frames of protocol 2', () => {
     const frames = [
       {
         joined: 'r',
@@ -27,6 +27,7 @@ describe('checkServerFrame', () => {
       { ack: { client: 'publisher_00000001', sequence: 1 }, epoch: 'e1', sequence: 3 },
       JSON.parse(caption(1)),
       { gap: 'history-expired', epoch: 'e1', next: 4 },
+      { beat: true },
     ];
     for (const frame of frames) expect(checkServerFrame(JSON.stringify(frame))).toEqual({ ok: true, frame });
   });

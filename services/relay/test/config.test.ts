@@ -73,6 +73,13 @@ describe('relay config file', () => {
     expect(issues(configFile({ perIp: 0 }))).toEqual(['limits.perIp: must be positive']);
     expect(issues(configFile({ slowMs: 1.5 }))).toEqual(['limits.slowMs: must be a whole number']);
     expect(issues(configFile({ joinMs: '10' } as never))).toEqual(['limits.joinMs: must be a number']);
+    // A room must hold its largest caption.
+    expect(issues(configFile({ replayRoomBytes: 4096 }))).toEqual([
+      'limits.replayRoomBytes: must be at least payloadBytes (16384)',
+    ]);
+    expect(
+      parseRelayConfig(configFile({ replayRoomBytes: 4096, payloadBytes: 4096 })).limits.replayRoomBytes,
+    ).toBe(4096);
   });
 
   it('checks room names and tokens', () => {

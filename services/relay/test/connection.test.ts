@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { WebSocket } from 'ws';
-import { Client, ORIGIN, OUTPUT, relayPerTest, SOURCE, TOKENS, until } from './helpers.js';
+import { Client, ORIGIN, OUTPUT, publishAll, relayPerTest, SOURCE, TOKENS, until } from './helpers.js';
 
 const start = relayPerTest();
 
@@ -111,7 +111,7 @@ describe('join', () => {
       epoch: expect.any(String),
       next: 1,
       gap: false,
-      retentionMs: 120000,
+      retentionMs: 1_800_000,
     });
     reader.close();
   });
@@ -176,11 +176,24 @@ describe('frames', () => {
     const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
     writer.send({
       msg: true,
-      final: 'x'.repeat(8200),
+      final: 'x'.repeat(16_400),
       id: 1,
       delivery: { client: 'publisher_00000001', sequence: 1 },
     });
     expect((await writer.closed).code).toBe(1009);
+  });
+
+  it('carries the longest caption the text rule allows in any script with the default limits', async () => {
+    const { url } = await start();
+    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    // 4,000 characters of three UTF-8 bytes each: 12,000 bytes of text in the frame.
+    const text = '字'.repeat(4000);
+    writer.send({ msg: true, final: text, id: 1, delivery: { client: 'publisher_00000001', sequence: 1 } });
+    await writer.count(2);
+    expect(writer.frames[1]).toMatchObject({ ack: { client: 'publisher_00000001', sequence: 1 } });
+    await reader.count(2);
+    expect(reader.frames[1]).toMatchObject({ final: text, id: 1 });
   });
 
   it('closes with 1008 "Rate limit" above messagesPerSecond', async () => {
@@ -277,5 +290,56 @@ describe('heartbeat', () => {
     );
     // 1006: no close frame, the relay dropped the TCP connection.
     expect(await closed).toBe(1006);
+  });
+});
+
+describe('beats (join.beat)', () => {
+  it('tells a socket that asked the beat interval and beats it while nothing else goes to it', async () => {
+    const { url } = await start({ beatMs: 40 });
+    const reader = await Client.open(url);
+    reader.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead, beat: true });
+    const [joined] = await reader.count(1);
+    expect(joined).toMatchObject({ joined: SOURCE, beatMs: 40 });
+    const writer = await Client.open(url);
+    writer.send({ protocol: 2, join: SOURCE, role: 'write', token: TOKENS.sourceWrite, beat: true });
+    await writer.count(3);
+    expect(writer.frames.slice(1)).toEqual([{ beat: true }, { beat: true }]);
+    await reader.count(3);
+    expect(reader.frames.slice(1, 3)).toEqual([{ beat: true }, { beat: true }]);
+    reader.close();
+    writer.close();
+  });
+
+  it('beats no socket that did not ask, and no reader that got captions since the last tick', async () => {
+    // Ticks by hand: the interval is too long to fire during the test.
+    const { url, relay } = await start({ beatMs: 3_600_000 });
+    const plain = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    expect(plain.frames[0]).not.toHaveProperty('beatMs');
+    const reader = await Client.open(url);
+    reader.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead, beat: true });
+    await reader.count(1);
+    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    relay.hub.beat();
+    await reader.count(2);
+    await publishAll(writer, ['one']);
+    await reader.count(3);
+    relay.hub.beat();
+    await publishAll(writer, ['two'], 'publisher_000000002');
+    await reader.count(4);
+    relay.hub.beat();
+    relay.hub.beat();
+    await reader.count(5);
+    expect(
+      reader.frames.slice(1).map((frame) => ('beat' in frame ? 'beat' : (frame as { final: string }).final)),
+    ).toEqual(['beat', 'one', 'two', 'beat']);
+    expect(plain.frames.filter((frame) => 'beat' in frame)).toEqual([]);
+    for (const client of [plain, reader, writer]) client.close();
+  });
+
+  it('refuses a join whose beat is not true', async () => {
+    const { url } = await start();
+    const client = await Client.open(url);
+    client.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead, beat: 1 });
+    expect(await client.closed).toEqual({ code: 1008, reason: 'beat must be true' });
   });
 });

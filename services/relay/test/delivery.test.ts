@@ -25,6 +25,7 @@ describe('publish', () => {
       ln: 'en',
       delivery: { client: CLIENT, sequence: 1 },
     };
+    const sentAt = Date.now();
     writer.send(first);
     writer.send({ msg: true, interm: 'World', id: 'b-2', delivery: { client: CLIENT, sequence: 2 } });
     writer.send(first);
@@ -35,10 +36,14 @@ describe('publish', () => {
       { ack: { client: CLIENT, sequence: 1 }, epoch, sequence: 1 },
     ]);
     await reader.count(3);
+    // `at`: when the relay took each publish, on its clock.
+    const at = expect.any(Number);
     expect(reader.frames.slice(1)).toEqual([
-      { msg: true, final: 'Hello', id: 7, label: 'Anna', ln: 'en', relay: { epoch, sequence: 1 } },
-      { msg: true, interm: 'World', id: 'b-2', relay: { epoch, sequence: 2 } },
+      { msg: true, final: 'Hello', id: 7, label: 'Anna', ln: 'en', relay: { epoch, sequence: 1 }, at },
+      { msg: true, interm: 'World', id: 'b-2', relay: { epoch, sequence: 2 }, at },
     ]);
+    for (const frame of reader.frames.slice(1) as { at: number }[])
+      expect(frame.at >= sentAt && frame.at <= Date.now()).toBe(true);
     expect(relay.hub.stats).toMatchObject({ published: 2, duplicates: 1, delivered: 2 });
 
     writer.send({ ...first, final: 'Hello again' });

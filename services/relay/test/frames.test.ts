@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { relayCaptionSchema } from '@live-captions/protocol';
-import { captionFrame, FrameError, parseJoin, parseJson, parsePublish } from '../src/domain/frames.js';
+import {
+  captionFrame,
+  FrameError,
+  frameHasBody,
+  parseJoin,
+  parseJson,
+  parsePublish,
+} from '../src/domain/frames.js';
 
 const TOKEN = 'a'.repeat(32);
 const JOIN = { protocol: 2, join: 'room', role: 'read', token: TOKEN };
@@ -192,19 +199,83 @@ describe('parsePublish', () => {
   });
 });
 
+describe('parsePublish and the caption text rule', () => {
+  const RULE = 'control characters (but tab and line breaks), lone surrogates and noncharacters are refused';
+
+  it.each([
+    ['a NUL in final', { ...PUBLISH, final: 'a\u0000b' }, 'final has U+0000 at 1'],
+    [
+      'a BEL in interm',
+      { msg: true, interm: 'x\u0007', id: 1, delivery: PUBLISH.delivery },
+      'interm has U+0007 at 1',
+    ],
+    ['an ESC', { ...PUBLISH, final: '\u001b[31mred' }, 'final has U+001B at 0'],
+    ['a DEL', { ...PUBLISH, final: 'a\u007f' }, 'final has U+007F at 1'],
+    ['a C1 control (NEL)', { ...PUBLISH, final: 'a\u0085b' }, 'final has U+0085 at 1'],
+    ['a lone high surrogate', { ...PUBLISH, final: 'ok \ud83d' }, 'final has U+D83D at 3'],
+    ['a lone low surrogate', { ...PUBLISH, final: '\ude00 ok' }, 'final has U+DE00 at 0'],
+    ['U+FFFE', { ...PUBLISH, final: '\ufffe' }, 'final has U+FFFE at 0'],
+    ['U+FFFF', { ...PUBLISH, final: 'a\uffff' }, 'final has U+FFFF at 1'],
+    ['U+10FFFF', { ...PUBLISH, final: '\u{10ffff}' }, 'final has U+10FFFF at 0'],
+    ['U+FDD0', { ...PUBLISH, final: '\ufdd0' }, 'final has U+FDD0 at 0'],
+    ['a NUL in a string id', { ...PUBLISH, id: 'a\u0000' }, 'id has U+0000 at 1'],
+    ['a NUL in label', { ...PUBLISH, label: '\u0000' }, 'label has U+0000 at 0'],
+    ['a NUL in ln', { ...PUBLISH, ln: 'en\u0000' }, 'ln has U+0000 at 2'],
+    [
+      'a long final with a NUL at its end',
+      { ...PUBLISH, final: `${'x'.repeat(3999)}\u0000` },
+      'final has U+0000 at 3999',
+    ],
+  ])('refuses %s with 1008, naming the field, the character and where', (_what, frame, start) => {
+    const refused = refusal(() => parsePublish(frame));
+    expect(refused).toEqual(policy(`${start}: ${RULE}`));
+    // A close reason is at most 123 bytes (RFC 6455), or ws throws instead of closing.
+    expect(Buffer.byteLength((refused as { reason: string }).reason)).toBeLessThanOrEqual(123);
+  });
+
+  it('keeps tabs, line breaks, paired surrogates and every other character', () => {
+    const text = 'a\tb\nc\r\nd 😀 \u200f\u2028 é \ufffd \u00a0 \u{1f600}';
+    expect(JSON.parse(parsePublish({ ...PUBLISH, final: text }).body).final).toBe(text);
+  });
+
+  it('names the longest possible reason within 123 bytes', () => {
+    const refused = refusal(() =>
+      parsePublish({ msg: true, interm: `${'x'.repeat(3999)}\u{10ffff}`, id: 1, delivery: PUBLISH.delivery }),
+    );
+    expect(Buffer.byteLength((refused as { reason: string }).reason)).toBeLessThanOrEqual(123);
+  });
+});
+
 describe('captionFrame', () => {
   it('appends the room position to the body', () => {
-    const frame = captionFrame('{"msg":true,"final":"a","id":1}', 'ep"och', 7);
+    const frame = captionFrame('{"msg":true,"final":"a","id":1}', 'ep"och', 7, 1_700_000_000_123);
     expect(JSON.parse(frame)).toEqual({
       msg: true,
       final: 'a',
       id: 1,
       relay: { epoch: 'ep"och', sequence: 7 },
+      at: 1_700_000_000_123,
     });
+  });
+
+  it('starts with the caption body, which is how a duplicate is compared', () => {
+    const body = '{"msg":true,"final":"é😀","id":1}';
+    const frame = Buffer.from(captionFrame(body, 'e', 1, 5));
+    expect(frameHasBody(frame, body)).toBe(true);
+    expect(frameHasBody(frame, '{"msg":true,"final":"é😀","id":2}')).toBe(false);
+    expect(frameHasBody(frame, '{"msg":true,"final":"é😀"}')).toBe(false);
+    expect(frameHasBody(frame, `${body.slice(0, -1)},"x":1}`)).toBe(false);
+    // A body with one field fewer is not the same publish either.
+    const labelled = '{"msg":true,"final":"a","id":1,"label":"x"}';
+    expect(
+      frameHasBody(Buffer.from(captionFrame(labelled, 'e', 1, 5)), '{"msg":true,"final":"a","id":1}'),
+    ).toBe(false);
   });
 
   it('gives readers a caption of the shared schema', () => {
     const { body } = parsePublish({ ...PUBLISH, label: 'translation', ln: 'fr', c: false });
-    expect(relayCaptionSchema.safeParse(JSON.parse(captionFrame(body, 'epoch', 1))).error).toBeUndefined();
+    expect(
+      relayCaptionSchema.safeParse(JSON.parse(captionFrame(body, 'epoch', 1, Date.now()))).error,
+    ).toBeUndefined();
   });
 });

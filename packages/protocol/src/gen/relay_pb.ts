@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file relay.proto.
  */
 export const file_relay: GenFile = /*@__PURE__*/
-  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIn8KBEpvaW4SEAoIcHJvdG9jb2wYASABKA0SDAoEam9pbhgCIAEoCRIZCgRyb2xlGAMgASgOMgsucmVsYXkuUm9sZRINCgV0b2tlbhgEIAEoCRIiCgZjdXJzb3IYBSABKAsyDS5yZWxheS5DdXJzb3JIAIgBAUIJCgdfY3Vyc29yIp0BCgZKb2luZWQSDgoGam9pbmVkGAEgASgJEhkKBHJvbGUYAiABKA4yCy5yZWxheS5Sb2xlEhAKCHByb3RvY29sGAMgASgNEg0KBWVwb2NoGAQgASgJEgwKBG5leHQYBSABKA0SIwoDZ2FwGAYgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhQKDHJldGVudGlvbl9tcxgHIAEoDSIsCghEZWxpdmVyeRIOCgZjbGllbnQYASABKAkSEAoIc2VxdWVuY2UYAiABKA0i9gEKB1B1Ymxpc2gSCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIhCghkZWxpdmVyeRgIIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5EhQKB3RyaW1tZWQYCSABKAhIBIgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWQiRAoDQWNrEhwKA2FjaxgBIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5Eg0KBWVwb2NoGAIgASgJEhAKCHNlcXVlbmNlGAMgASgNIvEBCgdDYXB0aW9uEgsKA21zZxgBIAEoCBIPCgVmaW5hbBgCIAEoCUgAEhAKBmludGVybRgDIAEoCUgAEiIKAmlkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhIKBWxhYmVsGAUgASgJSAGIAQESDwoCbG4YBiABKAlIAogBARIOCgFjGAcgASgISAOIAQESHAoFcmVsYXkYCCABKAsyDS5yZWxheS5DdXJzb3ISFAoHdHJpbW1lZBgJIAEoCEgEiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZCIvCgNHYXASCwoDZ2FwGAEgASgJEg0KBWVwb2NoGAIgASgJEgwKBG5leHQYAyABKA0qGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATK2AQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
+  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIsEBCgRKb2luEhAKCHByb3RvY29sGAEgASgNEgwKBGpvaW4YAiABKAkSGQoEcm9sZRgDIAEoDjILLnJlbGF5LlJvbGUSDQoFdG9rZW4YBCABKAkSIgoGY3Vyc29yGAUgASgLMg0ucmVsYXkuQ3Vyc29ySACIAQESEQoEYmVhdBgGIAEoCEgBiAEBEhYKCXJlcGxheV9tcxgHIAEoDUgCiAEBQgkKB19jdXJzb3JCBwoFX2JlYXRCDAoKX3JlcGxheV9tcyK/AQoGSm9pbmVkEg4KBmpvaW5lZBgBIAEoCRIZCgRyb2xlGAIgASgOMgsucmVsYXkuUm9sZRIQCghwcm90b2NvbBgDIAEoDRINCgVlcG9jaBgEIAEoCRIMCgRuZXh0GAUgASgNEiMKA2dhcBgGIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgxyZXRlbnRpb25fbXMYByABKA0SFAoHYmVhdF9tcxgIIAEoDUgAiAEBQgoKCF9iZWF0X21zIiwKCERlbGl2ZXJ5Eg4KBmNsaWVudBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoDSL2AQoHUHVibGlzaBILCgNtc2cYASABKAgSDwoFZmluYWwYAiABKAlIABIQCgZpbnRlcm0YAyABKAlIABIiCgJpZBgEIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRISCgVsYWJlbBgFIAEoCUgBiAEBEg8KAmxuGAYgASgJSAKIAQESDgoBYxgHIAEoCEgDiAEBEiEKCGRlbGl2ZXJ5GAggASgLMg8ucmVsYXkuRGVsaXZlcnkSFAoHdHJpbW1lZBgJIAEoCEgEiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZCJECgNBY2sSHAoDYWNrGAEgASgLMg8ucmVsYXkuRGVsaXZlcnkSDQoFZXBvY2gYAiABKAkSEAoIc2VxdWVuY2UYAyABKA0iiQIKB0NhcHRpb24SCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIcCgVyZWxheRgIIAEoCzINLnJlbGF5LkN1cnNvchIUCgd0cmltbWVkGAkgASgISASIAQESDwoCYXQYCiABKAFIBYgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWRCBQoDX2F0Ii8KA0dhcBILCgNnYXAYASABKAkSDQoFZXBvY2gYAiABKAkSDAoEbmV4dBgDIAEoDSIUCgRCZWF0EgwKBGJlYXQYASABKAgqGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATLdAQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEEiUKBEJlYXQSCy5yZWxheS5CZWF0GgouaHJwYy5Wb2lkIgSItRgFGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
 
 /**
  * Position in a room's stream: `epoch` changes when the relay restarts, `sequence` counts the
@@ -105,6 +105,21 @@ export type Join = Message<"relay.Join"> & {
    * @generated from field: optional relay.Cursor cursor = 5;
    */
   cursor?: Cursor | undefined;
+
+  /**
+   * true: send Beat frames (a silent relay becomes visible to the client)
+   *
+   * @generated from field: optional bool beat = 6;
+   */
+  beat?: boolean | undefined;
+
+  /**
+   * A reader's bound on its replay: only captions of the last replay_ms milliseconds (a fresh join
+   * gets those; an older cursor skips to them, reported as a history-expired gap).
+   *
+   * @generated from field: optional uint32 replay_ms = 7;
+   */
+  replayMs?: number | undefined;
 };
 
 /**
@@ -143,6 +158,21 @@ export type JoinJson = {
    * @generated from field: optional relay.Cursor cursor = 5;
    */
   cursor?: CursorJson;
+
+  /**
+   * true: send Beat frames (a silent relay becomes visible to the client)
+   *
+   * @generated from field: optional bool beat = 6;
+   */
+  beat?: boolean;
+
+  /**
+   * A reader's bound on its replay: only captions of the last replay_ms milliseconds (a fresh join
+   * gets those; an older cursor skips to them, reported as a history-expired gap).
+   *
+   * @generated from field: optional uint32 replay_ms = 7;
+   */
+  replayMs?: number;
 };
 
 /**
@@ -198,6 +228,13 @@ export type Joined = Message<"relay.Joined"> & {
    * @generated from field: uint32 retention_ms = 7;
    */
   retentionMs: number;
+
+  /**
+   * when the join asked for beats: longest silence towards this socket
+   *
+   * @generated from field: optional uint32 beat_ms = 8;
+   */
+  beatMs?: number | undefined;
 };
 
 /**
@@ -246,6 +283,13 @@ export type JoinedJson = {
    * @generated from field: uint32 retention_ms = 7;
    */
   retentionMs?: number;
+
+  /**
+   * when the join asked for beats: longest silence towards this socket
+   *
+   * @generated from field: optional uint32 beat_ms = 8;
+   */
+  beatMs?: number;
 };
 
 /**
@@ -562,6 +606,14 @@ export type Caption = Message<"relay.Caption"> & {
    * @generated from field: optional bool trimmed = 9;
    */
   trimmed?: boolean | undefined;
+
+  /**
+   * When the relay took the publish: milliseconds since 1970 UTC (Redis's clock in cluster mode),
+   * a whole number (double, so that proto3 JSON writes it as a number).
+   *
+   * @generated from field: optional double at = 10;
+   */
+  at?: number | undefined;
 };
 
 /**
@@ -614,6 +666,14 @@ export type CaptionJson = {
    * @generated from field: optional bool trimmed = 9;
    */
   trimmed?: boolean;
+
+  /**
+   * When the relay took the publish: milliseconds since 1970 UTC (Redis's clock in cluster mode),
+   * a whole number (double, so that proto3 JSON writes it as a number).
+   *
+   * @generated from field: optional double at = 10;
+   */
+  at?: number | "NaN" | "Infinity" | "-Infinity";
 };
 
 /**
@@ -675,6 +735,39 @@ export const GapSchema: GenMessage<Gap, {jsonType: GapJson}> = /*@__PURE__*/
   messageDesc(file_relay, 7);
 
 /**
+ * The relay is up and serves this socket: sent to a socket whose join asked for beats whenever
+ * nothing else went to it for Joined.beat_ms. Always {"beat": true}.
+ *
+ * @generated from message relay.Beat
+ */
+export type Beat = Message<"relay.Beat"> & {
+  /**
+   * @generated from field: bool beat = 1;
+   */
+  beat: boolean;
+};
+
+/**
+ * The relay is up and serves this socket: sent to a socket whose join asked for beats whenever
+ * nothing else went to it for Joined.beat_ms. Always {"beat": true}.
+ *
+ * @generated from message relay.Beat
+ */
+export type BeatJson = {
+  /**
+   * @generated from field: bool beat = 1;
+   */
+  beat?: boolean;
+};
+
+/**
+ * Describes the message relay.Beat.
+ * Use `create(BeatSchema)` to create a new message.
+ */
+export const BeatSchema: GenMessage<Beat, {jsonType: BeatJson}> = /*@__PURE__*/
+  messageDesc(file_relay, 8);
+
+/**
  * Role of a socket: one socket joins one room with one role. A read socket never publishes.
  *
  * @generated from enum relay.Role
@@ -706,7 +799,7 @@ export const RoleSchema: GenEnum<Role, RoleJson> = /*@__PURE__*/
 
 /**
  * The relay as an hrpc service. Join and Publish are requests of the client; Caption and Gap are
- * events the relay pushes to read sockets.
+ * events the relay pushes to read sockets, Beat to any socket that asked for it.
  *
  * @generated from service relay.Relay
  */
@@ -741,6 +834,14 @@ export const Relay: GenService<{
   gap: {
     methodKind: "unary";
     input: typeof GapSchema;
+    output: typeof VoidSchema;
+  },
+  /**
+   * @generated from rpc relay.Relay.Beat
+   */
+  beat: {
+    methodKind: "unary";
+    input: typeof BeatSchema;
     output: typeof VoidSchema;
   },
 }> = /*@__PURE__*/

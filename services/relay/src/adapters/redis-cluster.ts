@@ -70,8 +70,8 @@ export class RedisCluster implements ClusterEngine {
     const { url, logger } = options;
     this.channel = `${options.prefix}fanout`;
     this.commands = new Redis(url, { ...FAIL_FAST, lazyConnect: true }) as Redis & ClusterCommands;
-    this.commands.defineCommand('relayPublish', { numberOfKeys: 4, lua: PUBLISH });
-    this.commands.defineCommand('relaySnapshot', { numberOfKeys: 3, lua: SNAPSHOT });
+    this.commands.defineCommand('relayPublish', { numberOfKeys: 5, lua: PUBLISH });
+    this.commands.defineCommand('relaySnapshot', { numberOfKeys: 4, lua: SNAPSHOT });
     this.reader = new Redis(url, { ...FAIL_FAST, lazyConnect: true });
     const onChange = () => this.onLinkChange();
     this.commandsLink = watchConnection(this.commands, { logger, name: 'relay-commands', onChange });
@@ -133,6 +133,7 @@ export class RedisCluster implements ClusterEngine {
       keys.epoch,
       keys.sequence,
       keys.log,
+      keys.bytes,
       keys.delivery(delivery),
       newEpoch(),
       body,
@@ -141,6 +142,7 @@ export class RedisCluster implements ClusterEngine {
       this.options.fanout === 'pubsub' ? this.channel : '',
       room,
       delivery,
+      String(limits.replayRoomBytes),
     );
     if (outcome === 'conflict') return { outcome };
     return { outcome: outcome === 'duplicate' ? 'duplicate' : 'new', epoch, sequence: Number(sequence) };
@@ -201,12 +203,16 @@ export class RedisCluster implements ClusterEngine {
     const keys = roomKeys(this.options.prefix, room);
     this.held.set(room, []);
     try {
+      const limits = this.options.limits();
       const [epoch, last, entries] = await this.commands.relaySnapshot(
         keys.epoch,
         keys.sequence,
         keys.log,
+        keys.bytes,
         newEpoch(),
-        String(this.options.limits().replayMs),
+        String(limits.replayMs),
+        String(limits.replayMessages * STREAM_SLACK),
+        String(limits.replayRoomBytes),
       );
       const captions = entries.map(([id, fields]) => parseEntry(id, fields)).filter((c) => c !== undefined);
       const snapshot: RoomSnapshot = { epoch, last: Number(last), captions };

@@ -27,6 +27,8 @@ export function roomKeys(prefix: string, room: string) {
     epoch: `${base}:epoch`,
     sequence: `${base}:seq`,
     log: `${base}:log`,
+    /** The sum of the history's caption bodies in bytes (its retention by bytes). */
+    bytes: `${base}:bytes`,
     delivery: (key: string) => `${base}:d:${key}`,
   };
 }

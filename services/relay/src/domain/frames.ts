@@ -1,4 +1,5 @@
 import {
+  captionTextFault,
   RELAY_ID_MAX,
   RELAY_LABEL_MAX,
   RELAY_LN_MAX,
@@ -51,6 +52,8 @@ const JOIN_REASONS: Reasons<keyof typeof relayJoinSchema.shape> = {
   role: 'role must be "read" or "write"',
   token: 'token must be a string',
   cursor: 'cursor must be {epoch, sequence}',
+  beat: 'beat must be true',
+  replayMs: 'replayMs must be a whole number of milliseconds',
 };
 
 const PUBLISH_REASONS: Reasons<keyof typeof relayPublishSchema.shape | 'text'> = {
@@ -68,8 +71,25 @@ const PUBLISH_REASONS: Reasons<keyof typeof relayPublishSchema.shape | 'text'> =
   delivery: 'delivery must be {client: [A-Za-z0-9_-]{16,128}, sequence >= 1}',
 };
 
+/** Fields that keep the caption text rule (`@live-captions/protocol` caption-text.ts). */
+const RULED = new Set(['final', 'interm', 'id', 'label', 'ln']);
+
+/**
+ * The reason for a field that breaks the caption text rule: the field, the character and where,
+ * so that a publisher can find it (at most 123 bytes, the limit of a close reason).
+ */
+function ruleReason(field: string, value: unknown): string | undefined {
+  const fault = typeof value === 'string' ? captionTextFault(value) : undefined;
+  if (!fault) return undefined;
+  return `${field} has ${fault.codePoint} at ${fault.index}: control characters (but tab and line breaks), lone surrogates and noncharacters are refused`;
+}
+
 /** The 1008 refusal for the first of a frame's faults, in the order of `reasons`. */
-function refusal(issues: readonly z.core.$ZodIssue[], reasons: Record<string, string>): FrameError {
+function refusal(
+  issues: readonly z.core.$ZodIssue[],
+  reasons: Record<string, string>,
+  value?: unknown,
+): FrameError {
   const order = Object.keys(reasons);
   let first: { rank: number; slot: string; issue: z.core.$ZodIssue } | undefined;
   for (const issue of issues) {
@@ -81,6 +101,9 @@ function refusal(issues: readonly z.core.$ZodIssue[], reasons: Record<string, st
   let reason = reasons[first?.slot ?? FRAME]!;
   if (first?.slot === UNKNOWN && first.issue.code === 'unrecognized_keys')
     reason += first.issue.keys[0]!.slice(0, 40);
+  // A union (`id`) reports its members' faults as one: the rule is checked on the value itself.
+  if (first && RULED.has(first.slot))
+    reason = ruleReason(first.slot, (value as Record<string, unknown>)[first.slot]) ?? reason;
   return new FrameError(RelayCloseCode.policyViolation, reason);
 }
 
@@ -101,7 +124,7 @@ export interface ParsedPublish {
 /** Validates a caption from a write socket. */
 export function parsePublish(value: unknown): ParsedPublish {
   const result = relayPublishSchema.safeParse(value);
-  if (!result.success) throw refusal(result.error.issues, PUBLISH_REASONS);
+  if (!result.success) throw refusal(result.error.issues, PUBLISH_REASONS, value);
   const { msg, final, interm, id, label, ln, c, trimmed, delivery } = result.data;
   const caption =
     final !== undefined
@@ -110,7 +133,28 @@ export function parsePublish(value: unknown): ParsedPublish {
   return { delivery, body: JSON.stringify(caption) };
 }
 
-/** The frame readers get: the caption body with its room position appended. */
-export function captionFrame(body: string, epoch: string, sequence: number): string {
-  return `${body.slice(0, -1)},"relay":{"epoch":${JSON.stringify(epoch)},"sequence":${sequence}}}`;
+/**
+ * The frame readers get: the caption body with its room position and the time the relay took it
+ * appended (`at`, ms since 1970), so that a reader that reads it late (after an outage, from the
+ * history) still knows when it was said.
+ */
+export function captionFrame(body: string, epoch: string, sequence: number, at: number): string {
+  return `${body.slice(0, -1)},"relay":{"epoch":${JSON.stringify(epoch)},"sequence":${sequence}},"at":${at}}`;
+}
+
+const RELAY_FIELD = Buffer.from(',"relay":');
+
+/**
+ * Whether `frame` (a `captionFrame`) carries the caption body `body`: the body's bytes up to its
+ * last brace, then the relay's own field (a publish cannot carry `relay`, so a body with fewer
+ * fields than the frame's is no match).
+ */
+export function frameHasBody(frame: Buffer, body: string): boolean {
+  const bytes = Buffer.from(body);
+  const end = bytes.length - 1;
+  return (
+    frame.length >= end + RELAY_FIELD.length &&
+    frame.compare(bytes, 0, end, 0, end) === 0 &&
+    frame.compare(RELAY_FIELD, 0, RELAY_FIELD.length, end, end + RELAY_FIELD.length) === 0
+  );
 }

@@ -4,14 +4,16 @@ import type { RelayLimits } from './limits.js';
 export interface Retained {
   readonly room: RoomLog;
   readonly sequence: number;
+  /** When the relay took the publish (ms since 1970; Redis's clock in cluster mode). */
   readonly at: number;
-  /** The frame readers get, encoded once for all of them. */
+  /**
+   * The frame readers get, encoded once for all of them. It starts with the caption's body (see
+   * `captionFrame`), which is how a duplicate publish is compared: no second copy is kept.
+   */
   readonly frame: Buffer;
   readonly bytes: number;
   /** `client:sequence` of the delivery that published it. */
   readonly delivery: string;
-  /** Caption fields as JSON, compared when the same delivery comes again. */
-  readonly body: string;
   evicted: boolean;
 }
 
@@ -21,6 +23,8 @@ export interface Retained {
  */
 export class RoomLog {
   next = 1;
+  /** Bytes of the retained frames (bounded by `replayRoomBytes`). */
+  bytes = 0;
   readonly entries: Retained[] = [];
   private readonly deliveries = new Map<string, Retained>();
 
@@ -40,11 +44,27 @@ export class RoomLog {
     return this.deliveries.get(key);
   }
 
+  /**
+   * Sequence of the oldest retained caption taken after `cutoff` (ms), `next` when none was: where
+   * a replay bounded in time starts. Captions are retained in the order they were taken.
+   */
+  firstAfter(cutoff: number): number {
+    let low = 0;
+    let high = this.entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.entries[middle]!.at <= cutoff) low = middle + 1;
+      else high = middle;
+    }
+    return this.entries[low]?.sequence ?? this.next;
+  }
+
   /** @internal used by Retention */
   push(entry: Retained): void {
     this.entries.push(entry);
     this.deliveries.set(entry.delivery, entry);
     this.next = entry.sequence + 1;
+    this.bytes += entry.bytes;
   }
 
   /** @internal used by Retention */
@@ -52,6 +72,7 @@ export class RoomLog {
     const entry = this.entries.shift();
     if (entry) {
       entry.evicted = true;
+      this.bytes -= entry.bytes;
       if (this.deliveries.get(entry.delivery) === entry) this.deliveries.delete(entry.delivery);
     }
     return entry;
@@ -59,8 +80,9 @@ export class RoomLog {
 }
 
 /**
- * Retained captions of all rooms, bounded per room (age, count) and across rooms (count, bytes).
- * The oldest captions go first; a caption is never dropped while younger ones of its room stay.
+ * Retained captions of all rooms, bounded per room (age, count, bytes) and across rooms (count,
+ * bytes). The oldest captions go first; a caption is never dropped while younger ones of its room
+ * stay.
  */
 export class Retention {
   messages = 0;
@@ -75,7 +97,7 @@ export class Retention {
     this.limits = limits;
   }
 
-  append(room: RoomLog, fields: { at: number; frame: Buffer; delivery: string; body: string }): Retained {
+  append(room: RoomLog, fields: { at: number; frame: Buffer; delivery: string }): Retained {
     const entry: Retained = {
       room,
       sequence: room.next,
@@ -87,7 +109,8 @@ export class Retention {
     this.queue.push(entry);
     this.messages += 1;
     this.bytes += entry.bytes;
-    while (room.entries.length > this.limits.replayMessages) this.evict(room);
+    while (room.entries.length > this.limits.replayMessages || room.bytes > this.limits.replayRoomBytes)
+      this.evict(room);
     this.enforceGlobal();
     return entry;
   }

@@ -25,7 +25,11 @@ export interface RelayLimits {
   perRoom: number;
   /** Frames a socket may send per second, join included. @defaultValue 40 */
   messagesPerSecond: number;
-  /** Largest frame in bytes. @defaultValue 8192 */
+  /**
+   * Largest frame in bytes. The default carries any caption the text rule allows: 4,000 characters
+   * of CJK are 12,000 bytes of UTF-8 (8 KiB refused them, 1009, and stopped their publisher).
+   * @defaultValue 16384
+   */
   payloadBytes: number;
   /** Bytes buffered towards one socket before the relay holds back. @defaultValue 65536 */
   bufferedBytes: number;
@@ -33,13 +37,28 @@ export interface RelayLimits {
   joinMs: number;
   /** Ping interval; a socket that missed the previous pong is terminated. @defaultValue 30000 */
   heartbeatMs: number;
-  /** Age of the oldest caption a room retains for replay. @defaultValue 120000 */
+  /**
+   * Beats: a socket whose join asked for them gets a beat frame when nothing else went to it for
+   * this long, so that a browser (which never sees pings) notices a silent relay within about two
+   * of these. One shared frame, skipped for readers that just got captions: 5,000 idle readers
+   * cost about 3,300 small sends a second. @defaultValue 1500
+   */
+  beatMs: number;
+  /**
+   * Age of the oldest caption a room retains for replay: 30 minutes, so that a reader with a
+   * durable cursor (the outputs service) that was down for as long loses nothing. @defaultValue 1800000
+   */
   replayMs: number;
-  /** Captions retained per room. @defaultValue 256 */
+  /** Captions retained per room. @defaultValue 8192 */
   replayMessages: number;
-  /** Captions retained across rooms. @defaultValue 8192 */
+  /**
+   * Bytes of retained caption frames per room: 30 minutes of a busy room fit (about 0.5 MiB of
+   * reviewed captions, 2 MiB of a source room's interim stream at 4 frames/s). @defaultValue 4 MiB
+   */
+  replayRoomBytes: number;
+  /** Captions retained across rooms. @defaultValue 65536 */
   replayTotalMessages: number;
-  /** Bytes of retained captions across rooms. @defaultValue 16 MiB */
+  /** Bytes of retained caption frames across rooms. @defaultValue 64 MiB */
   replayBytes: number;
   /** Time a reader may stay blocked before it is closed as a slow consumer. @defaultValue 10000 */
   slowMs: number;
@@ -52,13 +71,15 @@ export const DEFAULT_LIMITS: Readonly<RelayLimits> = Object.freeze({
   pendingJoinsPerIp: 1024,
   perRoom: 10_000,
   messagesPerSecond: 40,
-  payloadBytes: 8192,
+  payloadBytes: 16_384,
   bufferedBytes: 65536,
   joinMs: 10_000,
   heartbeatMs: 30_000,
-  replayMs: 120_000,
-  replayMessages: 256,
-  replayTotalMessages: 8192,
-  replayBytes: 16 * 1024 * 1024,
+  beatMs: 1500,
+  replayMs: 1_800_000,
+  replayMessages: 8192,
+  replayRoomBytes: 4 * 1024 * 1024,
+  replayTotalMessages: 65_536,
+  replayBytes: 64 * 1024 * 1024,
   slowMs: 10_000,
 });

@@ -99,12 +99,12 @@ export function parseRelayConfig(input: unknown, source = 'relay config'): Relay
     }
   }
   if (new Set(origins).size !== origins.length) issues.push('origins: must not repeat an origin');
+  const merged: RelayLimits = { ...DEFAULT_LIMITS, ...(limits as Partial<RelayLimits> | undefined) };
+  // A room must hold at least its largest caption, or that caption would leave its own history.
+  if (merged.replayRoomBytes < merged.payloadBytes)
+    issues.push(`limits.replayRoomBytes: must be at least payloadBytes (${merged.payloadBytes})`);
   if (issues.length > 0) throw new RelayConfigError(source, issues);
-  return {
-    origins,
-    rooms: new Map(Object.entries(rooms)),
-    limits: { ...DEFAULT_LIMITS, ...(limits as Partial<RelayLimits> | undefined) },
-  };
+  return { origins, rooms: new Map(Object.entries(rooms)), limits: merged };
 }
 
 /** Parses the text of a config file (JSON), naming `source` in every error. */

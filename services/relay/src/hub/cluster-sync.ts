@@ -57,9 +57,8 @@ export class ClusterSync {
       }
       retention.append(log, {
         at: caption.at,
-        frame: Buffer.from(captionFrame(caption.body, log.epoch, caption.sequence)),
+        frame: Buffer.from(captionFrame(caption.body, log.epoch, caption.sequence, caption.at)),
         delivery: caption.delivery,
-        body: caption.body,
       });
     }
     // Sequences given out that the stream no longer holds (trimmed): the history restarts after them.

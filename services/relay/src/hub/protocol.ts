@@ -9,7 +9,14 @@ import {
   type RelayJoin,
   type RelayJoined,
 } from '@live-captions/protocol';
-import { captionFrame, FrameError, parseJoin, parseJson, parsePublish } from '../domain/frames.js';
+import {
+  captionFrame,
+  FrameError,
+  frameHasBody,
+  parseJoin,
+  parseJson,
+  parsePublish,
+} from '../domain/frames.js';
 import type { Delivery } from './delivery.js';
 import type { CloseConnection, Connection, HubState, Room } from './types.js';
 
@@ -81,6 +88,17 @@ export class Protocol {
         from = sequence;
       }
     }
+    if (join.role === 'read' && join.replayMs !== undefined) {
+      // The reader bounds its replay in time (an audience page: the last minutes, not the room's
+      // whole history): a fresh join starts there; a cursor older than that skips to there, told as
+      // a gap since captions it asked for will not come.
+      const recent = log.firstAfter(this.state.now() - join.replayMs) - 1;
+      if (!join.cursor) from = recent;
+      else if (from < recent) {
+        from = recent;
+        gap ||= 'history-expired';
+      }
+    }
     this.admit(connection, room, join, from, gap);
   }
 
@@ -124,6 +142,8 @@ export class Protocol {
     connection.role = join.role;
     connection.token = join.token;
     connection.lastSent = from;
+    connection.beat = join.beat === true;
+    connection.beatMark = from;
     (join.role === 'read' ? room.readers : room.writers).add(connection);
     if (gap) this.state.stats.gaps += 1;
     this.state.stats.replayed += Math.max(0, log.next - 1 - from);
@@ -137,6 +157,7 @@ export class Protocol {
       next: from + 1,
       gap,
       retentionMs: this.state.limits.replayMs,
+      ...(join.beat ? { beatMs: this.state.limits.beatMs } : {}),
     };
     connection.ws.send(JSON.stringify(joined));
     connection.logger.debug({ room: room.name, role: join.role, ip: connection.ip, gap }, 'joined');
@@ -155,14 +176,14 @@ export class Protocol {
     const key = `${delivery.client}:${delivery.sequence}`;
     let entry = log.byDelivery(key);
     if (entry) {
-      if (entry.body !== body) throw new FrameError(RelayCloseCode.policyViolation, 'Delivery conflict');
+      if (!frameHasBody(entry.frame, body))
+        throw new FrameError(RelayCloseCode.policyViolation, 'Delivery conflict');
       this.state.stats.duplicates += 1;
     } else {
       entry = this.state.retention.append(log, {
         at: now,
-        frame: Buffer.from(captionFrame(body, log.epoch, log.next)),
+        frame: Buffer.from(captionFrame(body, log.epoch, log.next, now)),
         delivery: key,
-        body,
       });
       this.state.stats.published += 1;
       this.delivery.fanOut(room.readers, entry);

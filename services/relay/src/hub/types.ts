@@ -50,6 +50,10 @@ export interface Connection {
   lastSent: number;
   /** Reader: when the socket's buffer went over `bufferedBytes` (0 when it is not blocked). */
   blockedSince: number;
+  /** Its join asked for beat frames. */
+  beat: boolean;
+  /** Reader: `lastSent` at the last beat tick; moved since means captions went out, no beat needed. */
+  beatMark: number;
 }
 
 /** The outcome of a publish sequenced by the cluster. */
