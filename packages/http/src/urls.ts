@@ -63,3 +63,47 @@ export function relayUrlProblem(value: string, options: { secure?: boolean } = {
   }
   return undefined;
 }
+
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/**
+ * An operator's list of extra hosts this server may call (OUTPUTS_ALLOWED_HOSTS): comma-separated
+ * `host:port` entries, returned lower-cased; throws an Error quoting the first bad entry.
+ */
+export function parseHostList(value: string): string[] {
+  const hosts: string[] = [];
+  for (const entry of value.split(',').map((item) => item.trim())) {
+    if (entry === '') continue;
+    const match = HOST_PORT.exec(entry);
+    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535)
+      throw new Error(`${JSON.stringify(entry)} must be host:port (e.g. 127.0.0.1:9000)`);
+    hosts.push(entry.toLowerCase());
+  }
+  return hosts;
+}
+
+const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');
+
+/** An address a room's writer asked this server to call, parsed; `listed`: its host:port is allowed by the operator. */
+export type OutboundAddress = { url: URL; listed: boolean } | { problem: string };
+
+/**
+ * The one rule for addresses a room's writer makes this server call (SSRF): an absolute http(s)
+ * URL without userinfo or fragment. `listed` says whether its `host:port` (default port filled
+ * in) is among the operator's `allowedHosts`, where plain http is acceptable; otherwise the caller
+ * applies its platforms' own rule (their hosts, https, default port). The problem never quotes
+ * the value: it may hold a secret.
+ */
+export function outboundAddress(value: string, allowedHosts: ReadonlySet<string>): OutboundAddress {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return { problem: 'must be an absolute https URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'must be an https URL' };
+  if (url.username || url.password) return { problem: 'must not carry userinfo' };
+  if (url.hash || value.trim().endsWith('#')) return { problem: 'must not carry a fragment' };
+  const hostPort = `${url.hostname}:${url.port || defaultPort(url.protocol)}`.toLowerCase();
+  return { url, listed: allowedHosts.has(hostPort) };
+}

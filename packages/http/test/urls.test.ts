@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOrigin, relayUrlProblem } from '../src/urls.js';
+import { outboundAddress, parseHostList, parseOrigin, relayUrlProblem } from '../src/urls.js';
 
 describe('parseOrigin', () => {
   it('returns the origin as browsers send it: no trailing slash, lower case, no default port', () => {
@@ -59,5 +59,37 @@ describe('relayUrlProblem', () => {
     );
     expect(relayUrlProblem('ws://127.0.0.1:8080/ws', { secure: true })).toBeUndefined();
     expect(relayUrlProblem('ws://[::1]:8080/ws', { secure: true })).toBeUndefined();
+  });
+});
+
+describe('outboundAddress (the SSRF rule of destinations and translation engines)', () => {
+  const listed = new Set(parseHostList(' 127.0.0.1:9000, LocalHost:80 ,[::1]:2737'));
+
+  it('parses the host list lower-cased and refuses entries without a port', () => {
+    expect([...listed]).toEqual(['127.0.0.1:9000', 'localhost:80', '[::1]:2737']);
+    expect(() => parseHostList('127.0.0.1')).toThrow('"127.0.0.1" must be host:port');
+    expect(() => parseHostList('a:0')).toThrow('must be host:port');
+  });
+
+  it('says whether host:port (default port filled in) is listed', () => {
+    const at = (value: string) => {
+      const address = outboundAddress(value, listed);
+      return 'problem' in address ? address.problem : address.listed;
+    };
+    expect(at('http://127.0.0.1:9000/translate')).toBe(true);
+    expect(at('http://localhost/x')).toBe(true);
+    expect(at('http://[::1]:2737')).toBe(true);
+    expect(at('http://127.0.0.1:9001/')).toBe(false);
+    expect(at('https://api.deepl.com')).toBe(false);
+  });
+
+  it.each([
+    ['not a url', 'must be an absolute https URL'],
+    ['ftp://127.0.0.1:9000/', 'must be an https URL'],
+    ['http://user:SECRET@127.0.0.1:9000/', 'must not carry userinfo'],
+    ['http://127.0.0.1:9000/#SECRET', 'must not carry a fragment'],
+    ['http://127.0.0.1:9000/#', 'must not carry a fragment'],
+  ])('refuses %s without quoting it', (value, problem) => {
+    expect(outboundAddress(value, listed)).toEqual({ problem });
   });
 });

@@ -8,3 +8,4 @@ export {
   settleWithin,
   watchConnection,
 } from './connection.js';
+export { type Leases, localLeases, redisLeases } from './leases.js';

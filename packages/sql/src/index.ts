@@ -83,3 +83,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   };
 }
+export { isDataError, sqlState } from './errors.js';

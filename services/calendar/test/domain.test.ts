@@ -83,7 +83,7 @@ describe('refusals', () => {
         refusals.archivePageNotFound('event'),
         refusals.termInvalid(),
         refusals.parentTermInvalid(),
-        refusals.termExists(7),
+        refusals.termExists(7, true),
         refusals.duplicateTermSlug('x'),
         refusals.forbidden(false),
         refusals.forbidden(true),
@@ -100,8 +100,8 @@ describe('refusals', () => {
       '403 event-password-protected',
       '410 venue-is-in-trash',
       '404 event-archive-page-not-found',
-      '400 rest_term_invalid',
-      '400 rest_term_invalid',
+      '400 rest_invalid_param',
+      '400 rest_invalid_param',
       '400 term_exists',
       '400 duplicate_term_slug',
       '401 rest_forbidden',
@@ -111,6 +111,11 @@ describe('refusals', () => {
       '404 rest_no_route',
       '503 rest_service_unavailable',
     ]);
-    expect(refusals.termExists(7).toJSON().data).toEqual({ status: 400, term_id: 7 });
+    expect(refusals.termExists(7, false).toJSON()).toEqual({
+      code: 'term_exists',
+      message: 'A term with the name provided already exists in this taxonomy.',
+      data: { status: 400, term_id: 7 },
+      additional_data: [7, 7],
+    });
   });
 });

@@ -31,6 +31,32 @@ describe('our behaviour where The Events Calendar is buggy', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: 'Renamed', cost: '$15', ...kept });
     expect(res.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Keeper']);
+    // Issue 36: a PATCH (and a PUT) is as partial.
+    for (const method of ['patch', 'put'] as const) {
+      const again = await api.by('admin')[method](`events/${event.id}`, { title: `Renamed by ${method}` });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ title: `Renamed by ${method}`, cost: '$15', ...kept });
+      expect(again.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Keeper']);
+    }
+  });
+
+  // Issue 36: TEC swaps `UTC+2` for a named zone guessed from the offset, whose summer time
+  // moves the instant; an offset is an offset here, summer and winter alike.
+  it('reads UTC+2 10:00 as 08:00 UTC in July and in January', async () => {
+    for (const date of ['2030-07-10', '2031-01-10']) {
+      const event = await create({
+        title: `Offset ${date}`,
+        timezone: 'UTC+2',
+        start_date: `${date} 10:00`,
+        end_date: `${date} 11:00`,
+      });
+      expect(event).toMatchObject({
+        timezone: 'UTC+2',
+        start_date: `${date} 10:00:00`,
+        utc_start_date: `${date} 08:00:00`,
+        utc_end_date: `${date} 09:00:00`,
+      });
+    }
   });
 
   it('lists to authors and contributors only what they may read', async () => {

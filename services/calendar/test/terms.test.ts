@@ -22,8 +22,20 @@ describe.each(cases)('%s', (path, taxonomy) => {
     });
     expect(Object.keys(res.body)).toEqual(
       path === 'categories'
-        ? ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']
-        : ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'],
+        ? [
+            'id',
+            'count',
+            'description',
+            'name',
+            'slug',
+            'taxonomy',
+            'parent',
+            'meta',
+            'url',
+            'urls',
+            '_links',
+          ]
+        : ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls', '_links'],
     );
   });
 
@@ -31,7 +43,7 @@ describe.each(cases)('%s', (path, taxonomy) => {
     const existing = await api.request.get(`${ROOT}/${path}?hide_empty=0&slug=outdoor-fun`);
     const res = await api.by('editor').post(path, { name: 'Outdoor Fun' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({
+    expect(res.body).toMatchObject({
       code: 'term_exists',
       message: expect.any(String),
       data: { status: 400, term_id: existing.body[path][0].id },
@@ -78,7 +90,7 @@ describe.each(cases)('%s', (path, taxonomy) => {
     expect(res.headers['x-wp-total']).toBe('1');
   });
 
-  it('reads and updates by id; unknown ids are 400 rest_term_invalid', async () => {
+  it('reads and updates by id; unknown ids are 400 rest_invalid_param (issue 36)', async () => {
     const created = (await api.by('admin').post(path, { name: 'Renamable' })).body;
     const read = await api.request.get(`${ROOT}/${path}/${created.id}`);
     expect(read.body.name).toBe('Renamable');
@@ -89,7 +101,8 @@ describe.each(cases)('%s', (path, taxonomy) => {
     expect(updated.body).toMatchObject({ name: 'Renamed', slug: 'renamed' });
     const missing = await api.request.get(`${ROOT}/${path}/999999`);
     expect(missing.status).toBe(400);
-    expect(missing.body.code).toBe('rest_term_invalid');
+    expect(missing.body.code).toBe('rest_invalid_param');
+    expect(missing.body.data.params).toEqual({ id: 'Invalid parameter.' });
   });
 
   it('hard-deletes returning the term', async () => {

@@ -5,20 +5,26 @@
  * never change one, add another.
  */
 
-/** An error answered as WordPress does: `{code, message, data: {status, params?, ...}}`. */
+/**
+ * An error answered as WordPress does (`rest_convert_error_to_response`):
+ * `{code, message, data: {status, params?, ...}, additional_data?}`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** WordPress's `additional_data`: the earlier data of the same error code, oldest first. */
+    readonly additionalData?: unknown[],
   ) {
     super(message);
     this.name = 'ApiError';
   }
 
   toJSON() {
-    return { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+    const body = { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+    return this.additionalData ? { ...body, additional_data: this.additionalData } : body;
   }
 }
 
@@ -40,6 +46,17 @@ export function invalidParams(params: Record<string, string>): ApiError {
 }
 
 export const invalidParam = (name: string, why: string) => invalidParams({ [name]: why });
+
+/**
+ * WordPress's answer when an argument's `validate_callback` returns false (how The Events
+ * Calendar checks a term id or a category parent, `is_event_category`): the parameter named with
+ * WordPress's own `Invalid parameter.` and `details` empty (`[]`: a bare false carries none).
+ */
+export const invalidArgument = (name: string) =>
+  new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${name}`, {
+    params: { [name]: 'Invalid parameter.' },
+    details: [],
+  });
 
 export function missingParams(names: string[]): ApiError {
   return new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
@@ -83,13 +100,29 @@ export const refusals = {
   /** A page past the last one of an event, venue or organizer list. */
   archivePageNotFound: (kind: PostKind) =>
     new ApiError(404, `${kind}-archive-page-not-found`, 'The requested archive page does not exist.'),
-  /** A term id that does not exist (`/categories/{id}`, `/tags/{id}`). */
-  termInvalid: () => new ApiError(400, 'rest_term_invalid', 'Term does not exist.'),
-  /** A category parent that does not exist. */
-  parentTermInvalid: () => new ApiError(400, 'rest_term_invalid', 'Parent term does not exist.'),
-  /** A term name already used (under the same parent for categories). */
-  termExists: (termId: number) =>
-    new ApiError(400, 'term_exists', 'A term with the name provided already exists.', { term_id: termId }),
+  /**
+   * A term id that does not exist (`/categories/{id}`, `/tags/{id}`, any method, a second delete
+   * too): The Events Calendar validates the path's `id` before its handler runs (issue 36).
+   */
+  termInvalid: () => invalidArgument('id'),
+  /** A category parent that does not exist: `parent` is validated as the id is. */
+  parentTermInvalid: () => invalidArgument('parent'),
+  /**
+   * A term name already used (under the same parent for categories), worded as `wp_insert_term`
+   * for a hierarchical taxonomy or not. WordPress's REST controller adds the existing id to the
+   * error twice before its `{status, term_id}`, so its body also carries
+   * `additional_data: [id, id]`.
+   */
+  termExists: (termId: number, hierarchical: boolean) =>
+    new ApiError(
+      400,
+      'term_exists',
+      hierarchical
+        ? 'A term with the name provided already exists with this parent.'
+        : 'A term with the name provided already exists in this taxonomy.',
+      { term_id: termId },
+      [termId, termId],
+    ),
   /** A term slug already used. */
   duplicateTermSlug: (slug: string) =>
     new ApiError(400, 'duplicate_term_slug', `The slug "${slug}" is already in use by another term.`),

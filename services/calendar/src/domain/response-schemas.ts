@@ -36,6 +36,12 @@ export const term = z.object({
   meta: z.array(z.unknown()),
   url: z.string().describe("The archive page; a category's under its ancestors' slugs"),
   urls: termUrls,
+  _links: z
+    .record(z.string(), z.array(z.record(z.string(), z.unknown())))
+    .optional()
+    .describe(
+      'On a single term (GET, create, update; not in lists nor on delete): self, collection, about, up, wp:post_type, curies',
+    ),
 });
 /** A term inside an event: the WP_Term fields The Events Calendar answers there. */
 const eventTerm = z.object({

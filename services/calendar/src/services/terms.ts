@@ -45,6 +45,24 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     return renderTerm(row, site, (await categoryPaths(knex, [row])).get(row.id));
   }
 
+  /**
+   * The term of the path's id, or the refusal The Events Calendar answers: it validates `id` as a
+   * term of its taxonomy before permissions, so an unknown id is a 400 for anyone, the caller
+   * without rights included. Writes look the term up again in their transaction.
+   */
+  async function existing(id: number) {
+    const row = await findTerm(knex, taxonomy, id);
+    if (!row) throw refusals.termInvalid();
+    return row;
+  }
+
+  /** As the id, a category `parent` that names no category is refused before permissions. */
+  async function knownParent(sent: Partial<TermWrite>) {
+    if (kind === 'categories' && sent.parent && !(await findTerm(knex, taxonomy, sent.parent))) {
+      throw refusals.parentTermInvalid();
+    }
+  }
+
   /** The parent must exist and must not be the term itself or one of its descendants. */
   async function checkParent(knex: Knex, parent: number, current?: TermRow) {
     if (!(await findTerm(knex, taxonomy, parent))) {
@@ -84,7 +102,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         kind === 'categories' ? parent : undefined,
       );
       if (duplicate && duplicate.id !== current?.id) {
-        throw refusals.termExists(duplicate.id);
+        throw refusals.termExists(duplicate.id, kind === 'categories');
       }
       changes.name = input.name;
     }
@@ -106,10 +124,18 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
       const perPage = clampPerPage(query.per_page);
       const post = query.post ?? query.event;
       if (post !== undefined) await checkRelatedEvent(knex, query.post ? 'post' : 'event', post, user);
-      if (query.include) {
-        const missing = await missingTermIds(knex, taxonomy, query.include);
-        if (missing.length > 0)
-          throw invalidParam('include', `include: no term with ID ${missing.join(', ')}.`);
+      // The Events Calendar validates include, exclude and (categories) parent as terms of the
+      // taxonomy: one that names none is a 400, not an empty or unfiltered page. Parent 0 asks
+      // for the top level.
+      const refs = {
+        include: query.include,
+        exclude: query.exclude,
+        parent: kind === 'categories' && query.parent ? [query.parent] : undefined,
+      };
+      for (const [name, ids] of Object.entries(refs)) {
+        if (!ids) continue;
+        const missing = await missingTermIds(knex, taxonomy, ids);
+        if (missing.length > 0) throw invalidParam(name, `${name}: no term with ID ${missing.join(', ')}.`);
       }
       const { rows, total } = await listTerms(
         knex,
@@ -136,12 +162,11 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     },
 
     async read(id: number, site: Site) {
-      const row = await findTerm(knex, taxonomy, id);
-      if (!row) throw refusals.termInvalid();
-      return rendered(knex, row, site);
+      return rendered(knex, await existing(id), site);
     },
 
     async create(user: User | undefined, sent: TermWrite, site: Site) {
+      await knownParent(sent);
       mayWrite(user, 'write');
       const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
@@ -159,6 +184,8 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     },
 
     async update(user: User | undefined, id: number, sent: Partial<TermWrite>, site: Site) {
+      await existing(id);
+      await knownParent(sent);
       mayWrite(user, 'write');
       const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
@@ -171,6 +198,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     },
 
     async delete(user: User | undefined, id: number, site: Site) {
+      await existing(id);
       mayWrite(user, 'delete');
       const row = await writeTransaction(knex, async (trx) => {
         const current = await findTerm(trx, taxonomy, id);

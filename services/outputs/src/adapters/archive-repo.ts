@@ -29,10 +29,27 @@ export function archiveRepo(knex: Knex) {
       return row ? sessionOf(row) : undefined;
     },
 
-    /** The session's captions in the order they went out (a correction keeps its place). */
-    async captions(sessionId: string): Promise<TimedCaption[]> {
+    /** Captions per track of each of the sessions (gap marks not counted). */
+    async tracks(sessionIds: string[]): Promise<Map<string, { track: string; captions: number }[]>> {
+      const tracks = new Map<string, { track: string; captions: number }[]>();
+      if (sessionIds.length === 0) return tracks;
       const rows = await knex('out_archive')
-        .where({ session_id: sessionId })
+        .whereIn('session_id', sessionIds)
+        .whereNotNull('caption_key')
+        .groupBy('session_id', 'track')
+        .select('session_id', 'track', knex.raw('count(*) as captions'));
+      for (const r of rows as { session_id: string; track: string; captions: unknown }[]) {
+        const list = tracks.get(r.session_id) ?? [];
+        list.push({ track: r.track, captions: Number(r.captions) });
+        tracks.set(r.session_id, list);
+      }
+      return tracks;
+    },
+
+    /** A track's captions in the order they went out (a correction keeps its place). */
+    async captions(sessionId: string, track: string): Promise<TimedCaption[]> {
+      const rows = await knex('out_archive')
+        .where({ session_id: sessionId, track })
         .orderBy('id')
         .select('at', 'text');
       return rows.map((r: { at: unknown; text: string }) => ({ at: Number(r.at), text: r.text }));

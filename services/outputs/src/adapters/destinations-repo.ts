@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { DestinationKind } from '../domain/destination-url.js';
+import { type DestinationKind, targetKey } from '../domain/destination-url.js';
+import { ORIGINAL } from '../domain/tracks.js';
 
 /** A destination as stored (with its secret URL: stays server-side). */
 export interface DestinationRow {
@@ -9,9 +10,13 @@ export interface DestinationRow {
   kind: DestinationKind;
   url: string | null;
   lang: string | null;
+  /** The track a platform destination gets (`original` or a language); `original` for the archive. */
+  track: string;
   createdAt: number;
   lastSeq: number;
   sent: number;
+  /** Captions not sent because they were too old for a live audience (archived only). */
+  skipped: number;
   clockOffsetMs: number;
   lastErrorAt: number | null;
   lastError: string | null;
@@ -20,7 +25,7 @@ export interface DestinationRow {
   behind: number;
 }
 
-const COLUMNS = `d.id, d.room, d.kind, d.url, d.lang, d.created_at, d.last_seq, d.sent, d.clock_offset_ms,
+const COLUMNS = `d.id, d.room, d.kind, d.url, d.lang, d.track, d.created_at, d.last_seq, d.sent, d.skipped, d.clock_offset_ms,
   d.last_error_at, d.last_error, d.failing,
   (SELECT count(*) FROM out_outbox o WHERE o.destination_id = d.id) AS behind`;
 
@@ -30,9 +35,11 @@ const rowOf = (r: Record<string, unknown>): DestinationRow => ({
   kind: r.kind as DestinationKind,
   url: (r.url as string | null) ?? null,
   lang: (r.lang as string | null) ?? null,
+  track: String(r.track),
   createdAt: Number(r.created_at),
   lastSeq: Number(r.last_seq),
   sent: Number(r.sent),
+  skipped: Number(r.skipped),
   clockOffsetMs: Number(r.clock_offset_ms),
   lastErrorAt: r.last_error_at === null ? null : Number(r.last_error_at),
   lastError: (r.last_error as string | null) ?? null,
@@ -66,10 +73,16 @@ export function destinationsRepo(knex: Knex) {
     },
 
     /**
-     * Adds a destination; throws DuplicateDestination when the room already has that URL (or an
-     * archive). Adding an archive ends the room's open session: the next caption starts a new one.
+     * Adds a destination; throws DuplicateDestination when the room already has that URL (compared
+     * by `targetKey`), or an archive. Adding an archive ends the room's open session: the next caption starts a new one.
      */
-    async add(room: string, kind: DestinationKind, url: string | null, lang: string | null): Promise<string> {
+    async add(
+      room: string,
+      kind: DestinationKind,
+      url: string | null,
+      lang: string | null,
+      track: string = ORIGINAL,
+    ): Promise<string> {
       const id = randomUUID();
       const now = Date.now();
       try {
@@ -80,7 +93,8 @@ export function destinationsRepo(knex: Knex) {
             kind,
             url,
             lang,
-            target_key: url ?? 'archive',
+            track,
+            target_key: url === null ? 'archive' : targetKey(url),
             created_at: now,
           });
           if (kind === 'archive') await endOpenSessions(trx, room, now);

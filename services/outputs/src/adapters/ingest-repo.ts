@@ -1,20 +1,35 @@
 /**
  * A caption read from the relay, accepted once: in one transaction the room's cursor advances and
- * every destination of the room gets the caption (an outbox row, or the archive row). A caption
- * at or before the stored cursor (a replay after a reconnect, another replica's read) changes
+ * every destination of the caption's track gets it (an outbox row, or the archive row), and for an
+ * original (or a clear of it) every translation target of the room gets a queue row. A caption at
+ * or before the stored cursor (a replay after a reconnect, another replica's read) changes
  * nothing, so a caption is accepted once whoever reads it.
  */
 import { randomUUID } from 'node:crypto';
 import type { RelayCursor } from '@live-captions/protocol';
 import type { Knex } from 'knex';
 import { continuesSession, GAP_MARK } from '../domain/sessions.js';
+import { ORIGINAL } from '../domain/tracks.js';
 
 export interface AcceptedCaption {
   cursor: RelayCursor;
-  /** The caption's id: a correction republishes the same id. */
-  key: string;
+  /** The caption's id as published (a correction republishes the same id). */
+  id: string | number;
   text: string;
   at: number;
+  /** `original` or a translation's language. */
+  track: string;
+  /** A clear (`c`): only the translation targets take it (each publishes a clear of its track). */
+  clear: boolean;
+}
+
+/** What accepting a caption did, for the reader to wake who has work. */
+export interface Accepted {
+  archived: boolean;
+  /** Platform destinations that got an outbox row. */
+  sent: boolean;
+  /** Translation targets that got a queue row. */
+  queued: boolean;
 }
 
 /** How long after a caption a correction of it still replaces its text in the archive. */
@@ -56,24 +71,46 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
     return id;
   }
 
-  async function archive(trx: Knex.Transaction, room: string, key: string | null, text: string, at: number) {
+  /**
+   * Stores a caption of `track` in the room's open session: a correction (same id, same track,
+   * within the correction window) replaces the text in place. A translation takes its original's
+   * time when the session holds the original, so that each language's cues line up with the
+   * original's, also when the translation came late (an engine outage).
+   */
+  async function archive(
+    trx: Knex.Transaction,
+    room: string,
+    caption: { track: string; key: string | null; text: string; at: number },
+  ) {
+    const { track, key, text } = caption;
+    let at = caption.at;
     const session = await sessionFor(trx, room, at);
     if (key !== null) {
       const [earlier] = await trx('out_archive')
-        .where({ session_id: session, caption_key: key })
+        .where({ session_id: session, track, caption_key: key })
         .where('at', '>=', at - CORRECTION_WINDOW_MS)
         .orderBy('id', 'desc')
         .limit(1);
       if (earlier) {
         await trx('out_archive').where({ id: earlier.id }).update({ text });
-        await trx('out_sessions').where({ id: session }).update({ last_at: at });
+        await trx('out_sessions').where({ id: session }).update({ last_at: caption.at });
         return;
       }
+      if (track !== ORIGINAL) {
+        const [original] = await trx('out_archive')
+          .where({ session_id: session, track: ORIGINAL, caption_key: key })
+          .orderBy('id', 'desc')
+          .limit(1)
+          .select('at');
+        if (original) at = Number(original.at);
+      }
     }
-    await trx('out_archive').insert({ session_id: session, caption_key: key, at, text });
+    await trx('out_archive').insert({ session_id: session, track, caption_key: key, at, text });
+    // `captions` counts the original track's captions (the session's figure the API has always shown).
+    const counted = key !== null && track === ORIGINAL ? 1 : 0;
     await trx('out_sessions')
       .where({ id: session })
-      .update({ last_at: at, captions: trx.raw('captions + ?', [key === null ? 0 : 1]) });
+      .update({ last_at: caption.at, captions: trx.raw('captions + ?', [counted]) });
   }
 
   return {
@@ -82,12 +119,31 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
       return row ? { epoch: String(row.epoch), sequence: Number(row.sequence) } : undefined;
     },
 
-    /** Undefined for a caption already accepted; else whether the archive stored it. */
-    async accept(room: string, caption: AcceptedCaption): Promise<{ archived: boolean } | undefined> {
+    /** Undefined for a caption already accepted; else what it was given to. */
+    async accept(room: string, caption: AcceptedCaption): Promise<Accepted | undefined> {
       return knex.transaction(async (trx) => {
         if (!(await advance(trx, room, caption.cursor))) return undefined;
-        const destinations = await trx('out_destinations').where({ room }).select('id', 'kind');
-        const senders = destinations.filter((d: { kind: string }) => d.kind !== 'archive');
+        let queued = false;
+        if (caption.track === ORIGINAL) {
+          const targets = await trx('out_translations').where({ room }).select('id');
+          if (targets.length > 0) {
+            await trx('out_translation_queue').insert(
+              targets.map((t: { id: string }) => ({
+                translation_id: t.id,
+                caption_id: JSON.stringify(caption.id),
+                text: caption.clear ? '' : caption.text,
+                clear: caption.clear,
+                at: caption.at,
+              })),
+            );
+            queued = true;
+          }
+        }
+        if (caption.clear) return { archived: false, sent: false, queued };
+        const destinations = await trx('out_destinations').where({ room }).select('id', 'kind', 'track');
+        const senders = destinations.filter(
+          (d: { kind: string; track: string }) => d.kind !== 'archive' && d.track === caption.track,
+        );
         if (senders.length > 0) {
           await trx('out_outbox').insert(
             senders.map((d: { id: string }) => ({
@@ -98,8 +154,14 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
           );
         }
         const archived = destinations.some((d: { kind: string }) => d.kind === 'archive');
-        if (archived) await archive(trx, room, caption.key, caption.text, caption.at);
-        return { archived };
+        if (archived)
+          await archive(trx, room, {
+            track: caption.track,
+            key: String(caption.id),
+            text: caption.text,
+            at: caption.at,
+          });
+        return { archived, sent: senders.length > 0, queued };
       });
     },
 
@@ -108,15 +170,43 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
       await knex.transaction((trx) => advance(trx, room, cursor).then(() => undefined));
     },
 
-    /** Captions were missed: the cursor moves to `next - 1` and the archive marks the gap. */
-    async gap(room: string, cursor: RelayCursor, at: number): Promise<void> {
+    /**
+     * PostgreSQL refused the caption's rows (a data error, not an outage): only the cursor moves,
+     * and every destination of the room shows why (`lastError`, without turning it `failing`).
+     */
+    async refused(room: string, cursor: RelayCursor, message: string, at: number): Promise<void> {
+      await knex.transaction(async (trx) => {
+        await advance(trx, room, cursor);
+        await trx('out_destinations').where({ room }).update({ last_error: message, last_error_at: at });
+      });
+    },
+
+    /**
+     * Captions were missed: the cursor moves to `next - 1`, every destination of the room shows
+     * `message` as its `lastError`, and the archive marks the gap in every track of the open
+     * session, just after its last caption (the captions that follow keep their own, later,
+     * times); at `now` when no session is open.
+     */
+    async gap(room: string, cursor: RelayCursor, now: number, message: string): Promise<void> {
       await knex.transaction(async (trx) => {
         await trx('out_cursors')
           .insert({ room, ...cursor })
           .onConflict('room')
           .merge();
+        await trx('out_destinations').where({ room }).update({ last_error: message, last_error_at: now });
         const [archived] = await trx('out_destinations').where({ room, kind: 'archive' }).select('id');
-        if (archived) await archive(trx, room, null, GAP_MARK, at);
+        if (!archived) return;
+        const [open] = await trx('out_sessions')
+          .where({ room })
+          .whereNull('ended_at')
+          .orderBy('started_at', 'desc')
+          .limit(1)
+          .select('started_at', 'last_at');
+        const at = open ? Number(open.last_at ?? open.started_at) + 1 : now;
+        const session = await sessionFor(trx, room, at);
+        const rows = await trx('out_archive').where({ session_id: session }).distinct('track');
+        const tracks = new Set([ORIGINAL, ...rows.map((r: { track: string }) => r.track)]);
+        for (const track of tracks) await archive(trx, room, { track, key: null, text: GAP_MARK, at });
       });
     },
   };

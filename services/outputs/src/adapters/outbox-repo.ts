@@ -30,26 +30,38 @@ export function outboxRepo(knex: Knex) {
 
     /**
      * Fixes the next POST from up to `max` waiting captions: its seq (last + 1) and its body.
-     * Undefined when nothing waits.
+     * Waiting captions taken before `staleBefore` (ms, the relay's time) are too old for a live
+     * audience: they leave the outbox unsent and count as `skipped` (the archive has them). A POST
+     * already fixed is never touched: its seq and body may have reached the platform.
      */
     async fix(
       destinationId: string,
       max: number,
       bodyOf: (captions: PendingCaption[]) => string,
-    ): Promise<Post | undefined> {
+      staleBefore: number,
+    ): Promise<{ post?: Post; skipped: number }> {
       return knex.transaction(async (trx) => {
         const [destination] = await trx('out_destinations')
           .where({ id: destinationId })
           .forUpdate()
           .select('last_seq');
-        if (!destination) return undefined;
+        if (!destination) return { skipped: 0 };
+        const skipped = await trx('out_outbox')
+          .where({ destination_id: destinationId })
+          .whereNull('post_seq')
+          .where('at', '<', staleBefore)
+          .del();
+        if (skipped > 0)
+          await trx('out_destinations')
+            .where({ id: destinationId })
+            .update({ skipped: trx.raw('skipped + ?', [skipped]) });
         const rows = await trx('out_outbox')
           .where({ destination_id: destinationId })
           .whereNull('post_seq')
           .orderBy('id')
           .limit(max)
           .select('id', 'at', 'text');
-        if (rows.length === 0) return undefined;
+        if (rows.length === 0) return { skipped };
         const seq = Number(destination.last_seq) + 1;
         const body = bodyOf(
           rows.map((r: { at: unknown; text: string }) => ({ at: Number(r.at), text: r.text })),
@@ -58,7 +70,7 @@ export function outboxRepo(knex: Knex) {
         const ids = rows.map((r: { id: unknown }) => Number(r.id));
         await trx('out_outbox').whereIn('id', ids).update({ post_seq: seq });
         await trx('out_destinations').where({ id: destinationId }).update({ last_seq: seq });
-        return { seq, body, captions: rows.length };
+        return { post: { seq, body, captions: rows.length }, skipped };
       });
     },
 

@@ -1,25 +1,29 @@
 /**
  * Reads one output room from the relay as a reader with a durable cursor: each final caption is
- * accepted in one transaction (cursor + outbox rows + archive). When PostgreSQL refuses a write,
- * the reader is closed and reopened from the stored cursor, so that nothing read is lost.
+ * accepted in one transaction (cursor + outbox rows of its track + archive + the translation
+ * targets' queue rows for an original). When PostgreSQL is unreachable, the reader is closed and
+ * reopened from the stored cursor, so that nothing read is lost; when PostgreSQL refuses a
+ * caption's values (a data error), that caption is skipped at once (counted, logged, shown as the
+ * destinations' `lastError`) and the room goes on.
  */
-import type { RelayCaption, RelayGap } from '@live-captions/protocol';
+import { cleanCaptionText, type RelayCaption, type RelayGap } from '@live-captions/protocol';
 import { createReader, type RelayReader } from '@live-captions/relay-client/node';
 import type { Logger } from '@live-captions/runtime';
-import type { IngestRepo } from '../adapters/ingest-repo.js';
+import { isDataError, sqlState } from '@live-captions/sql';
+import type { Accepted, IngestRepo } from '../adapters/ingest-repo.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
+import { ORIGINAL, trackOf } from '../domain/tracks.js';
 
 export interface RoomReaderDeps {
   relayUrl: string;
   ingest: IngestRepo;
   metrics: OutputsMetrics;
   log: Logger;
-  /** Called after a caption was accepted for the room's destinations. */
-  onAccepted: () => void;
+  /** Called after a caption was accepted for the room's destinations and translation targets. */
+  onAccepted: (accepted: Accepted) => void;
 }
 
 const REOPEN_MS = 2000;
-const TRANSLATION_LABEL = 'translation';
 
 export class RoomReader {
   private reader?: RelayReader;
@@ -28,6 +32,8 @@ export class RoomReader {
   private generation = 0;
   private stopped = false;
   private timer?: NodeJS.Timeout;
+  /** The database failed and has not answered since: one log line per outage, not per reopen. */
+  private unreachable = false;
   joined = false;
 
   constructor(
@@ -44,6 +50,10 @@ export class RoomReader {
     } catch (error) {
       this.retry(error);
       return;
+    }
+    if (this.unreachable) {
+      this.unreachable = false;
+      this.deps.log.info({ room: this.room }, 'database reachable again; reading from the stored cursor');
     }
     if (this.stopped || generation !== this.generation) return;
     this.reader = createReader({
@@ -89,35 +99,85 @@ export class RoomReader {
   }
 
   private async caption(caption: RelayCaption): Promise<void> {
-    const text = caption.final;
-    // Interim captions and clears go nowhere; their positions need no write (a replay skips them).
-    if (text === undefined || caption.c || text.trim() === '') return;
-    // A room carrying both transcript and translation: destinations take the primary stream
-    // (the capture page labels the second one `translation`, with the same id).
-    if (caption.label === TRANSLATION_LABEL) return;
-    const accepted = await this.deps.ingest.accept(this.room, {
-      cursor: caption.relay,
-      key: String(caption.id),
-      text,
-      at: Date.now(),
-    });
+    const track = trackOf(caption);
+    if (track === undefined) return;
+    const clear = caption.c === true;
+    // The relay refuses what breaks the caption text rule; one of an older version may not have.
+    const text = cleanCaptionText(caption.final ?? '');
+    // Interim captions go nowhere, nor empty finals, nor a translation's clear (the stage made
+    // it); their positions need no write (a replay skips them). An original's clear reaches the
+    // translation targets, which clear their tracks.
+    if (clear ? track !== ORIGINAL : caption.final === undefined || text.trim() === '') return;
+    let accepted: Accepted | undefined;
+    try {
+      accepted = await this.deps.ingest.accept(this.room, {
+        cursor: caption.relay,
+        id: typeof caption.id === 'string' ? cleanCaptionText(caption.id) : caption.id,
+        text,
+        // The relay's time (when it took the caption), so that captions replayed after an outage
+        // keep their own place in the archive and on YouTube's timeline; a relay of an older
+        // version sends none.
+        at: caption.at ?? Date.now(),
+        track,
+        clear,
+      });
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      await this.refused(caption, error);
+      return;
+    }
     if (!accepted) return;
     if (accepted.archived) this.deps.metrics.sent.inc({ kind: 'archive' });
-    this.deps.onAccepted();
+    this.deps.onAccepted(accepted);
+  }
+
+  /**
+   * PostgreSQL refused the caption's values: retrying cannot help, and rereading it from the relay
+   * would stall the room on it. The cursor moves past it at once; the skip is counted, logged and
+   * shown on the room's destinations. (An outage meanwhile throws: the reader reopens as usual.)
+   */
+  private async refused(caption: RelayCaption, error: unknown): Promise<void> {
+    const code = sqlState(error) ?? 'unknown';
+    const { epoch, sequence } = caption.relay;
+    this.deps.metrics.refused.inc();
+    // The code and position only: a driver's message may quote the caption.
+    this.deps.log.warn(
+      { room: this.room, epoch, sequence, code },
+      'caption refused by the database; skipped',
+    );
+    const message = `caption ${sequence} not stored: the database refused it (SQLSTATE ${code})`;
+    try {
+      await this.deps.ingest.refused(this.room, caption.relay, message, Date.now());
+    } catch (again) {
+      if (!isDataError(again)) throw again;
+      // Not even the cursor can be stored: go on; a restart reads the caption again and skips it again.
+      this.deps.log.warn(
+        { room: this.room, code: sqlState(again) ?? 'unknown' },
+        'cursor refused by the database',
+      );
+    }
   }
 
   private async gap(gap: RelayGap): Promise<void> {
     this.deps.metrics.gaps.inc();
     this.deps.log.warn({ room: this.room, gap: gap.gap, epoch: gap.epoch, next: gap.next }, 'relay gap');
-    await this.deps.ingest.gap(this.room, { epoch: gap.epoch, sequence: gap.next - 1 }, Date.now());
+    const message =
+      gap.gap === 'history-expired'
+        ? `captions missed before caption ${gap.next}: the relay's history no longer held them`
+        : 'captions missed: the relay restarted without its history';
+    await this.deps.ingest.gap(this.room, { epoch: gap.epoch, sequence: gap.next - 1 }, Date.now(), message);
   }
 
   private retry(error: unknown): void {
-    this.deps.log.warn(
-      // The code only: a driver's message may quote the statement.
-      { room: this.room, code: (error as { code?: string }).code ?? 'unknown' },
-      'database write failed; rereading from the stored cursor',
-    );
+    // The code only: a driver's message may quote the statement. One line per outage.
+    const fields = {
+      room: this.room,
+      code: sqlState(error) ?? (error as { code?: string }).code ?? 'unknown',
+    };
+    if (!this.unreachable)
+      this.deps.log.warn(fields, 'database write failed; rereading from the stored cursor');
+    else this.deps.log.debug(fields, 'database still unreachable');
+    this.unreachable = true;
     this.reopen(REOPEN_MS);
   }
 

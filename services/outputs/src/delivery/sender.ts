@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DestinationState } from '@live-captions/protocol';
+import type { Leases } from '@live-captions/redis';
 import type { Logger } from '@live-captions/runtime';
 import type { DestinationRow, DestinationsRepo } from '../adapters/destinations-repo.js';
-import type { Leases } from '../adapters/leases.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
 import type { OutboxRepo, Post } from '../adapters/outbox-repo.js';
 import { PlatformUnreachable, platformRequest } from '../adapters/platform-http.js';
@@ -26,6 +26,8 @@ export interface SenderDeps {
   timeoutMs: number;
   failingRetryMs: number;
   retryMaxMs: number;
+  /** A caption older than this (the relay's time) when its turn comes is not sent (archived only). */
+  liveMaxAgeMs: number;
 }
 
 /** Captions per POST at most: a backlog after an outage goes out in bounded bodies. */
@@ -76,12 +78,19 @@ export class Sender {
   }
 
   private async run(): Promise<void> {
+    let paused = false;
     while (!this.stopped) {
       try {
         await this.step();
+        if (paused) this.log.info('delivery resumed: database reachable');
+        paused = false;
       } catch (error) {
-        // PostgreSQL unreachable: nothing was marked, the same POST goes again later.
-        this.log.warn({ code: (error as { code?: string }).code ?? 'unknown' }, 'delivery paused: database');
+        // PostgreSQL unreachable: nothing was marked, the same POST goes again later. One line per
+        // outage; each further failed step at debug.
+        const code = { code: (error as { code?: string }).code ?? 'unknown' };
+        if (!paused) this.log.warn(code, 'delivery paused: database');
+        else this.log.debug(code, 'delivery still paused: database');
+        paused = true;
         await this.sleep(1000);
       }
     }
@@ -104,9 +113,20 @@ export class Sender {
       const waitMs =
         this.lastAttempt + this.deps.intervalMs[kind === 'zoom' ? 'zoom' : 'youtube'] - Date.now();
       if (waitMs > 0) return this.sleep(waitMs);
-      post = await this.deps.outbox.fix(id, MAX_CAPTIONS, (captions) =>
-        kind === 'zoom' ? zoomBody(captions) : youtubeBody(captions, this.offsetMs),
+      const fixed = await this.deps.outbox.fix(
+        id,
+        MAX_CAPTIONS,
+        (captions) => (kind === 'zoom' ? zoomBody(captions) : youtubeBody(captions, this.offsetMs)),
+        Date.now() - this.deps.liveMaxAgeMs,
       );
+      if (fixed.skipped > 0) {
+        this.deps.metrics.skipped.inc({ kind }, fixed.skipped);
+        this.log.warn(
+          { captions: fixed.skipped, maxAgeMs: this.deps.liveMaxAgeMs },
+          'captions too old for live; archived only',
+        );
+      }
+      post = fixed.post;
       if (!post) return this.idle();
     }
     // Fencing: the lease may have lapsed while the body was fixed.

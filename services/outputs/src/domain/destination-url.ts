@@ -2,6 +2,10 @@
  * Which URLs a room's writer may make this server call (SSRF): the platforms' own caption hosts
  * over https, or hosts the operator listed. Also how a secret URL is shown: masked, never whole.
  */
+import { outboundAddress } from '@live-captions/http';
+
+// The operator's host list is the shared outbound address rule's (also the translation engines').
+export { parseHostList } from '@live-captions/http';
 export type { DestinationKind } from '@live-captions/protocol';
 
 /** The platforms' caption ingestion hosts and paths (YouTube's ingestion URL; Zoom's API token). */
@@ -16,23 +20,6 @@ export class DestinationNotAllowed extends Error {
   override name = 'DestinationNotAllowed';
 }
 
-const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
-
-/** OUTPUTS_ALLOWED_HOSTS: comma-separated `host:port` entries, lower-cased. */
-export function parseHostList(value: string): string[] {
-  const hosts: string[] = [];
-  for (const entry of value.split(',').map((item) => item.trim())) {
-    if (entry === '') continue;
-    const match = HOST_PORT.exec(entry);
-    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535)
-      throw new Error(`${JSON.stringify(entry)} must be host:port (e.g. 127.0.0.1:9000)`);
-    hosts.push(entry.toLowerCase());
-  }
-  return hosts;
-}
-
-const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');
-
 /**
  * The URL the service will call for a destination of `kind`, or DestinationNotAllowed. `http://`
  * is upgraded to https for YouTube's host; a listed `host:port` keeps its scheme (http or https).
@@ -43,18 +30,10 @@ export function destinationUrl(
   allowedHosts: ReadonlySet<string>,
 ): string {
   const text = value.trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new DestinationNotAllowed('url: must be an absolute https URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new DestinationNotAllowed('url: must be an https URL');
-  if (url.username || url.password) throw new DestinationNotAllowed('url: must not carry userinfo');
-  if (url.hash) throw new DestinationNotAllowed('url: must not carry a fragment');
-  const listed = `${url.hostname}:${url.port || defaultPort(url.protocol)}`.toLowerCase();
-  if (allowedHosts.has(listed)) return text;
+  const address = outboundAddress(text, allowedHosts);
+  if ('problem' in address) throw new DestinationNotAllowed(`url: ${address.problem}`);
+  if (address.listed) return text;
+  const url = address.url;
   const platform = PLATFORM[kind];
   if (url.hostname.toLowerCase() !== platform.host || url.port !== '')
     throw new DestinationNotAllowed(`url: must be on ${platform.host}`);
@@ -64,6 +43,22 @@ export function destinationUrl(
   if (!url.search) throw new DestinationNotAllowed('url: lacks its parameters (copy the whole URL)');
   // The query is kept as typed (its signature covers that text); only the scheme changes.
   return text.replace(/^http:/i, 'https:');
+}
+
+/**
+ * What makes two destination URLs the same stream, for the room's one-destination-per-target
+ * rule (409): the URL as the service calls it (`destinationUrl`), with the parts URLs may spell
+ * differently made alike: scheme and host in lower case, the default port dropped, the query's
+ * parameters decoded and sorted (`sparams=id,ns` and `sparams=id%2Cns`, `?a=1&b=2` and
+ * `?b=2&a=1`). The URL that is called stays as typed (its signature covers that text).
+ */
+export function targetKey(url: string): string {
+  const parsed = new URL(url);
+  const params = [...parsed.searchParams].sort(([a, x], [b, y]) =>
+    a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1,
+  );
+  // URL already lower-cases the scheme and host and drops the default port.
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}?${new URLSearchParams(params)}`;
 }
 
 /**

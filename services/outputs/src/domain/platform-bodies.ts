@@ -5,7 +5,7 @@ import { screensOf } from './shape.js';
 
 /** A caption waiting in a destination's outbox. */
 export interface PendingCaption {
-  /** When the caption reached this service (epoch ms). */
+  /** When the relay took the caption (epoch ms; when it reached this service from an older relay). */
   at: number;
   text: string;
 }

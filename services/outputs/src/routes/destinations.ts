@@ -7,10 +7,11 @@ import {
   DuplicateDestination,
 } from '../adapters/destinations-repo.js';
 import type { Supervisor } from '../delivery/supervisor.js';
-import { bodyProblem, HttpError, LABELS, newDestinationSchema } from '../domain/api.js';
+import { bodyProblem, HttpError, LABELS, newDestinationSchema, zoomLang } from '../domain/api.js';
 import { DestinationNotAllowed, destinationUrl, maskUrl } from '../domain/destination-url.js';
 import type { RoomTokens } from '../domain/rooms.js';
-import { requireToken } from './http.js';
+import { ORIGINAL } from '../domain/tracks.js';
+import { jsonBody, requireId, requireToken } from './http.js';
 
 export interface DestinationRoutesDeps {
   repo: DestinationsRepo;
@@ -47,6 +48,7 @@ async function viewOf(row: DestinationRow, deps: DestinationRoutesDeps): Promise
     label: LABELS[row.kind],
     target: row.url === null ? null : maskUrl(row.url),
     ...(row.lang ? { lang: row.lang } : {}),
+    ...(row.kind === 'archive' ? {} : { track: row.track }),
     state: stateOf(row, deps),
     behind: row.behind,
     lastError:
@@ -54,6 +56,7 @@ async function viewOf(row: DestinationRow, deps: DestinationRoutesDeps): Promise
         ? null
         : { at: new Date(row.lastErrorAt).toISOString(), message: row.lastError },
     sent,
+    skipped: row.skipped,
   };
 }
 
@@ -66,7 +69,7 @@ export function destinationRoutes(deps: DestinationRoutesDeps): Router {
     res.json({ destinations: await Promise.all(rows.map((row) => viewOf(row, deps))) });
   });
 
-  router.post('/rooms/:room/destinations', writer, async (req, res) => {
+  router.post('/rooms/:room/destinations', writer, jsonBody, async (req, res) => {
     const parsed = newDestinationSchema.safeParse(req.body ?? {});
     if (!parsed.success) throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error));
     const body = parsed.data;
@@ -80,17 +83,18 @@ export function destinationRoutes(deps: DestinationRoutesDeps): Router {
         throw error;
       }
     }
-    const lang = body.kind === 'zoom' ? body.lang : null;
+    const track = body.kind === 'archive' ? ORIGINAL : body.track;
+    const lang = body.kind === 'zoom' ? zoomLang(body.lang, track) : null;
     let id: string;
     try {
-      id = await deps.repo.add(String(req.params.room), body.kind, url, lang);
+      id = await deps.repo.add(String(req.params.room), body.kind, url, lang, track);
     } catch (error) {
       if (error instanceof DuplicateDestination)
         throw new HttpError(409, 'conflict', 'This room already has that destination');
       throw error;
     }
     res.locals.logger.info(
-      { room: String(req.params.room), destination: id, kind: body.kind },
+      { room: String(req.params.room), destination: id, kind: body.kind, track },
       'destination added',
     );
     // Not awaited: the check may be stopping another room's sender (up to a request timeout).
@@ -100,18 +104,23 @@ export function destinationRoutes(deps: DestinationRoutesDeps): Router {
     res.status(201).json({ destination: await viewOf(row, deps) });
   });
 
-  router.delete('/rooms/:room/destinations/:id', writer, async (req, res) => {
-    if (!(await deps.repo.remove(String(req.params.room), String(req.params.id))))
-      throw new HttpError(404, 'not_found', 'No such destination in this room');
-    res.locals.logger.info(
-      { room: String(req.params.room), destination: String(req.params.id) },
-      'destination removed',
-    );
-    // Awaited: once this answers, the removed destination's sender has stopped.
-    // Awaited: once this answers, the removed destination's sender has stopped.
-    await deps.supervisor.check();
-    res.status(204).end();
-  });
+  const NO_DESTINATION = 'No such destination in this room';
+  router.delete(
+    '/rooms/:room/destinations/:id',
+    writer,
+    requireId('id', NO_DESTINATION),
+    async (req, res) => {
+      if (!(await deps.repo.remove(String(req.params.room), String(req.params.id))))
+        throw new HttpError(404, 'not_found', NO_DESTINATION);
+      res.locals.logger.info(
+        { room: String(req.params.room), destination: String(req.params.id) },
+        'destination removed',
+      );
+      // Awaited: once this answers, the removed destination's sender has stopped.
+      await deps.supervisor.check();
+      res.status(204).end();
+    },
+  );
 
   return router;
 }

@@ -1,10 +1,11 @@
 /**
- * What every route shares: the `{error:{message, code}}` body, bearer tokens of a room (constant
- * time), and CORS for the allowed browser origins.
+ * What every route shares: the `{error:{message, code}}` body and bearer tokens of a room
+ * (constant time). CORS is `@live-captions/http`'s corsFor, as for the stream sources service.
  */
 import { tokensEqual } from '@live-captions/http';
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { HttpError } from '../domain/api.js';
+import { isDataError, sqlState } from '@live-captions/sql';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { HttpError, ID } from '../domain/api.js';
 import type { RoomTokens } from '../domain/rooms.js';
 
 const UNAUTHORIZED = 'Unknown room or wrong token';
@@ -37,24 +38,21 @@ export function requireToken(rooms: () => Map<string, RoomTokens>, need: 'read' 
   };
 }
 
-export function cors(allowed: ReadonlySet<string>): RequestHandler {
-  return (req, res, next) => {
-    const origin = req.headers.origin;
-    if (allowed.size > 0) res.vary('Origin');
-    const listed = origin !== undefined && allowed.has(origin);
-    if (listed) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', 'Content-Disposition');
-    }
-    if (req.method !== 'OPTIONS') return next();
-    if (!listed) {
-      next(new HttpError(403, 'unauthorized', 'Origin not allowed'));
-      return;
-    }
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE');
-    res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
-    res.setHeader('Access-Control-Max-Age', '600');
-    res.status(204).end();
+/**
+ * A JSON body of at most 16 KiB, read only where a route takes one and after its token check
+ * (`requireToken` before it): a request without a valid token gets 401, never a 400 or 413 about
+ * a body nobody should have read.
+ */
+export const jsonBody: RequestHandler = express.json({ limit: '16kb' });
+
+/**
+ * 404 unless the route's `name` parameter is an id this service gives (a UUID): an id that can
+ * never exist is not a question for the database (a NUL in it was answered 503 by PostgreSQL's
+ * refusal).
+ */
+export function requireId(name: string, what: string): RequestHandler {
+  return (req, _res, next) => {
+    next(ID.test(String(req.params[name] ?? '')) ? undefined : new HttpError(404, 'not_found', what));
   };
 }
 
@@ -68,7 +66,11 @@ export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
     http = new HttpError(400, 'invalid_request', 'body: not valid JSON');
   else if ((error as { status?: number }).status === 400 || (error as { status?: number }).status === 415)
     http = new HttpError(400, 'invalid_request', 'body: unreadable');
-  else {
+  else if (isDataError(error)) {
+    // PostgreSQL refused a value the checks above let through: retrying cannot help, so not a 503.
+    res.locals.logger?.warn({ code: sqlState(error) }, 'request refused by the database');
+    http = new HttpError(400, 'invalid_request', 'request: holds a value that cannot be stored');
+  } else {
     // The code only: a driver's message may quote a statement.
     res.locals.logger?.error({ code: (error as { code?: string }).code ?? 'unknown' }, 'request failed');
     http = new HttpError(503, 'unavailable', 'Storage unavailable, try again');
