@@ -16,6 +16,9 @@ export default async function globalSetup() {
     PROGRAMS.nginx,
     PROGRAMS.nginxRtmp,
     PROGRAMS.ffmpeg,
+    PROGRAMS.apertium,
+    PROGRAMS.apertiumEngSpa,
+    PROGRAMS.apertiumEngCat,
   ]);
 
   await reapOrphanClusters();

@@ -9,10 +9,20 @@ export type DestinationKind = 'youtube' | 'zoom' | 'archive';
 /** starting: reading the room; sending: delivering; waiting: nothing to send or paced; failing: the last attempt failed; stopped: removed or lease lost. */
 export type DestinationState = 'starting' | 'sending' | 'waiting' | 'failing' | 'stopped';
 
-/** What the operator adds: the platform's caption address (a secret) and, for Zoom, the language. */
+/**
+ * A caption's track: `"original"` when its `label` is not `"translation"`, else its `ln` (BCP-47,
+ * e.g. `"es"`, `"pt-BR"`). The capture page's own Whisper translation is the track `"en"`.
+ */
+export type CaptionTrack = 'original' | (string & {});
+
+/**
+ * What the operator adds: the platform's caption address (a secret), the track it gets
+ * (`"original"` by default) and, for Zoom, the language (default: the track's, `en-US` for the
+ * original).
+ */
 export type NewDestination =
-  | { kind: 'youtube'; url: string }
-  | { kind: 'zoom'; url: string; lang?: string }
+  | { kind: 'youtube'; url: string; track?: CaptionTrack }
+  | { kind: 'zoom'; url: string; lang?: string; track?: CaptionTrack }
   | { kind: 'archive' };
 
 export interface Destination {
@@ -23,11 +33,18 @@ export interface Destination {
   /** The address with its secret parts masked (`https://upload.youtube.com/closedcaption?cid=…abcd`); null for the archive. */
   target: string | null;
   lang?: string;
+  /** The track a YouTube or Zoom destination gets; absent for the archive (it keeps every track). */
+  track?: CaptionTrack;
   state: DestinationState;
   /** Captions accepted from the room but not yet delivered here. */
   behind: number;
   /** Captions delivered. */
   sent: number;
+  /**
+   * Captions not sent because they were older than the live bound (`OUTPUTS_LIVE_MAX_AGE_MS`,
+   * 1 minute) when their turn came, after an outage; the archive has them. 0 for the archive.
+   */
+  skipped: number;
   lastError: { at: string; message: string } | null;
 }
 
@@ -36,7 +53,63 @@ export interface ArchiveSession {
   id: string;
   startedAt: string;
   endedAt: string | null;
+  /** Captions of the original track. */
   captions: number;
+  /** Every track the session holds, `"original"` first: each downloads as `<session>.<track>.<ext>`. */
+  tracks: { track: CaptionTrack; captions: number }[];
+}
+
+export type TranslationEngineKind = 'apertium' | 'libretranslate' | 'deepl';
+
+/**
+ * starting: not translated anything yet (or the room's reader is joining); translating: working;
+ * waiting: the engine failed in a way worth retrying soon (5xx, 429, timeout), retried with
+ * backoff; failing: the engine refused the requests (key, quota, pair), retried slowly; stopped:
+ * the room is no longer in the relay's configuration.
+ */
+export type TranslationState = 'starting' | 'translating' | 'waiting' | 'failing' | 'stopped';
+
+/** A translation target the operator adds to a room. */
+export interface NewTranslation {
+  /** BCP-47 target track, e.g. "es". */
+  target: string;
+  engine: TranslationEngineKind;
+  /** The room's spoken language, BCP-47; default "en". */
+  source?: string;
+  /** libretranslate: required; deepl: default from the key (":fx" -> api-free.deepl.com); apertium: default OUTPUTS_APERTIUM_URL. */
+  url?: string;
+  /** deepl: required; libretranslate: optional api_key. Stored server-side, never returned. */
+  key?: string;
+}
+
+export interface Translation {
+  id: string;
+  target: string;
+  source: string;
+  engine: TranslationEngineKind;
+  /** The engine's origin (no key in it). */
+  endpoint: string;
+  /** Masked: "…abcd" (last 4), null without a key. */
+  key: string | null;
+  state: TranslationState;
+  /** Original captions accepted but not yet translated and published. */
+  behind: number;
+  /** Translations published (corrections included). */
+  sent: number;
+  /** Never the key, never caption text. */
+  lastError: { at: string; message: string } | null;
+}
+
+/** What `POST /rooms/:room/translation-languages` answers: the targets the engine reports. */
+export interface TranslationLanguages {
+  engine: TranslationEngineKind;
+  source: string;
+  targets: { code: string; name: string }[];
+}
+
+/** `GET/PUT /rooms/:room/vocabulary`: names the translations keep unchanged. */
+export interface Vocabulary {
+  terms: string[];
 }
 
 /** Every error answer of the outputs service. */

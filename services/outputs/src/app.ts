@@ -3,28 +3,34 @@
  * the HTTP API. `index.ts` only reads the configuration and starts this.
  */
 import { hostname } from 'node:os';
-import { requestLog, securityHeaders } from '@live-captions/http';
+import { corsFor, requestLog, securityHeaders } from '@live-captions/http';
+import { type Leases, localLeases, redisLeases } from '@live-captions/redis';
 import type { Logger } from '@live-captions/runtime';
 import { openDatabase } from '@live-captions/sql';
 import express, { type Express } from 'express';
 import { archiveRepo } from './adapters/archive-repo.js';
 import { destinationsRepo } from './adapters/destinations-repo.js';
 import { ingestRepo } from './adapters/ingest-repo.js';
-import { type Leases, localLeases, redisLeases } from './adapters/leases.js';
 import { outputsMetrics } from './adapters/metrics.js';
 import { migrate } from './adapters/migrations.js';
 import { outboxRepo } from './adapters/outbox-repo.js';
+import { translationEngines } from './adapters/translation-engines.js';
+import { type TranslationsRepo, translationsRepo } from './adapters/translations-repo.js';
+import { vocabularyRepo } from './adapters/vocabulary-repo.js';
 import type { Config } from './config.js';
 import { Supervisor } from './delivery/supervisor.js';
 import type { RoomTokens } from './domain/rooms.js';
 import { archiveRoutes } from './routes/archive.js';
 import { destinationRoutes } from './routes/destinations.js';
-import { cors, errorHandler } from './routes/http.js';
+import { errorHandler } from './routes/http.js';
+import { translationRoutes } from './routes/translations.js';
 
 export interface Outputs {
   app: Express;
   supervisor: Supervisor;
   leases: Leases;
+  /** The translation targets as stored (keys included): for tests and the bench. */
+  translations: TranslationsRepo;
   database: 'postgresql' | 'pglite';
   close(): Promise<void>;
 }
@@ -48,6 +54,13 @@ export async function createOutputs(
   const metrics = outputsMetrics();
   const destinations = destinationsRepo(db.knex);
   const archive = archiveRepo(db.knex);
+  const translations = translationsRepo(db.knex);
+  const vocabulary = vocabularyRepo(db.knex);
+  const engines = translationEngines({
+    allowedHosts: config.allowedHosts,
+    apertiumUrl: config.OUTPUTS_APERTIUM_URL,
+    timeoutMs: config.OUTPUTS_TRANSLATION_TIMEOUT_MS,
+  });
   const supervisor = new Supervisor({
     destinationsRepo: destinations,
     destinations,
@@ -63,6 +76,10 @@ export async function createOutputs(
     timeoutMs: config.OUTPUTS_REQUEST_TIMEOUT_MS,
     failingRetryMs: config.OUTPUTS_FAILING_RETRY_MS,
     retryMaxMs: config.OUTPUTS_RETRY_MAX_MS,
+    liveMaxAgeMs: config.OUTPUTS_LIVE_MAX_AGE_MS,
+    translations,
+    vocabulary,
+    engines,
   });
 
   const app = express();
@@ -70,7 +87,12 @@ export async function createOutputs(
   app.use(requestLog(log));
   app.use(securityHeaders([]));
   app.use(metrics.track);
-  app.use(cors(config.allowedOrigins));
+  app.use(
+    corsFor(config.allowedOrigins, {
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      exposeHeaders: ['Content-Disposition'],
+    }),
+  );
   app.get('/health', async (_req, res) => {
     const db = await dbState();
     const redis = leases.redisState();
@@ -85,9 +107,19 @@ export async function createOutputs(
     });
   });
   app.get('/metrics', metrics.serve);
-  app.use(express.json({ limit: '16kb' }));
+  // No body parser here: a route that takes a body reads it after its token check (`jsonBody`).
   app.use(
     destinationRoutes({ repo: destinations, archive, supervisor, rooms, allowedHosts: config.allowedHosts }),
+  );
+  app.use(
+    translationRoutes({
+      repo: translations,
+      vocabulary,
+      engines,
+      rooms,
+      liveState: (id) => supervisor.translator(id)?.state,
+      check: () => supervisor.check(),
+    }),
   );
   app.use(archiveRoutes({ archive, rooms, sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS }));
   app.use((_req, res) => {
@@ -111,6 +143,7 @@ export async function createOutputs(
     app,
     supervisor,
     leases,
+    translations,
     database: db.kind,
     async close() {
       await supervisor.stop();

@@ -1,4 +1,4 @@
-import { parseOrigin } from '@live-captions/http';
+import { parseOriginList } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -40,8 +40,28 @@ export const configSchema = z.object({
   OUTPUTS_RETRY_MAX_MS: intVar(500, 600_000).default(30_000),
   /** Retry interval of a destination in `failing` (403/405, refused redirects). */
   OUTPUTS_FAILING_RETRY_MS: intVar(100, 3_600_000).default(60_000),
+  /**
+   * A caption older than this (by the relay's time) when its turn comes to be sent to YouTube or
+   * Zoom is archived but not sent: after an outage the live audience gets the captions of the
+   * last minute, not a burst of minutes-old ones (Zoom shows each caption as it comes; YouTube's
+   * viewers, 5-30 s behind live, are past that point of the stream). One minute covers what
+   * ordinary recovery takes (a restart, a replica takeover, retries backing off to 30 s).
+   */
+  OUTPUTS_LIVE_MAX_AGE_MS: intVar(1000, 86_400_000).default(60_000),
   /** An archive session ends after this long without a caption. */
   OUTPUTS_SESSION_IDLE_MS: intVar(1000, 86_400_000).default(30 * 60_000),
+  /**
+   * The self-hosted Apertium APy: a target with engine `apertium` and no url uses it, and its
+   * host:port is allowed by being configured here.
+   */
+  OUTPUTS_APERTIUM_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/, {
+      message: 'must be an http:// or https:// URL without query',
+    })
+    .default('http://127.0.0.1:2737'),
+  /** One translation engine call, from the request to the last byte of its answer. */
+  OUTPUTS_TRANSLATION_TIMEOUT_MS: intVar(100, 120_000).default(10_000),
 });
 
 export interface Config extends z.infer<typeof configSchema> {
@@ -61,15 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     issues.push(`OUTPUTS_ALLOWED_HOSTS: ${(error as Error).message}`);
   }
-  const allowedOrigins = new Set<string>();
-  for (const entry of (env.OUTPUTS_ALLOWED_ORIGINS ?? '').split(',').map((value) => value.trim())) {
-    if (entry === '') continue;
-    try {
-      allowedOrigins.add(parseOrigin(entry));
-    } catch (error) {
-      issues.push(`OUTPUTS_ALLOWED_ORIGINS: ${(error as Error).message}`);
-    }
-  }
+  const allowedOrigins = parseOriginList(
+    'OUTPUTS_ALLOWED_ORIGINS',
+    env.OUTPUTS_ALLOWED_ORIGINS ?? '',
+    issues,
+  );
   if (issues.length > 0 || values === undefined) throw new ConfigError(issues);
   return { ...values, allowedHosts, allowedOrigins };
 }

@@ -169,6 +169,42 @@ describe('destinations', () => {
     expect(res.text).not.toContain(SIGNATURE);
   });
 
+  test('a platform destination gets one track; Zoom speaks its language unless told', async () => {
+    const youtube = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send({ kind: 'youtube', url: YT.replace('stream1234', 'streamES01'), track: 'es' });
+    expect(youtube.status).toBe(201);
+    expect(youtube.body.destination).toMatchObject({ kind: 'youtube', track: 'es' });
+    const zoom = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send({ kind: 'zoom', url: ZOOM.replace('987654321', '111111111'), track: 'pt-br' });
+    expect(zoom.body.destination).toMatchObject({ track: 'pt-BR', lang: 'pt-BR' });
+    const told = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send({ kind: 'zoom', url: ZOOM.replace('987654321', '222222222'), track: 'es', lang: 'es-MX' });
+    expect(told.body.destination).toMatchObject({ track: 'es', lang: 'es-MX' });
+    const listed = await request(outputs.app).get(path).set(as(TOKENS.write));
+    for (const d of listed.body.destinations as { kind: string; track?: string }[])
+      expect(d.track === undefined).toBe(d.kind === 'archive');
+    for (const body of [
+      { kind: 'youtube', url: YT, track: 'Spanish' },
+      { kind: 'zoom', url: ZOOM, track: 42 },
+    ]) {
+      const bad = await request(outputs.app).post(path).set(as(TOKENS.write)).send(body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/^track: /);
+    }
+    const archive = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send({ kind: 'archive', track: 'es' });
+    expect(archive.status).toBe(400);
+    expect(archive.body.error.message).toMatch(/track/);
+  });
+
   test('a host listed in OUTPUTS_ALLOWED_HOSTS may be http', async () => {
     const res = await request(outputs.app)
       .post(path)
@@ -177,6 +213,102 @@ describe('destinations', () => {
     expect(res.status).toBe(201);
     expect(res.body.destination.target).toBe('http://127.0.0.1:4999/closedcaption?id=…55');
   });
+});
+
+describe('input that can never succeed (issue 36)', () => {
+  const YT2 = `https://upload.youtube.com/closedcaption?cid=c2&ns=yt&id=stream5678&signature=${SIGNATURE}`;
+
+  test('a URL spelt another way is the same destination: 409', async () => {
+    const first = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send({ kind: 'youtube', url: YT2 });
+    expect(first.status).toBe(201);
+    for (const spelling of [
+      YT2.replace('https://upload.youtube.com/', 'https://UPLOAD.YouTube.com:443/'),
+      YT2.replace('cid=c2&ns=yt', 'ns=yt&cid=c2'),
+      YT2.replace('https:', 'HTTP:'),
+    ]) {
+      const again = await request(outputs.app)
+        .post(path)
+        .set(as(TOKENS.write))
+        .send({ kind: 'youtube', url: spelling });
+      expect({ spelling, status: again.status, body: again.body }).toEqual({
+        spelling,
+        status: 409,
+        body: { error: { message: 'This room already has that destination', code: 'conflict' } },
+      });
+    }
+    expect(
+      (await request(outputs.app).delete(`${path}/${first.body.destination.id}`).set(as(TOKENS.write)))
+        .status,
+    ).toBe(204);
+  });
+
+  test.each([
+    ['a NUL', `${YT2}\u0000`],
+    ['a control character', `${YT2.replace('cid=', 'c\u0007id=')}`],
+    ['a space inside', YT2.replace('&ns=', ' &ns=')],
+  ])('400 for a URL with %s, never 503', async (_what, url) => {
+    const res = await request(outputs.app).post(path).set(as(TOKENS.write)).send({ kind: 'youtube', url });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { message: 'url: must not contain spaces or control characters', code: 'invalid_request' },
+    });
+  });
+
+  test.each([
+    ['a destination id with a NUL', `${path}/%00`],
+    ['a destination id that is no id', `${path}/not-an-id`],
+    ['an archive session with a NUL', `/rooms/${ROOM}/archive/a%00b`],
+  ])('404 for %s, never 503', async (_what, url) => {
+    const res = await request(outputs.app).delete(url).set(as(TOKENS.write));
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+
+  const URL_MESSAGE = 'url: must be the caption URL the platform shows (at most 4096 characters)';
+  test.each<[string, unknown, string]>([
+    ['lang 42', { kind: 'zoom', url: ZOOM, lang: 42 }, 'lang: must be a language tag like en-US'],
+    ['lang null', { kind: 'zoom', url: ZOOM, lang: null }, 'lang: must be a language tag like en-US'],
+    ['url 5', { kind: 'youtube', url: 5 }, URL_MESSAGE],
+    ['url an array', { kind: 'youtube', url: ['x'] }, URL_MESSAGE],
+    ['url of 4097 characters', { kind: 'youtube', url: 'x'.repeat(4097) }, URL_MESSAGE],
+    ['no url', { kind: 'youtube' }, URL_MESSAGE],
+    ['kind 5', { kind: 5 }, 'kind: must be youtube, zoom or archive'],
+    ['no kind', {}, 'kind: must be youtube, zoom or archive'],
+    ['an unknown field', { kind: 'archive', extra: 1 }, 'extra: unknown field'],
+    ['an array', [1, 2], 'body: must be a JSON object with a kind'],
+  ])('400 naming the field in our words for %s', async (_what, body, message) => {
+    const res = await request(outputs.app)
+      .post(path)
+      .set(as(TOKENS.write))
+      .send(body as object);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { message, code: 'invalid_request' } });
+  });
+
+  test.each([
+    ['no token', {}],
+    ['the read token', as(TOKENS.read)],
+    ['a wrong token', as('x'.repeat(43))],
+  ])(
+    'with %s: 401 before the body is read (not 400 for bad JSON, not 413 for a large body)',
+    async (_what, headers) => {
+      const malformed = await request(outputs.app)
+        .post(path)
+        .set(headers)
+        .set('Content-Type', 'application/json')
+        .send('{"kind":');
+      expect(malformed.status).toBe(401);
+      const large = await request(outputs.app)
+        .post(path)
+        .set(headers)
+        .send({ kind: 'youtube', url: `${YT}&pad=${'x'.repeat(17 * 1024)}` });
+      expect(large.status).toBe(401);
+      expect(large.body.error.code).toBe('unauthorized');
+    },
+  );
 });
 
 describe('archive', () => {
@@ -188,9 +320,10 @@ describe('archive', () => {
       .get(`/rooms/${ROOM}/archive/00000000-0000-0000-0000-000000000000.srt`)
       .set(as(TOKENS.read));
     expect(missing.status).toBe(404);
-    expect((await request(outputs.app).get(`/rooms/${ROOM}/archive/x.doc`).set(as(TOKENS.read))).status).toBe(
-      404,
-    );
+    for (const file of ['x.doc', '00000000-0000-0000-0000-000000000000.es.srt', 'x.es.vtt', 'x..srt'])
+      expect(
+        (await request(outputs.app).get(`/rooms/${ROOM}/archive/${file}`).set(as(TOKENS.read))).status,
+      ).toBe(404);
     expect(
       (await request(outputs.app).delete(`/rooms/${ROOM}/archive/abc`).set(as(TOKENS.read))).status,
     ).toBe(401);

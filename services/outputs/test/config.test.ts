@@ -17,6 +17,9 @@ describe('configuration', () => {
       OUTPUTS_YOUTUBE_INTERVAL_MS: 1000,
       OUTPUTS_ZOOM_INTERVAL_MS: 2500,
       OUTPUTS_LEASE_MS: 6000,
+      OUTPUTS_APERTIUM_URL: 'http://127.0.0.1:2737',
+      OUTPUTS_TRANSLATION_TIMEOUT_MS: 10_000,
+      OUTPUTS_LIVE_MAX_AGE_MS: 60_000,
     });
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.allowedHosts.size).toBe(0);
@@ -30,8 +33,11 @@ describe('configuration', () => {
       REDIS_URL: 'http://:hunter2@redis:6379',
       DATABASE_URL: 'mysql://user:hunter2@db/outputs',
       RELAY_URL: 'http://relay',
+      OUTPUTS_APERTIUM_URL: 'http://user:hunter2@apy:2737',
+      OUTPUTS_TRANSLATION_TIMEOUT_MS: '5',
+      OUTPUTS_LIVE_MAX_AGE_MS: '10',
     });
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(9);
     for (const name of [
       'OUTPUTS_PORT',
       'OUTPUTS_ALLOWED_HOSTS',
@@ -39,6 +45,9 @@ describe('configuration', () => {
       'REDIS_URL',
       'DATABASE_URL',
       'RELAY_URL',
+      'OUTPUTS_APERTIUM_URL',
+      'OUTPUTS_TRANSLATION_TIMEOUT_MS',
+      'OUTPUTS_LIVE_MAX_AGE_MS',
     ])
       expect(lines.some((line) => line.startsWith(name))).toBe(true);
     expect(lines.join('\n')).not.toContain('hunter2');

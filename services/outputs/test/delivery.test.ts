@@ -43,6 +43,8 @@ jest.setTimeout(180_000);
 const published: string[] = [];
 /** What the archive must hold: the latest text per caption id, in first-seen order. */
 const archived = new Map<string, string>();
+/** The second stream (track `en`): the archive keeps it as a track of its own. */
+const translated: string[] = [];
 let youtube: StandIn;
 let zoom: ZoomStandIn;
 let relay: Running | undefined;
@@ -89,8 +91,10 @@ function publish(from: number, to: number): void {
       n % 4 === 0 ? ' and then a much longer sentence that no caption window can hold on two lines' : '';
     const text = `Caption ${n} says ünïcödé hello${long}.`;
     writer?.publish({ final: text, id: `c${n}`, ln: 'fr' });
-    // The second stream of a room carrying both goes nowhere (same id: not a correction either).
+    // The second stream of a room carrying both is the track `en`: the platforms here take the
+    // original, the archive keeps it apart (same id: not a correction either).
     writer?.publish({ final: `Translation ${n}`, id: `c${n}`, ln: 'en', label: 'translation' });
+    translated.push(`Translation ${n}`);
     archived.set(`c${n}`, text);
     // Interim captions and clears go nowhere.
     writer?.publish({ interm: `Caption ${n + 1} say`, id: `c${n + 1}`, ln: 'en' });
@@ -215,7 +219,21 @@ test('every caption reaches YouTube, Zoom and the archive once, in order, throug
     .sessions;
   expect(sessions).toHaveLength(1);
   const session = sessions[0]!;
-  expect(session).toMatchObject({ captions: archived.size, endedAt: null });
+  expect(session).toMatchObject({
+    captions: archived.size,
+    endedAt: null,
+    tracks: [
+      { track: 'original', captions: archived.size },
+      { track: 'en', captions: translated.length },
+    ],
+  });
+  const en = await fetch(`http://127.0.0.1:${outputs!.port}/rooms/${ROOM}/archive/${session.id}.en.srt`, {
+    headers: { authorization: `Bearer ${TOKENS.read}` },
+  });
+  expect(en.headers.get('content-disposition')).toMatch(
+    /^attachment; filename="captions-output-\d{4}-\d{2}-\d{2}-\d{4}\.en\.srt"$/,
+  );
+  expect(parseSrt(await en.text()).map((cue) => cue.text)).toEqual(translated);
   const srt = await api(outputs!.port, 'GET', `/rooms/${ROOM}/archive/${session.id}.srt`, TOKENS.read);
   expect(srt.status).toBe(200);
   expect(parseSrt(srt.text).map((cue) => cue.text)).toEqual([...archived.values()]);

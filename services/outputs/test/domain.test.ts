@@ -82,6 +82,22 @@ describe('bodies', () => {
     expect(wrapLines('x'.repeat(70), 32)).toEqual(['x'.repeat(32), 'x'.repeat(32), 'x'.repeat(6)]);
   });
 
+  test('a word longer than a line is cut between characters, never inside one', () => {
+    // 21 emoji (2 code units each) in one word: a cut at 40 units or 32 would split a pair.
+    const emoji = '\u{1F600}'.repeat(21);
+    expect(wrapLines(emoji, 40)).toEqual(['\u{1F600}'.repeat(20), '\u{1F600}']);
+    expect(wrapLines(`x${emoji}`, 32)).toEqual([`x${'\u{1F600}'.repeat(15)}`, '\u{1F600}'.repeat(6)]);
+    // A flag (a sequence of 14 units) and letters with combining marks stay whole.
+    const flag = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}';
+    const lines = wrapLines(`${'e\u0301'.repeat(12)}${flag}${flag}`, 32);
+    expect(lines).toEqual([`${'e\u0301'.repeat(12)}`, `${flag}${flag}`]);
+    // One character longer than a line (a base with 50 combining marks) is cut between code points.
+    const zalgo = `a${'\u0301'.repeat(50)}`;
+    expect(wrapLines(zalgo, 32).map((line) => line.length)).toEqual([32, 19]);
+    for (const line of [...wrapLines(emoji, 40), ...lines, ...wrapLines(zalgo, 32)])
+      expect(line).not.toMatch(/\p{Cs}/u);
+  });
+
   test('YouTube: UTC timestamp lines, <br> between lines, long captions as several blocks', () => {
     const at = Date.UTC(2026, 10, 26, 9, 30, 0, 5);
     const body = youtubeBody([{ at, text: `Hello\nworld ${'word '.repeat(20).trim()}` }], 250);
@@ -148,7 +164,9 @@ describe('retries and sessions', () => {
   });
 
   test('request bodies name the wrong field', () => {
-    expect(newDestinationSchema.safeParse({ kind: 'zoom', url: 'x' }).data).toMatchObject({ lang: 'en-US' });
+    expect(newDestinationSchema.safeParse({ kind: 'zoom', url: 'x' }).data).toMatchObject({
+      track: 'original',
+    });
     expect(newDestinationSchema.safeParse({ kind: 'fax' }).success).toBe(false);
     expect(newDestinationSchema.safeParse({ kind: 'archive', url: 'x' }).success).toBe(false);
   });

@@ -1,17 +1,20 @@
 /**
- * Runs what this replica is responsible for: for every room with destinations whose lease it
- * holds, a relay reader and a sender per platform destination. Checked every quarter of the
- * lease time, and at once when the API adds or removes a destination.
+ * Runs what this replica is responsible for: for every room with destinations or translation
+ * targets whose lease it holds, a relay reader, a sender per platform destination and a
+ * translator per target language. Checked every quarter of the lease time, and at once when the
+ * API adds or removes a destination or a target.
  */
 import type { Logger } from '@live-captions/runtime';
 import type { DestinationRow, DestinationsRepo } from '../adapters/destinations-repo.js';
 import type { IngestRepo } from '../adapters/ingest-repo.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
+import type { TranslationRow } from '../adapters/translations-repo.js';
 import type { RoomTokens } from '../domain/rooms.js';
 import { RoomReader } from './room-reader.js';
 import { Sender, type SenderDeps } from './sender.js';
+import { Translator, type TranslatorDeps } from './translator.js';
 
-export interface SupervisorDeps extends SenderDeps {
+export interface SupervisorDeps extends SenderDeps, TranslatorDeps {
   destinationsRepo: DestinationsRepo;
   ingest: IngestRepo;
   relayUrl: string;
@@ -24,6 +27,7 @@ export interface SupervisorDeps extends SenderDeps {
 interface RunningRoom {
   reader: RoomReader;
   senders: Map<string, Sender>;
+  translators: Map<string, Translator>;
 }
 
 export class Supervisor {
@@ -63,6 +67,15 @@ export class Supervisor {
     return undefined;
   }
 
+  /** The translator of a target when this replica runs it. */
+  translator(id: string): Translator | undefined {
+    for (const room of this.running.values()) {
+      const translator = room.translators.get(id);
+      if (translator) return translator;
+    }
+    return undefined;
+  }
+
   /** Whether this replica reads `room` and its reader is joined. */
   roomState(room: string): 'joined' | 'connecting' | 'elsewhere' {
     const running = this.running.get(room);
@@ -85,31 +98,37 @@ export class Supervisor {
   private async tick(): Promise<void> {
     if (this.stopped) return;
     let destinations: DestinationRow[];
+    let targets: TranslationRow[];
     try {
       destinations = await this.deps.destinationsRepo.list();
+      targets = await this.deps.translations.list();
       this.dbOk = true;
     } catch {
       this.dbOk = false;
       return;
     }
-    const byRoom = new Map<string, DestinationRow[]>();
-    for (const destination of destinations) {
-      const list = byRoom.get(destination.room) ?? [];
-      list.push(destination);
-      byRoom.set(destination.room, list);
-    }
+    const byRoom = new Map<string, { destinations: DestinationRow[]; targets: TranslationRow[] }>();
+    const work = (room: string) => {
+      const entry = byRoom.get(room) ?? { destinations: [], targets: [] };
+      byRoom.set(room, entry);
+      return entry;
+    };
+    for (const destination of destinations) work(destination.room).destinations.push(destination);
+    for (const target of targets) work(target.room).targets.push(target);
     const tokens = this.deps.rooms();
-    for (const [room, list] of byRoom) {
-      const token = tokens.get(room)?.read;
+    for (const [room, entry] of byRoom) {
+      const token = tokens.get(room);
       if (!token) {
         await this.stopRoom(room);
         continue;
       }
       if (await this.deps.leases.hold(room)) {
-        this.runRoom(room, token, list);
-        for (const d of list)
+        this.runRoom(room, token, entry.destinations, entry.targets);
+        for (const d of entry.destinations)
           if (d.kind !== 'archive')
             this.deps.metrics.behind.set({ destination: d.id, kind: d.kind }, d.behind);
+        for (const t of entry.targets)
+          this.deps.metrics.translationBehind.set({ translation: t.id, target: t.target }, t.behind);
       } else await this.stopRoom(room, false);
     }
     for (const room of [...this.running.keys()]) if (!byRoom.has(room)) await this.stopRoom(room);
@@ -119,20 +138,28 @@ export class Supervisor {
     this.deps.metrics.relay.set({ state: 'connecting' }, this.running.size - joined);
   }
 
-  private runRoom(room: string, token: string, destinations: DestinationRow[]): void {
+  private runRoom(
+    room: string,
+    tokens: RoomTokens,
+    destinations: DestinationRow[],
+    targets: TranslationRow[],
+  ): void {
+    const token = tokens.read;
     let running = this.running.get(room);
     if (!running) {
       const senders = new Map<string, Sender>();
+      const translators = new Map<string, Translator>();
       const reader = new RoomReader(room, token, {
         relayUrl: this.deps.relayUrl,
         ingest: this.deps.ingest,
         metrics: this.deps.metrics,
         log: this.deps.log,
-        onAccepted: () => {
-          for (const sender of senders.values()) sender.wake();
+        onAccepted: (accepted) => {
+          if (accepted.sent) for (const sender of senders.values()) sender.wake();
+          if (accepted.queued) for (const translator of translators.values()) translator.wake();
         },
       });
-      running = { reader, senders };
+      running = { reader, senders, translators };
       this.running.set(room, running);
       this.deps.log.info({ room }, 'room lease held; reading');
       void reader.start();
@@ -147,13 +174,28 @@ export class Supervisor {
       if (destination.kind === 'archive' || running.senders.has(destination.id)) continue;
       running.senders.set(destination.id, new Sender(destination, this.deps));
     }
+    // A translator publishes with the room's write token: a new token (SIGHUP) starts it again.
+    const translating = new Set(targets.map((t) => t.id));
+    for (const [id, translator] of running.translators)
+      if (!translating.has(id) || translator.token !== tokens.write) {
+        running.translators.delete(id);
+        void translator.stop();
+      }
+    for (const target of targets) {
+      if (running.translators.has(target.id)) continue;
+      running.translators.set(target.id, new Translator(target, tokens.write, this.deps));
+    }
   }
 
   private async stopRoom(room: string, release = true): Promise<void> {
     const running = this.running.get(room);
     if (!running) return;
     this.running.delete(room);
-    await Promise.all([running.reader.stop(), ...[...running.senders.values()].map((s) => s.stop())]);
+    await Promise.all([
+      running.reader.stop(),
+      ...[...running.senders.values()].map((s) => s.stop()),
+      ...[...running.translators.values()].map((t) => t.stop()),
+    ]);
     if (release) await this.deps.leases.release(room);
     this.deps.log.info({ room }, release ? 'room released' : 'room lease lost; stopped');
   }

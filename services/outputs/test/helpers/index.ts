@@ -29,8 +29,11 @@ export const TOKENS = {
   otherWrite: 'sourceWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
 };
 
-/** A relay.private.json with the output room and another room; returns its path. */
-export function relayConfigFile(): string {
+/**
+ * A relay.private.json with the output room and another room (and `limits` of the relay, e.g. a
+ * shortened history); returns its path.
+ */
+export function relayConfigFile(limits?: Record<string, number>): string {
   const dir = mkdtempSync(join(tmpdir(), 'outputs-test-'));
   const path = join(dir, 'relay.private.json');
   writeFileSync(
@@ -41,6 +44,7 @@ export function relayConfigFile(): string {
         captions: { read: TOKENS.otherRead, write: TOKENS.otherWrite },
         [ROOM]: { read: TOKENS.read, write: TOKENS.write },
       },
+      ...(limits ? { limits } : {}),
     }),
   );
   return path;
@@ -67,11 +71,17 @@ export async function until(what: string, probe: () => boolean | Promise<boolean
   }
 }
 
+/**
+ * The port `proc` logs with `message`; generous, as a start compiles TypeScript on a loaded machine.
+ * A process that never gets there is killed, and the error carries the end of its output.
+ */
 async function portOf(proc: ServiceProcess, message: RegExp): Promise<number> {
-  await until(
-    `${message} in the log:\n${proc.output().slice(-3000)}`,
-    () => proc.logLines(message).length > 0,
-  );
+  try {
+    await until(`${message} in the log`, () => proc.logLines(message).length > 0, 60_000);
+  } catch (error) {
+    await killAll([proc]);
+    throw new Error(`${(error as Error).message}; it printed:\n${proc.output().slice(-3000)}`);
+  }
   return Number(proc.logLines(message)[0]?.port);
 }
 

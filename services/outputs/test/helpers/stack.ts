@@ -38,8 +38,10 @@ export async function startRelayStack(options: {
   allowed: number[];
   databaseUrl?: string;
   relayRedis?: { url: string; prefix: string };
+  /** The relay's `limits` (its config file's), e.g. a shortened history. */
+  relayLimits?: Record<string, number>;
 }): Promise<RelayStack> {
-  const configPath = relayConfigFile();
+  const configPath = relayConfigFile(options.relayLimits);
   const relay = await startRelay(configPath, await freePort(), options.relayRedis);
   const env = {
     CAPTION_RELAY_CONFIG: configPath,
