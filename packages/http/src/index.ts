@@ -1,7 +1,8 @@
+export { corsFor, parseOriginList } from './cors.js';
 export { listenMetrics, METRICS_PATH, type ServiceMetrics, serviceMetrics } from './metrics.js';
 export { type AccessFields, correlationId, logAccess, pathOf, requestLog } from './request-log.js';
 export { securityHeaders } from './security-headers.js';
-export { tokenLookup, tokensEqual } from './token.js';
+export { apiKeyProblem, bearerChecker, tokenLookup, tokensEqual } from './token.js';
 export {
   clientAddress,
   normalizeAddress,
@@ -9,4 +10,11 @@ export {
   type TrustedProxies,
   trustedProxiesVar,
 } from './trusted-proxies.js';
-export { LOOPBACK_HOSTS, parseOrigin, relayUrlProblem } from './urls.js';
+export {
+  LOOPBACK_HOSTS,
+  type OutboundAddress,
+  outboundAddress,
+  parseHostList,
+  parseOrigin,
+  relayUrlProblem,
+} from './urls.js';

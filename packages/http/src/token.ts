@@ -30,3 +30,16 @@ export function tokenLookup<T>(
     return found;
   };
 }
+
+/** A checker of `Authorization` headers against the one service access token (`CAPTION_API_KEY`). */
+export function bearerChecker(apiKey: string): (authorization: string | undefined) => boolean {
+  const lookup = tokenLookup([[apiKey, true]]);
+  return (authorization) => lookup(/^Bearer (.+)$/.exec(authorization ?? '')?.[1]) === true;
+}
+
+/** `CAPTION_API_KEY`: at least 24 printable ASCII characters, no whitespace. The problem, or undefined. */
+export function apiKeyProblem(key: string): string | undefined {
+  if (!/^[\x21-\x7e]*$/.test(key)) return 'must be printable ASCII without whitespace';
+  if (key.length < 24) return 'must be at least 24 characters';
+  return undefined;
+}

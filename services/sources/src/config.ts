@@ -1,0 +1,136 @@
+/**
+ * The stream sources service's settings, validated at start-up (one line per wrong variable,
+ * never a secret's value). `secrets/caption-local.env` fills what the environment leaves unset,
+ * as for the gateway: the same service access token guards both.
+ */
+import { accessSync, constants } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { apiKeyProblem, parseOriginList } from '@live-captions/http';
+import {
+  ConfigError,
+  intVar,
+  parseEnvInto,
+  portVar,
+  postgresUrlVar,
+  readEnvFile,
+  redisUrlVar,
+} from '@live-captions/runtime';
+import { z } from 'zod';
+import { AllowList } from './domain/addresses.js';
+
+const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const portRange = z
+  .string()
+  .regex(/^\d{1,5}-\d{1,5}$/, { message: 'must be FIRST-LAST, e.g. 9000-9015' })
+  .transform((value) => value.split('-').map(Number) as [number, number])
+  .refine(([first, last]) => first >= 1 && last <= 65535 && first <= last && last - first < 1024, {
+    message: 'must be ports 1-65535, first <= last, at most 1024 of them',
+  });
+
+export const configSchema = z.object({
+  SOURCES_BIND: z.string().min(1).default('127.0.0.1'),
+  SOURCES_PORT: portVar().default(8084),
+  /** The gateway whose native `POST /transcribe` the windows go to. */
+  CAPTION_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#@]+\/?$/, {
+      message: 'must be an http(s):// origin without path or credentials',
+    })
+    .default('http://127.0.0.1:8765'),
+  /** The relay the captions are published to. */
+  RELAY_URL: z
+    .string()
+    .regex(/^wss?:\/\/[^/?#@]+(\/[^?#]*)?$/, { message: 'must be a ws:// or wss:// URL without query' })
+    .default('ws://127.0.0.1:8080/ws'),
+  /** The relay's private configuration: the rooms and their write tokens. */
+  CAPTION_RELAY_CONFIG: z.string().min(1).default('secrets/relay.private.json'),
+  DATABASE_URL: postgresUrlVar().optional(),
+  SOURCES_DATA_DIR: z.string().min(1).default('./data/sources'),
+  REDIS_URL: redisUrlVar().optional(),
+  SOURCES_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
+    .default('sources:'),
+  /** Lease time to live: a dead replica's sources move at most this long (plus a check) after. */
+  SOURCES_LEASE_MS: intVar(2000, 60_000).default(6000),
+  /** Sources one node runs at most; more are refused with 409 `capacity`. */
+  SOURCES_MAX_PER_NODE: intVar(1, 256).default(8),
+  /** Push listeners: RTMP (nginx-rtmp, `rtmp://host:PORT/live/<key>`; 0 = none) and SRT ports. */
+  SOURCES_PUSH_BIND: z.string().min(1).default('127.0.0.1'),
+  SOURCES_RTMP_PORT: intVar(0, 65535).default(1935),
+  SOURCES_SRT_PORTS: portRange.default([9000, 9015]),
+  /** The host name encoders reach the push listeners at (shown in the push URLs). */
+  SOURCES_PUBLIC_HOST: z.string().min(1).default('localhost'),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  NGINX_PATH: z.string().min(1).default('nginx'),
+  NGINX_RTMP_MODULE: z.string().min(1).default('/usr/lib/nginx/modules/ngx_rtmp_module.so'),
+  /** Per source: decoder threads, niceness, address-space limit of its ffmpeg. */
+  SOURCES_FFMPEG_THREADS: intVar(1, 8).default(1),
+  SOURCES_FFMPEG_NICE: intVar(0, 19).default(10),
+  SOURCES_FFMPEG_MEMORY_MB: intVar(64, 8192).default(512),
+  /** The certificate authorities RTMPS and HTTPS inputs are verified against (PEM bundle). */
+  SOURCES_CA_FILE: z
+    .string()
+    .min(1)
+    .refine(readable, { message: 'must be a readable PEM file of certificate authorities' })
+    .default('/etc/ssl/certs/ca-certificates.crt'),
+  /** Audio below the sensitivity's level for this long makes a live source `silent`. */
+  SOURCES_SILENT_SECONDS: intVar(2, 3600).default(10),
+  /** Seconds without audio from a connected input before its ffmpeg is restarted. */
+  SOURCES_STALL_SECONDS: intVar(2, 300).default(6),
+  /** Longest wait between two reconnects (backoff from 0.5 s, doubling, with jitter). */
+  SOURCES_RECONNECT_MAX_SECONDS: intVar(1, 600).default(30),
+});
+
+export interface Config extends z.infer<typeof configSchema> {
+  /** The service access token (the gateway's CAPTION_API_KEY rule); undefined: loopback trust. */
+  apiKey: string | undefined;
+  /** Private and loopback hosts pull sources may still reach (SOURCES_ALLOWED_HOSTS). */
+  allowedHosts: AllowList;
+  /** Browser origins answered with CORS (SOURCES_ALLOWED_ORIGINS: the links hub's panel). */
+  allowedOrigins: ReadonlySet<string>;
+}
+
+/** The environment with `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) under it. */
+export function sourcesEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
+  return { ...(readEnvFile(file) ?? {}), ...env };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const issues: string[] = [];
+  const values = parseEnvInto(issues, configSchema, env);
+  const apiKey = env.CAPTION_API_KEY || undefined;
+  if (apiKey !== undefined) {
+    const problem = apiKeyProblem(apiKey);
+    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
+  }
+  let allowedHosts = new AllowList([]);
+  try {
+    allowedHosts = AllowList.parse(env.SOURCES_ALLOWED_HOSTS ?? '');
+  } catch (error) {
+    issues.push(`SOURCES_ALLOWED_HOSTS: ${(error as Error).message}`);
+  }
+  const allowedOrigins = parseOriginList(
+    'SOURCES_ALLOWED_ORIGINS',
+    env.SOURCES_ALLOWED_ORIGINS ?? '',
+    issues,
+  );
+  // A browser origin without a token would let any page of that origin's users run sources.
+  if (allowedOrigins.size > 0 && apiKey === undefined)
+    issues.push(
+      'SOURCES_ALLOWED_ORIGINS: needs CAPTION_API_KEY (browser origins are only allowed with a token)',
+    );
+  if (issues.length > 0 || values === undefined) throw new ConfigError(issues);
+  return { ...values, apiKey, allowedHosts, allowedOrigins };
+}

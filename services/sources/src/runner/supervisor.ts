@@ -1,0 +1,133 @@
+/**
+ * Runs what this replica is responsible for: every source that should run and whose lease it holds,
+ * up to SOURCES_MAX_PER_NODE. Checked every quarter of the lease time, and at once when the API
+ * adds, starts, stops, changes or removes a source. A replica that dies stops renewing its leases;
+ * another one takes its sources at its next check after they lapse.
+ */
+import type { Leases } from '@live-captions/redis';
+import type { Logger } from '@live-captions/runtime';
+import type { SourcesMetrics } from '../adapters/metrics.js';
+import type { Nodes } from '../adapters/nodes.js';
+import type { SourceRow, SourcesRepo } from '../adapters/sources-repo.js';
+import { type RunnerDeps, SourceRunner } from './source-runner.js';
+
+export interface SupervisorDeps {
+  repo: SourcesRepo;
+  leases: Leases;
+  nodes: Nodes;
+  runner: RunnerDeps;
+  maxPerNode: number;
+  tickMs: number;
+  log: Logger;
+  metrics: SourcesMetrics;
+}
+
+export class Supervisor {
+  private readonly running = new Map<string, { runner: SourceRunner; settings: string }>();
+  private timer?: NodeJS.Timeout;
+  private ticking: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** False while the database cannot be read (health). */
+  dbOk = true;
+
+  constructor(private readonly deps: SupervisorDeps) {}
+
+  start(): void {
+    const loop = () => {
+      this.timer = setTimeout(() => {
+        void this.check().finally(() => {
+          if (!this.stopped) loop();
+        });
+      }, this.deps.tickMs);
+    };
+    void this.check();
+    loop();
+  }
+
+  /** Runs a check now; resolves when it is done. */
+  check(): Promise<void> {
+    this.ticking = this.ticking.then(() => this.tick()).catch(() => undefined);
+    return this.ticking;
+  }
+
+  /** The runner of a source when this replica runs it. */
+  runner(id: string): SourceRunner | undefined {
+    return this.running.get(id)?.runner;
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Whether this replica may take (or holds) a push source's lease now: an encoder is arriving here. */
+  async claim(id: string): Promise<boolean> {
+    if (this.running.has(id)) return true;
+    if (this.running.size >= this.deps.maxPerNode) return false;
+    if (!(await this.deps.leases.hold(id))) return false;
+    await this.check();
+    return this.running.has(id);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.all([...this.running.keys()].map((id) => this.stopSource(id)));
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    await this.deps.nodes.beat();
+    let sources: SourceRow[];
+    try {
+      sources = await this.deps.repo.list();
+      this.dbOk = true;
+    } catch {
+      this.dbOk = false;
+      return;
+    }
+    const wanted = new Map(sources.filter((s) => s.running).map((s) => [s.id, s]));
+    for (const id of [...this.running.keys()]) if (!wanted.has(id)) await this.stopSource(id);
+    for (const source of wanted.values()) {
+      const mine = this.running.has(source.id);
+      if (!mine && this.running.size >= this.deps.maxPerNode) continue;
+      if (await this.deps.leases.hold(source.id)) this.run(source);
+      else if (mine) await this.stopSource(source.id, false);
+    }
+    const states = new Map<string, number>();
+    for (const { runner } of this.running.values()) {
+      const status = runner.status();
+      states.set(status.state, (states.get(status.state) ?? 0) + 1);
+      this.deps.metrics.behind.set({ source: runner.id }, status.behindSeconds);
+    }
+    this.deps.metrics.running.reset();
+    for (const [state, count] of states) this.deps.metrics.running.set({ state }, count);
+  }
+
+  private run(source: SourceRow): void {
+    const settings = JSON.stringify(source.settings);
+    const running = this.running.get(source.id);
+    if (running) {
+      if (running.settings !== settings) {
+        running.runner.update(source);
+        running.settings = settings;
+      }
+      return;
+    }
+    this.deps.log.info(
+      { source: source.id, room: source.room, kind: source.kind },
+      'source lease held; running',
+    );
+    this.running.set(source.id, { runner: new SourceRunner(source, this.deps.runner), settings });
+  }
+
+  private async stopSource(id: string, release = true): Promise<void> {
+    const running = this.running.get(id);
+    if (!running) return;
+    this.running.delete(id);
+    this.deps.metrics.behind.remove({ source: id });
+    await running.runner.stop();
+    if (release) await this.deps.leases.release(id);
+    this.deps.log.info({ source: id }, release ? 'source stopped' : 'source lease lost; stopped');
+  }
+}
