@@ -211,7 +211,11 @@ describe('the audience page on a phone', () => {
       publish({ final: `Line ${i} of a long talk about rivers.`, id: `e-${i}`, ln: 'en' });
     await waitForText(page, 'Line 30 of');
     expect(await page.isHidden('#jump-live')).toBe(true);
-    await page.evaluate(() => window.scrollTo(0, 0));
+    // The reader scrolls back (a gesture: a scroll the page makes itself, or a layout change, never
+    // stops it following).
+    await page.mouse.move(180, 400);
+    await page.mouse.wheel(0, -20_000);
+    await page.waitForFunction(() => window.scrollY === 0);
     publish({ final: 'Something new while reading back.', id: 'e-31', ln: 'en' });
     await waitForText(page, 'Something new while reading back.');
     await page.waitForSelector('#jump-live', { state: 'visible' });

@@ -159,7 +159,7 @@ describe('live captions in a browser', () => {
       () => document.querySelector('#fetch-status')?.textContent === 'Filled in from the capture host.',
     );
     await hub.waitForFunction(
-      () => document.querySelector('#links-status')?.textContent === 'All three links are ready.',
+      () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
     );
     const links = {
       capture: await hub.inputValue('#capture-link'),

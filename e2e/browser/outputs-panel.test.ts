@@ -85,7 +85,8 @@ beforeAll(async () => {
         const health = await fetch(`http://127.0.0.1:${outputsPort}/health`);
         return ((await health.json()) as { relay?: string }).relay === 'connected';
       },
-      60_000,
+      // Its embedded database starts in ~5 s on an idle machine, over a minute on a loaded one.
+      180_000,
     );
     await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
   } catch (error) {
@@ -103,7 +104,7 @@ beforeAll(async () => {
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
   errors = watchErrors(page);
   publisher = createPublisher({ url: relayUrl, room: ROOM, token: tokens.outputWrite });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   publisher?.close();

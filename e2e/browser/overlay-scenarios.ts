@@ -104,7 +104,7 @@ export async function hubOpenAndToken({ session }: OperatorLoop): Promise<void> 
   errors.hubToken = watchErrors(hub);
   await hub.goto(`${stack.uiUrl}#${fragment({ token: stack.apiKey })}`);
   await hub.waitForFunction(
-    () => document.querySelector('#links-status')?.textContent === 'All three links are ready.',
+    () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
   );
   expect(hub.url()).not.toContain(stack.apiKey);
   // Open beside Copy.
@@ -125,7 +125,7 @@ export async function hubOpenAndToken({ session }: OperatorLoop): Promise<void> 
   );
   await hub.reload();
   await hub.waitForFunction(
-    () => document.querySelector('#links-status')?.textContent === 'All three links are ready.',
+    () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
   );
   expect(await hub.isChecked('#remember-token')).toBe(true);
   await hub.uncheck('#remember-token');

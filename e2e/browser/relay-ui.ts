@@ -17,7 +17,10 @@ export interface RelayUi {
   processes(): ServiceProcess[];
   /** Resolves once both answer /health (30 s each). */
   ready(): Promise<void>;
-  restartRelay(): Promise<void>;
+  /** Stops the relay and starts it again after `downMs` (an outage that long). */
+  restartRelay(downMs?: number): Promise<void>;
+  /** Sends the relay process a signal: SIGSTOP freezes it (its sockets stay open), SIGCONT thaws it. */
+  signalRelay(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -64,6 +67,9 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     UI_BIND: '127.0.0.1',
     UI_PORT: String(uiPort),
     RELAY_URL: relayUrl,
+    // No stream sources service in these stacks: the hub's sources panel stays hidden (its
+    // default address could reach another stack's service on this machine).
+    SOURCES_URL: '',
     ...options.uiEnv,
   });
   const relayReady = () =>
@@ -78,12 +84,18 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
       await relayReady();
       await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
     },
-    async restartRelay() {
+    async restartRelay(downMs = 0) {
       await relay.stop();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       relay = startService('relay', relayEnv);
       await relayReady();
     },
+    signalRelay(signal) {
+      relay.child.kill(signal);
+    },
     async stop() {
+      // A frozen relay would not hear SIGTERM.
+      relay.child.kill('SIGCONT');
       await Promise.all([relay, ui].map((service) => service.stop()));
     },
   };

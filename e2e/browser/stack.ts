@@ -27,7 +27,10 @@ export interface Stack {
   uiUrl: string;
   relayUrl: string;
   proxy: CaptureProxy;
-  restartRelay(): Promise<void>;
+  /** Stops the relay and starts it again after `downMs` (an outage that long). */
+  restartRelay(downMs?: number): Promise<void>;
+  /** SIGSTOP freezes the relay (its sockets stay open, nothing answers), SIGCONT thaws it. */
+  signalRelay(signal: NodeJS.Signals): void;
   /**
    * Stops the speech gateway (the capture proxy then answers 502), and starts it again, with
    * `env` over its usual environment (until the next start).
@@ -97,7 +100,8 @@ export async function startStack(captureDir: string): Promise<Stack> {
     relayUrl: servers.relayUrl,
     proxy,
     logs,
-    restartRelay: () => servers.restartRelay(),
+    restartRelay: (downMs) => servers.restartRelay(downMs),
+    signalRelay: (signal) => servers.signalRelay(signal),
     async stopGateway() {
       await gateway.stop();
     },

@@ -1,9 +1,17 @@
 /**
  * From captions as they went out (a wall-clock instant and a text each) to cues with a start and an
  * end on the session's own clock. A caption has no end of its own: it stays until the next one
- * replaces it, so its cue ends where the next begins, held at least `minMs` (a flash nobody can
- * read helps no one) and at most `maxMs` (a caption followed by a long silence should not hang on
- * screen through it).
+ * replaces it, so its cue ends where the next begins, at most `maxMs` after it started (a caption
+ * followed by a long silence should not hang on screen through it).
+ *
+ * Two rules keep a file readable whatever the live path did:
+ * - **No cue shorter than `minMs`** (1 s by default, `MIN_CUE_MS`). Captions that went out closer
+ *   together than that (a timed queue released at once by a switch to live mode, a publisher's
+ *   backlog after a relay outage) are spread out: each cue starts at least `minMs` after the one
+ *   before it. The file then runs behind the live clock by at most `minMs` per caption of the
+ *   burst, and catches up at the next pause longer than that.
+ * - **No cue twice**: a caption whose text is the text of the caption just before it (a resend
+ *   after an outage, a replay) is the same caption, and adds no cue; the first one keeps its time.
  */
 
 /** One caption as it went out to the audience. */
@@ -24,25 +32,48 @@ export interface Cue {
 export interface CueTiming {
   /** The instant that is 00:00:00.000 in the file. Default: the first caption's. */
   originMs?: number;
-  /** Shortest cue, unless the next caption comes sooner. Default 1000. */
+  /** Shortest cue. Default `MIN_CUE_MS`. */
   minMs?: number;
-  /** Longest cue. Default 7000. */
+  /** Longest cue (never below `minMs`). Default `MAX_CUE_MS`. */
   maxMs?: number;
 }
 
-/** Cues of captions in the order they went out; empty texts are left out. */
+/**
+ * The shortest cue a file holds: about the time a reader needs to take in a short caption (a few
+ * words at 15-20 characters a second), above the 5/6 s that subtitling guides give as the floor.
+ */
+export const MIN_CUE_MS = 1000;
+/** The longest cue: a caption left on screen through a silence is taken off after this. */
+export const MAX_CUE_MS = 7000;
+
+/** A caption's text as a reader sees it: lines trimmed, blank ones gone (the writers' rule too). */
+const seen = (text: string) =>
+  text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim().replace(/\s+/g, ' '))
+    .filter((line) => line !== '')
+    .join('\n');
+
+/** Cues of captions in the order they went out; empty texts and repeats are left out. */
 export function cuesOf(captions: readonly TimedCaption[], timing: CueTiming = {}): Cue[] {
-  const shown = captions.filter((caption) => caption.text.trim() !== '');
-  const origin = timing.originMs ?? shown[0]?.at ?? 0;
-  const minMs = timing.minMs ?? 1000;
-  const maxMs = timing.maxMs ?? 7000;
-  return shown.map((caption, index) => {
-    const startMs = Math.max(0, caption.at - origin);
-    const next = shown[index + 1];
-    const nextStart = next === undefined ? Number.POSITIVE_INFINITY : Math.max(startMs, next.at - origin);
-    const held = Math.min(startMs + maxMs, Math.max(startMs + minMs, nextStart));
-    // The next caption replaces this one on screen: never let two cues overlap.
-    const endMs = Math.min(held, Math.max(nextStart, startMs + 1));
-    return { startMs, endMs, text: caption.text };
+  const minMs = Math.max(1, timing.minMs ?? MIN_CUE_MS);
+  const maxMs = Math.max(minMs, timing.maxMs ?? MAX_CUE_MS);
+  const starts: { startMs: number; text: string }[] = [];
+  let origin = timing.originMs;
+  let previous: string | undefined;
+  for (const caption of captions) {
+    const text = seen(caption.text);
+    if (text === '' || text === previous) continue;
+    previous = text;
+    origin ??= caption.at;
+    const last = starts.at(-1);
+    const startMs = Math.max(0, caption.at - origin, last ? last.startMs + minMs : 0);
+    starts.push({ startMs, text: caption.text });
+  }
+  return starts.map(({ startMs, text }, index) => {
+    const next = starts[index + 1];
+    // The next cue starts at least `minMs` later: ending there keeps cues apart and long enough.
+    const endMs = Math.min(startMs + maxMs, next ? next.startMs : Number.POSITIVE_INFINITY);
+    return { startMs, endMs, text };
   });
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { ffprobeCueCount } from '@live-captions/test-services';
 import {
   CaptionFileError,
   captionFile,
   cuesOf,
+  MAX_CUE_MS,
+  MIN_CUE_MS,
   parseSrt,
   parseWebVtt,
   toSrt,
@@ -13,18 +16,17 @@ import {
 const t0 = Date.UTC(2026, 10, 26, 18, 0, 0);
 
 describe('cuesOf', () => {
-  it('ends each cue where the next begins, held between the shortest and the longest', () => {
+  it('ends each cue where the next begins, at most the longest', () => {
     const cues = cuesOf([
       { at: t0, text: 'one' },
       { at: t0 + 3000, text: 'two' },
-      { at: t0 + 3400, text: 'three' },
+      { at: t0 + 4200, text: 'three' },
       { at: t0 + 60_000, text: 'four' },
     ]);
     expect(cues).toEqual([
       { startMs: 0, endMs: 3000, text: 'one' },
-      // The next caption came sooner than the shortest hold: it replaces this one, no overlap.
-      { startMs: 3000, endMs: 3400, text: 'two' },
-      { startMs: 3400, endMs: 10_400, text: 'three' },
+      { startMs: 3000, endMs: 4200, text: 'two' },
+      { startMs: 4200, endMs: 11_200, text: 'three' },
       { startMs: 60_000, endMs: 67_000, text: 'four' },
     ]);
   });
@@ -40,12 +42,71 @@ describe('cuesOf', () => {
     expect(cues).toEqual([{ startMs: 1000, endMs: 5000, text: 'only' }]);
   });
 
-  it('gives two captions of one millisecond a cue each that ends after it starts', () => {
+  it('spreads a burst so that no cue is shorter than the minimum, and catches up at a pause', () => {
+    // A timed queue released at once by a switch to live mode, then a publisher's backlog after an
+    // outage: captions 0-60 ms apart.
+    const at = [0, 1, 2, 54, 5_000, 5_010, 5_020, 20_000];
+    const cues = cuesOf(at.map((ms, index) => ({ at: t0 + ms, text: `caption ${index}` })));
+    expect(cues.map((cue) => [cue.startMs, cue.endMs])).toEqual([
+      [0, 1000],
+      [1000, 2000],
+      [2000, 3000],
+      [3000, 5000],
+      [5000, 6000],
+      [6000, 7000],
+      [7000, 14_000],
+      [20_000, 27_000],
+    ]);
+    for (const cue of cues) expect(cue.endMs - cue.startMs).toBeGreaterThanOrEqual(MIN_CUE_MS);
+  });
+
+  it('gives two captions of one millisecond a readable cue each', () => {
     const cues = cuesOf([
       { at: t0, text: 'a' },
       { at: t0, text: 'b' },
     ]);
-    expect(cues.every((cue) => cue.endMs > cue.startMs)).toBe(true);
+    expect(cues).toEqual([
+      { startMs: 0, endMs: MIN_CUE_MS, text: 'a' },
+      { startMs: MIN_CUE_MS, endMs: MIN_CUE_MS + MAX_CUE_MS, text: 'b' },
+    ]);
+  });
+
+  it('never writes the same caption twice in a row (a resend after an outage)', () => {
+    const cues = cuesOf([
+      { at: t0, text: 'Welcome, everyone.' },
+      { at: t0 + 2000, text: 'We begin with the minutes.' },
+      { at: t0 + 17_800, text: 'We begin with the  minutes. ' },
+      { at: t0 + 19_000, text: 'Item one.' },
+      { at: t0 + 22_000, text: 'Welcome, everyone.' },
+    ]);
+    expect(cues).toEqual([
+      { startMs: 0, endMs: 2000, text: 'Welcome, everyone.' },
+      { startMs: 2000, endMs: 9000, text: 'We begin with the minutes.' },
+      { startMs: 19_000, endMs: 22_000, text: 'Item one.' },
+      // Not the one just before it: said again, kept.
+      { startMs: 22_000, endMs: 29_000, text: 'Welcome, everyone.' },
+    ]);
+  });
+
+  it('keeps the longest cue at least as long as the shortest', () => {
+    const cues = cuesOf([{ at: t0, text: 'x' }], { minMs: 3000, maxMs: 1000 });
+    expect(cues).toEqual([{ startMs: 0, endMs: 3000, text: 'x' }]);
+  });
+});
+
+describe('files ffmpeg reads', () => {
+  it('have every cue of a burst with repeats read by ffprobe, none shorter than the minimum', () => {
+    const at = [0, 1, 1, 2, 54, 54, 3000, 3001, 15_800, 15_801, 15_802];
+    const captions = at.map((ms, index) => ({ at: t0 + ms, text: `caption ${Math.min(index, 9)}` }));
+    const cues = cuesOf(captions);
+    expect(cues).toHaveLength(10);
+    for (const format of ['srt', 'vtt'] as const) {
+      const file = captionFile(cues, format);
+      const parsed = format === 'srt' ? parseSrt(file) : parseWebVtt(file);
+      expect(new Set(parsed.map((cue) => cue.text)).size).toBe(parsed.length);
+      for (const cue of parsed) expect(cue.endMs - cue.startMs).toBeGreaterThanOrEqual(MIN_CUE_MS);
+      expect(ffprobeCueCount(file, format)).toBe(cues.length);
+    }
   });
 });
 

@@ -7,4 +7,6 @@ export interface SiteConfig {
   captureUrl: string | null;
   /** The outputs service's base (YouTube, Zoom, transcript archive), ending with `/`; null: none. */
   outputsUrl: string | null;
+  /** The stream sources service's base (live streams captioned without a browser), ending with `/`; null: none. */
+  sourcesUrl: string | null;
 }

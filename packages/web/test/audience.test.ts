@@ -57,16 +57,38 @@ describe('audience transcript', () => {
     expect(texts(model)).toEqual(['Kept.']);
   });
 
-  test('offers the tracks seen (transcript first) and shows one of them or both', () => {
+  test('offers the tracks seen (the original first) and shows one of them or all', () => {
     const model = new AudienceTranscript();
     model.apply(caption({ id: 'c-1', final: 'Translated first.', label: 'translation', ln: 'en' }));
     model.apply(caption({ id: 'c-1', final: 'Zuerst übersetzt.', ln: 'de' }));
     model.apply(caption({ id: 'c-2', final: 'Nur Deutsch.', ln: 'de' }));
-    expect(model.tracks.map((t) => t.key)).toEqual(['transcript:de', 'translation:en']);
-    expect(texts(model)).toEqual(['Zuerst übersetzt. | Translated first.', 'Nur Deutsch.']);
-    expect(texts(model, 'translation:en')).toEqual(['Translated first.']);
-    expect(texts(model, 'transcript:de')).toEqual(['Zuerst übersetzt.', 'Nur Deutsch.']);
-    expect(model.line('c-2', 'translation:en')).toBeNull();
+    model.apply(caption({ id: 'c-2', final: 'Sólo alemán.', label: 'translation', ln: 'ES' }));
+    expect(model.tracks.map((t) => t.key)).toEqual(['original', 'en', 'es']);
+    expect(model.tracks[0]).toMatchObject({ ln: 'de', translation: false });
+    expect(texts(model)).toEqual(['Zuerst übersetzt. | Translated first.', 'Nur Deutsch. | Sólo alemán.']);
+    expect(texts(model, 'en')).toEqual(['Translated first.']);
+    expect(texts(model, 'es')).toEqual(['Sólo alemán.']);
+    expect(texts(model, 'original')).toEqual(['Zuerst übersetzt.', 'Nur Deutsch.']);
+    expect(model.line('c-2', 'en')).toBeNull();
+  });
+
+  test('the original is one track whatever language its captions say; a correction replaces it in place', () => {
+    const model = new AudienceTranscript();
+    model.apply(caption({ id: 'r-1', final: 'Bon dia.', ln: 'en' }));
+    model.apply(caption({ id: 'r-1', final: 'Bon dia a tothom.', ln: 'ca' }));
+    model.apply(caption({ id: 'r-1', final: 'Buenos días.', label: 'translation', ln: 'es' }));
+    model.apply(caption({ id: 'r-1', final: 'Buenos días a todos.', label: 'translation', ln: 'es' }));
+    expect(texts(model, 'original')).toEqual(['Bon dia a tothom.']);
+    expect(texts(model, 'es')).toEqual(['Buenos días a todos.']);
+    // A translation's clear (`c`, per track) is an overlay's business: the session keeps its text.
+    expect(model.apply(caption({ id: 'r-1', final: '', c: true, label: 'translation', ln: 'es' }))).toEqual({
+      kind: 'none',
+    });
+    // What the tab keeps for a reload comes back as the same tracks.
+    const again = new AudienceTranscript();
+    again.restore(model.kept());
+    expect(texts(again, 'es')).toEqual(['Buenos días a todos.']);
+    expect(again.tracks.map((t) => t.key)).toEqual(['original', 'es']);
   });
 
   test('keeps at most `limit` captions, dropping the oldest and reporting them once', () => {
@@ -82,11 +104,9 @@ describe('audience settings', () => {
   test('read back defensively: each bad field falls back alone', () => {
     expect(parseSettings({})).toEqual(DEFAULT_SETTINGS);
     expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS);
-    expect(parseSettings({ size: 4, theme: 'contrast', track: 'translation:en' })).toEqual({
-      size: 4,
-      theme: 'contrast',
-      track: 'translation:en',
-    });
+    expect(parseSettings({ size: 4, theme: 'contrast' })).toEqual({ size: 4, theme: 'contrast' });
+    // The language is no display setting any more (kept per room, languages.ts): an old one is ignored.
+    expect(parseSettings({ size: 4, track: 'translation:en' })).toEqual({ size: 4 });
     expect(parseSettings({ size: 99, theme: 'neon', track: 3 })).toEqual(DEFAULT_SETTINGS);
     expect(parseSettings({ size: 1.5, theme: 'dark' })).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark' });
   });
@@ -130,6 +150,23 @@ describe('audience link', () => {
       token,
     ]);
     expect(params.cleanUrl).not.toContain(token);
+  });
+
+  test('can carry a language (`ln`), which the page reads like any setting; the original needs none', () => {
+    const link = audienceUrl(
+      'https://ui.example.org/',
+      'wss://r.example.org/ws',
+      'out',
+      'x'.repeat(43),
+      'es',
+    );
+    expect(link.endsWith('&ln=es')).toBe(true);
+    expect(readParams(link).get('ln')).toBe('es');
+    // Once the token is out of the address, the language stays in it (a reload keeps it).
+    expect(readParams(readParams(link).cleanUrl).get('ln')).toBe('es');
+    expect(
+      audienceUrl('https://ui.example.org/', 'wss://r.example.org/ws', 'out', 'x'.repeat(43), 'original'),
+    ).toBe(audienceUrl('https://ui.example.org/', 'wss://r.example.org/ws', 'out', 'x'.repeat(43)));
   });
 
   test('its QR code is made locally: a square of modules with the three finder patterns', () => {

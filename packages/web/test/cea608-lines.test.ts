@@ -33,6 +33,8 @@ describe('wrapping for CEA-608', () => {
     expect(cea608Text('Café… it’s 5€ – “déjà vu” `x`')).toBe("Café... it’s 5EUR - “déjà vu” 'x'");
     expect(cea608Text('Ærø łódź ŝ Größe Œuvre')).toBe('AErø ódz s Größe OEuvre');
     expect(cea608Text('smile 🙂 please 日本語')).toBe('smile please');
+    // Spanish and Catalan translations: 608 has their letters; the ela geminada's dot becomes a stop.
+    expect(cea608Text('¿Señoría? El col·legi és aquí, però')).toBe('¿Señoría? El col.legi és aquí, però');
     expect(cea608Text('日本語')).toBe('');
     expect(captionChunks('🙂🙂')).toEqual([]);
     const plain = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_abcxyz{|}~';

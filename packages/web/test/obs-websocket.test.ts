@@ -123,7 +123,10 @@ describe('obs-websocket 5 protocol', () => {
 });
 
 describe('OBS native captions from the overlay', () => {
-  function captions(obs: FakeObs, overrides: { showtimeMs?: number; password?: string } = {}) {
+  function captions(
+    obs: FakeObs,
+    overrides: { showtimeMs?: number; password?: string; track?: string } = {},
+  ) {
     const states: ObsCaptionsState[] = [];
     const holds: [string, number][] = [];
     const sent: string[] = [];
@@ -131,6 +134,7 @@ describe('OBS native captions from the overlay', () => {
       port: obs.port,
       password: overrides.password ?? PASSWORD,
       showtimeMs: overrides.showtimeMs ?? 0,
+      ...(overrides.track ? { track: overrides.track } : {}),
       WebSocket: Socket,
       backoffMs: [20],
       holdMs: (chunk, waiting) => {
@@ -192,6 +196,22 @@ describe('OBS native captions from the overlay', () => {
     await eventually(() => sent.length === 4);
     expect(sent).toEqual(obs.captions);
     expect(states).toEqual(['not-streaming', 'live']);
+  });
+
+  test("with the overlay's ln, that language's finals are sent, not the original nor another language", async () => {
+    const obs = await server();
+    obs.setStreaming(true);
+    const { forwarder } = captions(obs, { track: 'es' });
+    await eventually(() => forwarder.state === 'live');
+    forwarder.shown(caption({ final: 'Good morning.' }, 2));
+    forwarder.shown(caption({ final: 'Bon dia.', label: 'translation', ln: 'ca' }, 3));
+    forwarder.shown(caption({ interm: 'Buenos', label: 'translation', ln: 'es' } as never, 4));
+    forwarder.shown(caption({ final: 'Buenos días.', label: 'translation', ln: 'es' }, 5));
+    forwarder.shown(caption({ final: 'Hello.', label: 'translation', ln: 'en' }, 6));
+    forwarder.shown(caption({ final: '¿Qué tal?', label: 'translation', ln: 'ES' }, 7));
+    await eventually(() => obs.captions.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(obs.captions).toEqual(['Buenos días.', '¿Qué tal?']);
   });
 
   test('the stream stopping (501) shows; idle time clears the 608 screen', async () => {

@@ -60,7 +60,8 @@ describe('a limit in visual lines', () => {
 describe('the overlay notice', () => {
   test('wrong token, unreachable relay, none once joined', () => {
     expect(relayNotice('stopped', 1008)).toMatch(/refused \(wrong or old token\)/);
-    expect(relayNotice('waiting')).toMatch(/unreachable/);
+    expect(relayNotice('lost')).toMatch(/unreachable/);
+    expect(relayNotice('waiting')).toBeUndefined();
     expect(relayNotice('joined')).toBeUndefined();
     expect(relayNotice('connecting')).toBeUndefined();
   });

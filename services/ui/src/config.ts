@@ -6,6 +6,7 @@ import { z } from 'zod';
 export const DEFAULT_RELAY_URL = 'ws://localhost:8080/ws';
 export const DEFAULT_CAPTURE_URL = 'http://localhost:8765/';
 export const DEFAULT_OUTPUTS_URL = 'http://localhost:8083/';
+export const DEFAULT_SOURCES_URL = 'http://localhost:8084/';
 
 export interface UiConfig {
   bind: string;
@@ -16,6 +17,8 @@ export interface UiConfig {
   captureUrl: string | null;
   /** OUTPUTS_URL: the outputs service's base with trailing slash; null (set empty): no destinations panel. */
   outputsUrl: string | null;
+  /** SOURCES_URL: the stream sources service's base with trailing slash; null (set empty): no sources panel. */
+  sourcesUrl: string | null;
 }
 
 const schema = z.object({
@@ -65,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const relayUrl = address(env, 'RELAY_URL', DEFAULT_RELAY_URL, (value) => relayUrlProblem(value), issues);
   const captureUrl = address(env, 'CAPTURE_URL', DEFAULT_CAPTURE_URL, httpBaseProblem('capture'), issues);
   const outputsUrl = address(env, 'OUTPUTS_URL', DEFAULT_OUTPUTS_URL, httpBaseProblem('ui'), issues);
+  const sourcesUrl = address(env, 'SOURCES_URL', DEFAULT_SOURCES_URL, httpBaseProblem('ui'), issues);
   if (issues.length > 0 || !vars) throw new ConfigError(issues);
-  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl, outputsUrl };
+  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl, outputsUrl, sourcesUrl };
 }

@@ -27,6 +27,7 @@ runService(logger, async () => {
       relayUrl: config.relayUrl,
       captureUrl: config.captureUrl,
       outputsUrl: config.outputsUrl,
+      sourcesUrl: config.sourcesUrl,
     },
     'ui listening',
   );

@@ -7,7 +7,13 @@ import { errorThrown } from '@live-captions/test-services';
 import { buildPages } from '@live-captions/web';
 import request from 'supertest';
 import { createUiApp } from '../src/app.js';
-import { DEFAULT_CAPTURE_URL, DEFAULT_OUTPUTS_URL, DEFAULT_RELAY_URL, loadConfig } from '../src/config.js';
+import {
+  DEFAULT_CAPTURE_URL,
+  DEFAULT_OUTPUTS_URL,
+  DEFAULT_RELAY_URL,
+  DEFAULT_SOURCES_URL,
+  loadConfig,
+} from '../src/config.js';
 
 let pages: string;
 let assetsDir: string;
@@ -23,18 +29,20 @@ afterAll(() => rmSync(pages, { recursive: true, force: true }));
 const app = (env: NodeJS.ProcessEnv = {}) => createUiApp({ config: loadConfig(env), assetsDir });
 
 describe('config', () => {
-  test('local defaults; empty CAPTURE_URL, RELAY_URL or OUTPUTS_URL mean none', () => {
+  test('local defaults; empty CAPTURE_URL, RELAY_URL, OUTPUTS_URL or SOURCES_URL mean none', () => {
     expect(loadConfig({})).toEqual({
       bind: '127.0.0.1',
       port: 8081,
       relayUrl: DEFAULT_RELAY_URL,
       captureUrl: DEFAULT_CAPTURE_URL,
       outputsUrl: DEFAULT_OUTPUTS_URL,
+      sourcesUrl: DEFAULT_SOURCES_URL,
     });
-    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '' })).toMatchObject({
+    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '', SOURCES_URL: '' })).toMatchObject({
       captureUrl: null,
       relayUrl: null,
       outputsUrl: null,
+      sourcesUrl: null,
     });
   });
 
@@ -46,6 +54,7 @@ describe('config', () => {
           RELAY_URL: 'https://relay.example.org',
           CAPTURE_URL: 'https://capture.example.org',
           OUTPUTS_URL: 'ftp://ui.example.org/outputs/',
+          SOURCES_URL: 'https://ui.example.org/sources?x=1',
         }),
       ConfigError,
     );
@@ -54,6 +63,7 @@ describe('config', () => {
       'RELAY_URL="https://relay.example.org": must be a ws:// or wss:// URL (e.g. wss://relay.example.org)',
       'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
       'OUTPUTS_URL="ftp://ui.example.org/outputs/": must be an http(s) URL (e.g. https://ui.example.org/)',
+      'SOURCES_URL="https://ui.example.org/sources?x=1": must not carry userinfo, query or fragment',
     ]);
   });
 
@@ -92,19 +102,20 @@ describe('pages', () => {
     expect(hub.text).toContain('<title>Links · Live captions</title>');
   });
 
-  test('/site-config.js carries the three addresses and nothing else', async () => {
+  test('/site-config.js carries the four addresses and nothing else', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org',
         CAPTURE_URL: 'https://capture.example.org/',
         OUTPUTS_URL: 'https://ui.example.org/outputs/',
+        SOURCES_URL: 'https://ui.example.org/sources/',
       }),
     )
       .get('/site-config.js')
       .expect(200)
       .expect('Content-Type', /text\/javascript/);
     expect(response.text).toBe(
-      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/"});\n',
+      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/","sourcesUrl":"https://ui.example.org/sources/"});\n',
     );
     const local = await request(app()).get('/site-config.js');
     expect(local.text).toContain(`"relayUrl":"${DEFAULT_RELAY_URL}","captureUrl":"${DEFAULT_CAPTURE_URL}"`);
@@ -138,12 +149,13 @@ describe('pages', () => {
 });
 
 describe('security headers', () => {
-  test('self-only CSP with the relay, the capture host, the outputs service and the local OBS WebSocket as connect sources', async () => {
+  test('self-only CSP with the relay, the capture host, the outputs and sources services and the local OBS WebSocket as connect sources', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org/ws',
         CAPTURE_URL: 'https://capture.example.org/',
         OUTPUTS_URL: 'https://outputs.example.org/',
+        SOURCES_URL: 'https://sources.example.org/',
       }),
     ).get('/editor.html');
     const csp = response.headers['content-security-policy'];
@@ -152,7 +164,7 @@ describe('security headers', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(
-      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org ws://127.0.0.1:*",
+      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org https://sources.example.org ws://127.0.0.1:*",
     );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -5,8 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach } from '@jest/globals';
+import type { SessionStatus } from '@live-captions/capture';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { SessionStatus } from '../../src/browser/lib/capture-session.js';
 import { type RealtimeSocket, realtimeUrl } from '../../src/browser/lib/realtime-protocol.js';
 import { RealtimeSession } from '../../src/browser/lib/realtime-session.js';
 import type { RealtimeFinal } from '../../src/browser/lib/realtime-transcripts.js';

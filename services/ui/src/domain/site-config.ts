@@ -7,6 +7,7 @@ export function siteConfigScript(config: SiteConfig): string {
     relayUrl: config.relayUrl,
     captureUrl: config.captureUrl,
     outputsUrl: config.outputsUrl,
+    sourcesUrl: config.sourcesUrl,
   }).replace(/</g, '\\u003c');
   return `window.SITE_CONFIG = Object.freeze(${json});\n`;
 }
@@ -19,12 +20,12 @@ export const OBS_WEBSOCKET_SOURCE = 'ws://127.0.0.1:*';
 
 /**
  * CSP `connect-src` beyond 'self': the relay (WebSocket), the capture host (the links hub reads
- * its /relay-config), the outputs service (the editor's destinations) and the local OBS
- * WebSocket. Origins only.
+ * its /relay-config), the outputs service (the editor's destinations), the stream sources
+ * service (the links hub's sources) and the local OBS WebSocket. Origins only.
  */
 export function connectSources(config: SiteConfig): string[] {
   const sources = new Set<string>();
-  for (const value of [config.relayUrl, config.captureUrl, config.outputsUrl]) {
+  for (const value of [config.relayUrl, config.captureUrl, config.outputsUrl, config.sourcesUrl]) {
     if (!value) continue;
     const url = new URL(value);
     sources.add(`${url.protocol}//${url.host}`);

@@ -1,10 +1,7 @@
 /**
- * The audience page's display settings (pure): text size, colours and which track to show,
- * kept on the device (localStorage) and read back defensively (an old or hand-edited value
+ * The audience page's display settings (pure): text size and colours, kept on the device (localStorage) and read back defensively (an old or hand-edited value
  * falls back to the default).
  */
-import { ALL_TRACKS } from './audience-transcript.js';
-
 export const THEMES = ['light', 'dark', 'contrast'] as const;
 export type Theme = (typeof THEMES)[number];
 
@@ -16,12 +13,10 @@ export interface AudienceSettings {
   size: number;
   /** Unset: the device's light or dark preference. */
   theme?: Theme;
-  /** A track key, or ALL_TRACKS. */
-  track: string;
 }
 
 export const SETTINGS_KEY = 'live-captions.audience';
-export const DEFAULT_SETTINGS: AudienceSettings = { size: 2, track: ALL_TRACKS };
+export const DEFAULT_SETTINGS: AudienceSettings = { size: 2 };
 
 /** Settings from what storage held (`loadJson`'s object); each bad field falls back alone. */
 export function parseSettings(raw: unknown): AudienceSettings {
@@ -31,11 +26,7 @@ export function parseSettings(raw: unknown): AudienceSettings {
       ? (value.size as number)
       : DEFAULT_SETTINGS.size;
   const theme = THEMES.find((t) => t === value.theme);
-  const track =
-    typeof value.track === 'string' && value.track.length > 0 && value.track.length <= 80
-      ? value.track
-      : DEFAULT_SETTINGS.track;
-  return { size, track, ...(theme ? { theme } : {}) };
+  return { size, ...(theme ? { theme } : {}) };
 }
 
 /** One step larger (+1) or smaller (-1), within the sizes. */

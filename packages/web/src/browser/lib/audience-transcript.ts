@@ -7,8 +7,12 @@
  * relay restart is never shown twice.
  */
 import type { RelayCaption } from '@live-captions/protocol';
+import { ALL_LANGUAGES, trackKeyOf } from './languages.js';
 
-/** A stream of the room: the transcript or a translation, in a language when captions carry `ln`. */
+/**
+ * A stream of the room: the original (`key` "original", in a language when its captions carry
+ * `ln`) or a translation (`key` its language, languages.ts).
+ */
 export interface Track {
   key: string;
   translation: boolean;
@@ -31,8 +35,17 @@ export type Change =
   /** `id` appeared, changed or went; `final`: its text for this track is final (announce it). */
   | { kind: 'added' | 'updated' | 'removed'; id: string; track: Track; final: boolean; text: string };
 
+/** A caption as the tab keeps it (a reload applies them again): one per id and track. */
+export interface KeptCaption {
+  id: string;
+  text: string;
+  translation?: true;
+  ln?: string;
+  interim?: true;
+}
+
 /** Show every track, or only the one with this key. */
-export const ALL_TRACKS = 'all';
+export const ALL_TRACKS = ALL_LANGUAGES;
 
 /** A session's captions kept in the page; the oldest go beyond `limit` (a day-long event). */
 export const TRANSCRIPT_LIMIT = 3000;
@@ -41,7 +54,7 @@ export function trackOf(caption: Pick<RelayCaption, 'label' | 'ln'>): Track {
   const translation = caption.label === 'translation';
   const ln = caption.ln?.trim() || undefined;
   return {
-    key: `${translation ? 'translation' : 'transcript'}:${ln ?? ''}`,
+    key: trackKeyOf(caption),
     translation,
     ...(ln ? { ln } : {}),
   };
@@ -115,6 +128,37 @@ export class AudienceTranscript {
       if (line) out.push(line);
     }
     return out;
+  }
+
+  /** The newest `limit` captions' texts, oldest first, to keep for a reload. */
+  kept(limit = this.limit): KeptCaption[] {
+    const ids = [...this.entries.keys()].slice(-limit);
+    return ids.flatMap((id) =>
+      [...this.entries.get(id)!.values()].map((part) => ({
+        id,
+        text: part.text,
+        ...(part.track.translation ? { translation: true as const } : {}),
+        ...(part.track.ln ? { ln: part.track.ln } : {}),
+        ...(part.interim ? { interim: true as const } : {}),
+      })),
+    );
+  }
+
+  /** Applies what an earlier load kept (before the relay replays what came after it). */
+  restore(kept: readonly KeptCaption[]): void {
+    for (const caption of kept) {
+      if (typeof caption?.id !== 'string' || typeof caption.text !== 'string') continue;
+      const text = caption.interim ? { interm: caption.text } : { final: caption.text };
+      this.apply({
+        msg: true,
+        id: caption.id,
+        ...text,
+        ...(caption.translation ? { label: 'translation' } : {}),
+        ...(typeof caption.ln === 'string' ? { ln: caption.ln } : {}),
+        relay: { epoch: '', sequence: 0 },
+      } as RelayCaption);
+    }
+    this.dropped = [];
   }
 
   /** Ids dropped at the limit since the last call (their elements go too). */

@@ -11,6 +11,7 @@ import {
   cuesOf,
   type TimedCaption,
 } from '@live-captions/caption-files';
+import type { SentEntry } from './editor-journal.js';
 
 export const EXPORT_FORMATS: readonly CaptionFileFormat[] = ['srt', 'vtt', 'txt'];
 
@@ -54,6 +55,26 @@ export class SentLog {
 
   get captions(): TimedCaption[] {
     return [...this.entries.values()];
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** What the tab keeps (the newest `limit`), with the output ids. */
+  kept(limit: number): SentEntry[] {
+    return [...this.entries]
+      .slice(-limit)
+      .map(([id, caption]) => ({ id, text: caption.text, at: caption.at }));
+  }
+
+  /** Takes back what an earlier load kept, before anything new is recorded. */
+  restore(entries: readonly SentEntry[]): void {
+    for (const entry of entries) this.entries.set(entry.id, { at: entry.at, text: entry.text });
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
   }
 }
 

@@ -59,6 +59,8 @@ const CEA608_REPLACEMENTS: Record<string, string> = {
   '€': 'EUR',
   œ: 'oe',
   Œ: 'OE',
+  // Catalan's ela geminada (col·legi): written with a full stop where the middle dot is missing.
+  '·': '.',
   æ: 'ae',
   Æ: 'AE',
 };

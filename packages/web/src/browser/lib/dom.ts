@@ -73,6 +73,4 @@ export function languageName(code: string): string {
   }
 }
 
-export function formatSeconds(seconds: number): string {
-  return `${seconds.toFixed(1)} s`;
-}
+export { formatSeconds } from '@live-captions/capture';

@@ -17,6 +17,8 @@ export interface RelaySettings {
 }
 
 export interface OverlayOptions {
+  /** The track shown (languages.ts): none or `original` for what was spoken, else a language. */
+  ln?: string;
   maxlines?: number;
   clear?: boolean;
   showtime?: number;
@@ -90,6 +92,7 @@ export function overlayUrl(
 /** The overlay's display options as its query string. */
 export function overlayQuery(options: OverlayOptions): string {
   return fragment({
+    ln: options.ln && options.ln !== 'original' ? options.ln : undefined,
     maxlines: options.maxlines,
     clear: options.clear,
     showtime: options.showtime,

@@ -4,8 +4,9 @@
  * What is sent: each final transcript caption the overlay shows, wrapped into 608 captions of two
  * 32-column rows (cea608-lines.ts), one after the other, each held for its reading time. Interim
  * text is not sent: OBS embeds every text as a pop-on caption that replaces the screen, so a
- * stream of interims would flicker and use up 608's small bandwidth. Translations are not sent
- * (one 608 channel, one language). A clear (`c`) and the overlay's idle time (`showtime`) clear
+ * stream of interims would flicker and use up 608's small bandwidth. One track is sent (one 608
+ * channel, one language): the overlay's `ln` (the original by default), never its `dual` line
+ * beside it. A clear (`c`) and the overlay's idle time (`showtime`) clear
  * the 608 screen too.
  *
  * While OBS is not streaming (501, or StreamStateChanged) or not reachable, captions are dropped:
@@ -14,6 +15,7 @@
 import type { RelayCaption } from '@live-captions/protocol';
 import type { SocketConstructor } from '@live-captions/relay-client';
 import { captionChunks, holdMs } from './cea608-lines.js';
+import { ORIGINAL, trackKeyOf } from './languages.js';
 import {
   OBS_STATUS_OUTPUT_NOT_RUNNING,
   OBS_STATUS_SUCCESS,
@@ -40,6 +42,8 @@ export interface ObsCaptionsOptions {
   password?: string;
   /** Idle time after the last caption before the 608 screen is cleared; 0 keeps it. */
   showtimeMs: number;
+  /** The track sent (languages.ts): `original` (the default) or a translation's language. */
+  track?: string;
   WebSocket?: SocketConstructor;
   /** Reconnect delays of the socket (tests shorten them). */
   backoffMs?: readonly number[];
@@ -115,7 +119,7 @@ export class ObsCaptions {
   shown(caption: RelayCaption): void {
     if (caption.c) {
       this.enqueue(['']);
-    } else if (caption.final !== undefined && caption.label !== 'translation') {
+    } else if (caption.final !== undefined && trackKeyOf(caption) === (this.options.track ?? ORIGINAL)) {
       this.enqueue(captionChunks(caption.final));
     }
   }

@@ -59,12 +59,15 @@ export function captionsThatFit(lineCounts: readonly number[], maxLines: number)
   return kept;
 }
 
-/** The overlay's notice for a relay state: wrong link, relay unreachable, or none. */
-export function relayNotice(state: string, code?: number): string | undefined {
-  if (state === 'stopped')
+/**
+ * The overlay's notice for its link's view (link-watch.ts): wrong link, relay unreachable or
+ * silent (shown from the first failure until the link is back), or none.
+ */
+export function relayNotice(view: string, code?: number): string | undefined {
+  if (view === 'stopped')
     return code === 1008
       ? 'Captions: this overlay link was refused (wrong or old token). Copy it again from the links hub.'
       : 'Captions: the relay refused this overlay. Copy its link again from the links hub.';
-  if (state === 'waiting') return 'Captions: relay unreachable, retrying…';
+  if (view === 'lost') return 'Captions: relay unreachable, retrying…';
   return undefined;
 }

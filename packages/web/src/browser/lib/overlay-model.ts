@@ -1,10 +1,14 @@
 /**
  * What the overlay shows (pure): the last `maxlines` captions, or only the latest with `clear`;
- * translations (label `translation`) only with `dual`; a caption with `c: true` clears; interim
- * text replaces the line of its id until the final arrives. A final already shown (same id and
- * text, e.g. resent by a publisher after a relay restart) is never shown twice.
+ * one track of the room (`ln`: the original by default, or one language's translation) and, with
+ * `dual`, the original with the translations (with `ln`, with that one); a caption with `c: true`
+ * clears (the original's, an editor's "Clear overlay", or the shown translation's; another
+ * language's clear is not this overlay's); interim text replaces the line of its id until the
+ * final arrives. A final already shown (same id and text, e.g. resent by a publisher after a relay
+ * restart) is never shown twice.
  */
 import type { RelayCaption } from '@live-captions/protocol';
+import { ALL_LANGUAGES, linkTrack, ORIGINAL, trackKeyOf } from './languages.js';
 
 export interface OverlayOptions {
   maxlines: number;
@@ -12,6 +16,8 @@ export interface OverlayOptions {
   dual: boolean;
   /** Idle time after which the overlay empties; 0 keeps the text. */
   showtimeMs: number;
+  /** The track shown: `original` (the default) or a translation's language (`ln=` in the link). */
+  track?: string;
 }
 
 export interface OverlayLine {
@@ -31,6 +37,7 @@ export const OVERLAY_DEFAULTS: OverlayOptions = {
   clear: false,
   dual: false,
   showtimeMs: OVERLAY_SHOWTIME_MS,
+  track: ORIGINAL,
 };
 
 /** Reads the overlay's options from page parameters, falling back to the defaults on bad values. */
@@ -47,6 +54,8 @@ export function overlayOptions(get: (name: string) => string | undefined): Overl
     clear: flag('clear'),
     dual: flag('dual'),
     showtimeMs: int('showtime', 0, 3_600_000, OVERLAY_DEFAULTS.showtimeMs),
+    // One track on a picture: `all` (the audience page's) is no overlay's choice.
+    track: ((track) => (track && track !== ALL_LANGUAGES ? track : ORIGINAL))(linkTrack(get('ln'))),
   };
 }
 
@@ -57,17 +66,25 @@ export class OverlayModel {
   private readonly seen = new Set<string>();
   private readonly seenOrder: string[] = [];
 
-  constructor(private readonly options: OverlayOptions) {}
+  private readonly track: string;
+
+  constructor(private readonly options: OverlayOptions) {
+    this.track = options.track ?? ORIGINAL;
+  }
 
   /** Applies a caption; returns whether the display changed. */
   apply(caption: RelayCaption): boolean {
+    const track = trackKeyOf(caption);
     if (caption.c) {
+      if (track !== ORIGINAL && track !== this.track) return false;
       const had = this.lines.length > 0;
       this.lines = [];
       return had;
     }
-    const translation = caption.label === 'translation';
-    if (translation && !this.options.dual) return false;
+    if (!this.shows(track)) return false;
+    // The chosen track is the main line; with `dual`, the other beside it is the smaller one
+    // (`translation`: the original under `ln=es`, the translations without `ln`).
+    const translation = track !== this.track;
     const key = `${translation ? 't' : 's'}:${String(caption.id)}`;
     const interim = caption.final === undefined;
     const text = (caption.final ?? caption.interm ?? '').trim();
@@ -94,6 +111,32 @@ export class OverlayModel {
     }
     this.trim();
     return true;
+  }
+
+  /**
+   * Lines an earlier load showed (a reload): shown again, their finals remembered so that a
+   * resend is not shown twice. Returns whether there is anything to show.
+   */
+  restore(lines: readonly OverlayLine[]): boolean {
+    this.lines = lines
+      .filter((line) => typeof line?.key === 'string' && typeof line.text === 'string')
+      .map((line) => ({
+        key: line.key,
+        text: line.text,
+        translation: line.translation === true,
+        interim: line.interim === true,
+      }));
+    for (const line of this.lines) if (!line.interim) this.remember(`${line.key}\u0000${line.text}`);
+    this.trim();
+    return this.lines.length > 0;
+  }
+
+  /** Whether a caption of `track` is this overlay's: its track, and the original beside it with `dual`. */
+  private shows(track: string): boolean {
+    if (track === this.track) return true;
+    if (!this.options.dual) return false;
+    // dual: the original and the translations, or the original and the one chosen.
+    return this.track === ORIGINAL ? true : track === ORIGINAL;
   }
 
   /** Idle timeout reached. */

@@ -57,6 +57,14 @@ export class ReviewQueue<Item extends ReviewItem = ReviewItem> {
     return this.items.shift();
   }
 
+  /** Takes `item` out of the queue (it was handled elsewhere); false when it is not there. */
+  remove(item: Item): boolean {
+    const index = this.items.indexOf(item);
+    if (index < 0) return false;
+    this.items.splice(index, 1);
+    return true;
+  }
+
   /** Age of the oldest waiting caption in ms (0 when empty). */
   age(now: number): number {
     const head = this.items[0];
@@ -80,6 +88,11 @@ export class ReviewDesk<Item extends ReviewItem = ReviewItem> {
   arrive(item: Item, free = true): void {
     this.queue.push(item);
     if (!this.current && free) this.advance();
+  }
+
+  /** The caption under review first, then those waiting, in order. */
+  get pending(): Item[] {
+    return this.current ? [this.current, ...this.queue.all] : [...this.queue.all];
   }
 
   /** The next waiting caption comes into review (or none). */

@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The audience page's display controls: text size, colours and the track to show, applied to
- * the page (CSS custom property, `data-theme` and the dark palette's stylesheet, no inline
+ * The audience page's display controls: text size and colours, applied to the page (CSS custom property, `data-theme` and the dark palette's stylesheet, no inline
  * styles) and kept in localStorage.
  */
 
@@ -14,30 +13,20 @@ import {
   TEXT_SIZES,
   type Theme,
 } from '../lib/audience-settings.js';
-import { ALL_TRACKS, type Track } from '../lib/audience-transcript.js';
 import { byId, loadJson } from '../lib/dom.js';
-import { trackLabel } from './audience-view.js';
 
 export class AudienceControls {
   settings: AudienceSettings;
   private readonly toggle = byId<HTMLButtonElement>('display-toggle');
   private readonly panel = byId('display');
   private readonly size = byId<HTMLOutputElement>('text-size');
-  private readonly track = byId<HTMLSelectElement>('track');
   private readonly themes = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="theme"]'));
   /** audience-dark.css, and the device's dark preference its media starts as. */
   private readonly darkPalette = byId<HTMLLinkElement>('dark-palette');
   private readonly deviceDark = this.darkPalette.media;
-  private readonly trackKeys = new Set<string>();
 
-  /**
-   * `onTrackChange`: render again for the chosen track; `keepingLive` wraps changes of the layout
-   * so that a reader at the live end stays there.
-   */
-  constructor(
-    private readonly onTrackChange: () => void,
-    private readonly keepingLive: (change: () => void) => void,
-  ) {
+  /** `keepingLive` wraps changes of the layout so that a reader at the live end stays there. */
+  constructor(private readonly keepingLive: (change: () => void) => void) {
     this.settings = parseSettings(loadJson<AudienceSettings>(localStorage, SETTINGS_KEY));
     this.toggle.addEventListener('click', () => {
       const open = this.panel.hidden;
@@ -53,29 +42,7 @@ export class AudienceControls {
         if (radio.checked) this.change({ ...this.settings, theme: radio.value as Theme });
       });
     }
-    this.track.addEventListener('change', () => {
-      this.change({ ...this.settings, track: this.track.value });
-      this.onTrackChange();
-    });
     this.apply();
-  }
-
-  /** The track to show: the saved one once the room has carried it, else everything. */
-  get shown(): string {
-    return this.trackKeys.has(this.settings.track) ? this.settings.track : ALL_TRACKS;
-  }
-
-  /** Offers the tracks seen so far; returns whether the shown track changed (a saved one appeared). */
-  offerTracks(tracks: Track[]): boolean {
-    if (tracks.every((t) => this.trackKeys.has(t.key))) return false;
-    const before = this.shown;
-    for (const track of tracks) {
-      if (this.trackKeys.has(track.key)) continue;
-      this.trackKeys.add(track.key);
-      this.track.append(new Option(trackLabel(track), track.key));
-    }
-    this.track.value = this.shown;
-    return this.shown !== before;
   }
 
   private change(settings: AudienceSettings): void {
@@ -97,6 +64,5 @@ export class AudienceControls {
     this.darkPalette.media = theme === undefined ? this.deviceDark : theme === 'dark' ? 'all' : 'not all';
     this.size.value = `${sizePercent(this.settings)} %`;
     for (const radio of this.themes) radio.checked = radio.value === this.settings.theme;
-    this.track.value = this.shown;
   }
 }

@@ -1,52 +1,58 @@
 /// <reference lib="dom" />
 /**
  * The audience page's captions on screen: one element per caption, updated in place (no list
- * rebuilt per caption), following the live end unless the reader scrolled up (then "Jump to
- * live" shows), and announcing finals politely: at most one announcement per burst (a replay of
- * the session so far, or captions arriving together), never interim text.
+ * rebuilt per caption), following the live end unless the reader scrolled back themselves (then
+ * "Jump to live" shows), and announcing finals politely: at most one announcement per burst (a
+ * replay of the session so far, or captions arriving together), never interim text.
+ *
+ * Whether the view follows is the reader's decision, not the geometry's: only a scroll the reader
+ * made (wheel, touch, keys, the scroll bar) within the last second can stop it, and reaching the
+ * live end or "Jump to live" starts it again. A layout change (a longer status line, a burst of
+ * replayed captions after a reconnect, the Display panel) never stops it.
  */
 
 import { atLiveEdge } from '../lib/audience-settings.js';
-import {
-  ALL_TRACKS,
-  type AudienceTranscript,
-  type Change,
-  type Line,
-  type Track,
-} from '../lib/audience-transcript.js';
-import { languageName } from '../lib/dom.js';
+import { ALL_TRACKS, type AudienceTranscript, type Change, type Line } from '../lib/audience-transcript.js';
+import { langAttribute } from '../lib/languages.js';
 
 const ANNOUNCE_AFTER_MS = 400;
-
-export function trackLabel(track: Track): string {
-  const name = track.ln ? languageName(track.ln) : '';
-  if (track.translation) return name ? `${name} (translation)` : 'Translation';
-  return name ? `${name} (transcript)` : 'Transcript';
-}
+/** A scroll this soon after the reader's own input is the reader's. */
+const USER_SCROLL_MS = 1000;
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
 
 export class AudienceView {
   private readonly elements = new Map<string, HTMLElement>();
   private announceTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingAnnouncement = '';
+  /** The view keeps the live end in sight (until the reader scrolls back). */
+  following = true;
+  private userInputAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly model: AudienceTranscript,
-    private readonly container: HTMLElement,
     private readonly empty: HTMLElement,
     private readonly jump: HTMLButtonElement,
     private readonly announcer: HTMLElement,
     private readonly show: () => string,
   ) {
-    // Scrolling back to the end hides the button (whether captions follow is decided per change).
+    const userInput = () => {
+      this.userInputAt = performance.now();
+    };
+    for (const type of ['wheel', 'touchstart', 'touchmove', 'pointerdown'])
+      addEventListener(type, userInput, { passive: true });
+    addEventListener('keydown', (event) => {
+      if (SCROLL_KEYS.has(event.key)) userInput();
+    });
     addEventListener(
       'scroll',
       () => {
-        if (this.atLive()) this.jump.hidden = true;
+        if (this.atLive()) this.follow(true);
+        else if (performance.now() - this.userInputAt < USER_SCROLL_MS) this.follow(false);
       },
       { passive: true },
     );
     jump.addEventListener('click', () => {
-      this.jump.hidden = true;
+      this.follow(true);
       this.toLive();
     });
   }
@@ -54,7 +60,6 @@ export class AudienceView {
   /** One caption changed the model. */
   apply(change: Change): void {
     if (change.kind === 'none') return;
-    const live = this.atLive();
     for (const id of this.model.takeDropped()) {
       this.elements.get(id)?.remove();
       this.elements.delete(id);
@@ -64,23 +69,28 @@ export class AudienceView {
     if (change.final && change.kind !== 'removed' && (shown === ALL_TRACKS || shown === change.track.key)) {
       this.announce(change.text);
     }
-    this.afterChange(live);
+    this.afterChange();
   }
 
-  /** Runs a layout change (text size, settings panel) and stays at the live end if the reader was there. */
+  /** Runs a layout change (text size, settings panel) and stays at the live end if following. */
   keepingLive(change: () => void): void {
-    const live = this.atLive();
     change();
-    if (live) this.toLive();
+    if (this.following) this.toLive();
   }
 
-  /** Everything again (another track chosen). */
+  /** Everything again (another track chosen, or what a reload kept). */
   renderAll(): void {
-    const live = this.atLive();
     for (const element of this.elements.values()) element.remove();
     this.elements.clear();
-    for (const line of this.model.lines(this.show())) this.container.append(this.lineElement(line));
-    this.afterChange(live);
+    // In session order after the "no captions yet" line (the jump button and the announcer, in
+    // the same landmark, stay after them).
+    let anchor: HTMLElement = this.empty;
+    for (const line of this.model.lines(this.show())) {
+      const element = this.lineElement(line);
+      anchor.after(element);
+      anchor = element;
+    }
+    this.afterChange();
   }
 
   private renderLine(id: string): void {
@@ -116,8 +126,10 @@ export class AudienceView {
       const span = document.createElement('span');
       span.className = 'caption-part';
       if (part.interim) span.classList.add('interim');
-      if (part.track.translation) span.classList.add('translation');
-      if (part.track.ln) span.lang = part.track.ln;
+      // Told apart by colour only beside the original (one language shown reads as plain text).
+      if (part.track.translation && several) span.classList.add('translation');
+      const lang = langAttribute(part.track.ln);
+      if (lang) span.lang = lang;
       if (several && part.track.ln) {
         const tag = document.createElement('span');
         tag.className = 'lang';
@@ -132,14 +144,17 @@ export class AudienceView {
     return element;
   }
 
-  /**
-   * Follows the live end when the reader was there before the change (read from the view itself,
-   * not from the last scroll event, which may not have been dispatched yet); else offers the jump.
-   */
-  private afterChange(wasLive: boolean): void {
+  /** Follows the live end, or offers the jump when the reader scrolled back. */
+  private afterChange(): void {
     this.empty.hidden = this.elements.size > 0;
-    if (wasLive) this.toLive();
+    if (this.following) this.toLive();
     else this.jump.hidden = false;
+  }
+
+  private follow(following: boolean): void {
+    this.following = following;
+    document.body.dataset.following = String(following);
+    if (following) this.jump.hidden = true;
   }
 
   private atLive(): boolean {

@@ -5,17 +5,27 @@
  * arrival) ends, unless the operator sends or skips it first; live sends each caption as it
  * arrives and puts it in the draft, where a correction replaces it on screen (same id); manual
  * waits for the operator. Text over the relay's limit goes out in pieces.
+ *
+ * A reviewed caption goes out under its source caption's own id (`outputIdOf`): the output room
+ * then says which source captions went out, which is how a reload finds what is still to review,
+ * and a caption sent twice replaces itself on every reader. A source caption seen before (the
+ * same id and track, replayed after a relay restart or resent by a capture page) is not reviewed
+ * again.
  */
-import type { RelayCaption } from '@live-captions/protocol';
+import type { RelayCaption, RelayCursor } from '@live-captions/protocol';
 import type { CaptionInput } from '@live-captions/relay-client';
 import { captionPieces } from '../lib/caption-pieces.js';
+import { outputIdOf, sourceKey } from '../lib/editor-journal.js';
 import { GapWatch } from '../lib/gap-watch.js';
 import { dueAt, ReviewDesk, type ReviewItem } from '../lib/review-queue.js';
+import { changed } from './editor-changes.js';
 import { sentLog } from './editor-export.js';
 import { delayMs, mode, ui } from './editor-form.js';
 import { nextOutputId, output, warnGap } from './editor-relay.js';
 
 const SENT_SHOWN = 12;
+/** Source captions remembered as seen (reviewed, skipped or waiting), to drop repeats. */
+const SEEN_LIMIT = 2000;
 
 type Meta = Pick<CaptionInput, 'label' | 'ln'>;
 /** A caption on the overlay that the draft may still correct (live mode). */
@@ -23,26 +33,86 @@ interface OnScreen {
   outputId: string;
   meta: Meta;
 }
+/** A source caption under review or waiting: its identity and position in the source room. */
+export interface SourceItem extends ReviewItem {
+  key: string;
+  relay?: RelayCursor;
+}
 
-const desk = new ReviewDesk();
+const desk = new ReviewDesk<SourceItem>();
 const gaps = new GapWatch();
+const seen = new Set<string>();
 let onScreen: OnScreen | undefined;
 /** The operator typed in the draft since it was last filled by the page. */
 let draftDirty = false;
 let lastReviewDelayMs: number | undefined;
+/** An earlier load's edit of a caption under review, put back when that caption comes back. */
+let keptDraft: { key: string; text: string } | undefined;
+/**
+ * After a reload (editor-keep.ts): told of each source caption before it is reviewed, says
+ * whether it already went out (the output room has it) or is for review.
+ */
+let onBack: ((item: SourceItem) => 'sent' | 'review') | undefined;
 
 /** Captions not reviewed yet (the page warns before leaving). */
 export function reviewPending(): boolean {
   return desk.queue.length > 0 || desk.current !== undefined;
 }
 
+/** What the tab keeps of the review: the pending captions in order, and the draft's edit. */
+export function reviewState(): { pending: SourceItem[]; draft?: { key: string; text: string } } {
+  const current = desk.current;
+  return {
+    pending: desk.pending,
+    ...(current && draftDirty && ui.draft.value.trim()
+      ? { draft: { key: current.key, text: ui.draft.value } }
+      : {}),
+  };
+}
+
+/** A reload: `back` sorts the captions that come back; the one the draft's edit was for gets it back. */
+export function expectBack(
+  draft: { key: string; text: string } | undefined,
+  back: (item: SourceItem) => 'sent' | 'review',
+): void {
+  keptDraft = draft;
+  onBack = back;
+}
+
+/**
+ * The output room already has this caption (it went out just before a reload): it leaves the
+ * review, and the Sent list has it. Returns whether it was waiting here.
+ */
+export function alreadySent(caption: RelayCaption): boolean {
+  if (caption.final === undefined) return false;
+  const match = desk.pending.find(
+    (item) =>
+      outputIdOf(item.id) === String(caption.id) &&
+      (item.label ?? '') === (caption.label ?? '') &&
+      (item.ln ?? '') === (caption.ln ?? ''),
+  );
+  if (!match) return false;
+  if (!sentLog.has(String(caption.id)) && caption.final.trim()) {
+    sentLog.record(String(caption.id), caption.final, Date.now());
+    showSent(String(caption.id), caption.final);
+  }
+  if (desk.current === match) loadNext();
+  else desk.queue.remove(match);
+  changed();
+  render();
+  return true;
+}
+
 function meta(item: { label?: string; ln?: string }): Meta {
   return { ...(item.label ? { label: item.label } : {}), ...(item.ln ? { ln: item.ln } : {}) };
 }
 
-function fillDraft(text: string, review?: 'caption' | 'on-screen', item?: { trimmed?: boolean }): void {
-  ui.draft.value = text;
-  draftDirty = false;
+function fillDraft(text: string, review?: 'caption' | 'on-screen', item?: SourceItem): void {
+  // An edit kept by the tab before a reload goes back into its caption's draft.
+  const edit = item && keptDraft?.key === item.key ? keptDraft.text : undefined;
+  if (edit !== undefined) keptDraft = undefined;
+  ui.draft.value = edit ?? text;
+  draftDirty = edit !== undefined;
   markTrimmed(ui.draft, item);
   if (review) ui.draft.dataset.review = review;
   else delete ui.draft.dataset.review;
@@ -53,30 +123,41 @@ function loadNext(): void {
   const item = desk.advance();
   onScreen = undefined;
   fillDraft(item?.text ?? '', item ? 'caption' : undefined, item);
+  changed();
   render();
 }
 
 /**
  * Publishes `text` as final captions: the first piece under `outputId` (a correction replaces
- * what that id showed), further pieces under new ids. Returns the id of the last piece.
+ * what that id showed), further pieces under the ids `more` gives (`<id>~2`, `<id>~3`… for a
+ * source caption). Returns the id of the last piece.
  */
-function publish(text: string, outputId: string, captionMeta: Meta): string {
+function publish(
+  text: string,
+  outputId: string,
+  captionMeta: Meta,
+  more: (piece: number) => string = () => nextOutputId(),
+): string {
   let id = outputId;
   captionPieces(text).forEach((piece, index) => {
-    if (index > 0) id = nextOutputId();
+    if (index > 0) id = more(index + 1);
     output({ final: piece, id, ...captionMeta });
     sentLog.record(id, piece, Date.now());
     showSent(id, piece);
   });
+  changed();
   return id;
 }
+
+/** A source caption's output ids, piece by piece. */
+const sourcePieces = (item: SourceItem) => (piece: number) => outputIdOf(item.id, piece);
 
 /** Sends the draft: the caption under review as edited, a live correction, or the operator's own. */
 export function send(): void {
   const text = ui.draft.value.trim();
   const item = desk.current;
   if (item) {
-    if (text) publish(text, nextOutputId(), meta(item));
+    if (text) publish(text, outputIdOf(item.id), meta(item), sourcePieces(item));
     lastReviewDelayMs = Date.now() - item.receivedAt;
     loadNext();
   } else if (onScreen && text) {
@@ -101,11 +182,12 @@ export function skip(): void {
     showSent(onScreen.outputId, '');
     onScreen = undefined;
     fillDraft('');
+    changed();
   }
 }
 
 /** Shows (or updates, for a correction) a caption in the "Sent" list; empty text removes it. */
-function showSent(outputId: string, text: string): void {
+export function showSent(outputId: string, text: string): void {
   const existing = Array.from(ui.sent.children).find(
     (element) => (element as HTMLElement).dataset.id === outputId,
   ) as HTMLElement | undefined;
@@ -123,27 +205,41 @@ function showSent(outputId: string, text: string): void {
 }
 
 /** Live mode: the caption goes out now and, unless the operator is typing, into the draft. */
-function sendLive(item: ReviewItem): void {
+function sendLive(item: SourceItem): void {
   const captionMeta = meta(item);
-  const outputId = publish(item.text, nextOutputId(), captionMeta);
+  const outputId = publish(item.text, outputIdOf(item.id), captionMeta, sourcePieces(item));
   if (draftDirty && ui.draft.value.trim()) return;
   onScreen = { outputId, meta: captionMeta };
   fillDraft(item.text, 'on-screen', item);
 }
 
-/** A caption of the source room: finals are reviewed, the rest ignored. */
+/** Remembers a source caption as seen (bounded: the oldest are forgotten first). */
+function see(key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value as string);
+  return true;
+}
+
+/** A caption of the source room: finals are reviewed (once each), the rest ignored. */
 export function onSourceCaption(caption: RelayCaption): void {
   if (gaps.caption(caption.id)) warnGap('The relay restarted: captions sent meanwhile may be missing.');
   if (caption.c || caption.final === undefined) return;
   const text = caption.final.trim();
   if (!text) return;
-  const item: ReviewItem = {
+  const key = sourceKey(caption);
+  if (!see(key)) return;
+  const item: SourceItem = {
     id: caption.id,
+    key,
+    relay: caption.relay,
     text,
     receivedAt: Date.now(),
     ...meta(caption),
     ...(caption.trimmed ? { trimmed: true } : {}),
   };
+  if (onBack?.(item) === 'sent') return;
+  changed();
   if (mode() === 'live') {
     sendLive(item);
     return;
@@ -167,6 +263,7 @@ export function onSourceGap(kind: string): void {
 export function draftEdited(): void {
   draftDirty = true;
   if (desk.current) desk.current.editedAt = Date.now();
+  changed();
 }
 
 /** The mode or the delay changed; switching to live sends what was waiting. */

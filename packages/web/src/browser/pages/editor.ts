@@ -8,6 +8,7 @@
  */
 import { wireExports } from './editor-export.js';
 import { modeInputs, restore, save, ui } from './editor-form.js';
+import { keepJournal, restoreJournal } from './editor-keep.js';
 import { startOutputsPanel } from './editor-outputs.js';
 import { connect, copyOverlayLink, nextOutputId, output, unsentOutput } from './editor-relay.js';
 import {
@@ -30,9 +31,13 @@ function clearOverlay(): void {
 }
 
 restore();
-connect(onSourceCaption, onSourceGap);
+// What the tab kept before a reload comes back; the source room resumes from where review stood.
+connect(onSourceCaption, onSourceGap, restoreJournal());
 render();
-setInterval(tick, TICK_MS);
+setInterval(() => {
+  tick();
+  keepJournal();
+}, TICK_MS);
 startOutputsPanel();
 
 ui.draft.addEventListener('keydown', (event) => {

@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 /**
- * The links hub's audience part: the audience page's link (output room and its read token only)
- * and its QR code, drawn on a canvas from qrcode-generator's modules, so the link never leaves
+ * The links hub's audience part: the audience page's link (output room and its read token only,
+ * and the language it opens in when one is chosen) and its QR code, drawn on a canvas from qrcode-generator's modules, so the link never leaves
  * the browser; "Save QR code" downloads it as a PNG for printing.
  */
 
-import { audienceUrl, qrModules } from '../lib/audience-link.js';
+import { audienceUrl, phoneProblem, qrModules } from '../lib/audience-link.js';
 import { byId } from '../lib/dom.js';
 
 /** Quiet zone around the code, in modules (the QR standard's 4). */
@@ -19,18 +19,24 @@ export function updateAudienceLink(
   relayUrl: string | null,
   outputRoom: string,
   outputReadToken: string | null,
+  ln?: string,
 ): string | null {
   const input = byId<HTMLInputElement>('audience-link');
   const canvas = byId<HTMLCanvasElement>('audience-qr');
   const save = byId<HTMLButtonElement>('audience-qr-save');
   const link =
     relayUrl && outputRoom && outputReadToken
-      ? audienceUrl(site, relayUrl, outputRoom, outputReadToken)
+      ? audienceUrl(site, relayUrl, outputRoom, outputReadToken, ln)
       : null;
   input.value = link ?? '';
   canvas.hidden = !link;
   save.disabled = !link;
   if (link) drawQr(canvas, qrModules(link));
+  // A link phones cannot open is worse than none: said beside the code, with the way out.
+  const warning = byId('audience-warning');
+  const problem = link && relayUrl ? phoneProblem(site, relayUrl) : undefined;
+  warning.hidden = !problem;
+  warning.textContent = problem ?? '';
   return link;
 }
 

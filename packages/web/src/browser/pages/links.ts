@@ -1,13 +1,16 @@
 /// <reference lib="dom" />
 /**
  * Links hub: reads the relay settings from the capture host's `GET /relay-config` (with the
- * service access token) or takes them typed, and builds the capture, editor and overlay links.
+ * service access token) or takes them typed, and builds the capture, editor and overlay links;
+ * its "Stream sources" panel (links-sources.ts) runs the source room's streams with the same token.
  */
 import type { RelaySettings } from '@live-captions/protocol';
 import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
 import { buildLinks } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
+import { audienceLanguage, overlayLanguage, refreshLanguages, startLanguages } from './links-languages.js';
+import { startSourcesPanel } from './links-sources.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
 const ui = {
@@ -77,6 +80,7 @@ function update(): void {
           outputWriteToken: ui.outputWrite.value.trim() || null,
         },
         {
+          ln: overlayLanguage().value || undefined,
           maxlines: numberOrUndefined(ui.maxlines),
           showtime: numberOrUndefined(ui.showtime),
           fontsize: numberOrUndefined(ui.fontsize),
@@ -94,17 +98,20 @@ function update(): void {
   ui.captureLink.value = links.capture ?? '';
   ui.editorLink.value = links.editor ?? '';
   ui.overlayLink.value = links.overlay ?? '';
-  updateAudienceLink(
+  const audience = updateAudienceLink(
     site,
     isRelayUrl(relayUrl) ? relayUrl : null,
     ui.outputRoom.value.trim(),
     ui.outputRead.value.trim() || null,
+    audienceLanguage().value || undefined,
   );
-  const missing = [links.capture, links.editor, links.overlay].filter((link) => !link).length;
+  refreshLanguages(ui.outputRoom.value.trim(), ui.outputWrite.value.trim(), update);
+  const all = [links.capture, links.editor, links.overlay, audience];
+  const ready = all.filter(Boolean).length;
   setStatus(
     ui.linksStatus,
-    missing === 0 ? 'All three links are ready.' : `${3 - missing} of 3 links ready.`,
-    missing === 0 ? 'ok' : 'idle',
+    ready === all.length ? 'All four links are ready.' : `${ready} of ${all.length} links ready.`,
+    ready === all.length ? 'ok' : 'idle',
   );
 }
 
@@ -154,6 +161,7 @@ async function fill(): Promise<void> {
   ui.outputWrite.value = relay.outputWriteToken ?? '';
   setStatus(ui.fetchStatus, 'Filled in from the capture host.', 'ok');
   update();
+  sources.refresh();
 }
 
 ui.fetchForm.addEventListener('submit', (event) => {
@@ -167,6 +175,8 @@ for (const form of ['relay-form', 'overlay-form']) {
   element.addEventListener('submit', (event) => event.preventDefault());
 }
 ui.captureUrl.addEventListener('input', update);
+startLanguages();
+audienceLanguage().addEventListener('change', update);
 for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('button[data-copy]'))) {
   button.addEventListener('click', async () => {
     const target = byId<HTMLInputElement>(button.dataset.copy!);
@@ -176,6 +186,12 @@ for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('bu
   });
 }
 wireAudienceQrSave();
+const sources = startSourcesPanel({
+  token: () => ui.apiKey.value.trim(),
+  room: () => ui.sourceRoom.value.trim(),
+});
+ui.apiKey.addEventListener('change', () => sources.refresh());
+ui.sourceRoom.addEventListener('change', () => sources.refresh());
 for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('button[data-open]'))) {
   button.addEventListener('click', () => {
     const target = byId<HTMLInputElement>(button.dataset.open!);
@@ -203,3 +219,18 @@ if (token && captureBase()) {
   ui.apiKey.value = token;
   void fill();
 }
+// `pnpm start`'s link pasted into this tab while it is open changes only the fragment: no load.
+addEventListener('hashchange', () => {
+  const pasted = readParams(location.href);
+  stripTokensFromAddress(pasted.cleanUrl, pasted.hadTokens);
+  const token = pasted.get('token');
+  if (!token) return;
+  ui.apiKey.value = token;
+  if (captureBase()) void fill();
+  else
+    setStatus(
+      ui.fetchStatus,
+      'Token taken from the link: enter the capture host address, then Fill in.',
+      'warn',
+    );
+});

@@ -1,18 +1,41 @@
 /// <reference lib="dom" />
 /**
  * Overlay (an OBS browser source): transparent page that reads the output room and shows the
- * captions as text. Options (query or fragment): maxlines (visual lines), clear, showtime, dual,
+ * captions as text. Options (query or fragment): `ln` (the track: the original by default, or a
+ * translation's language, overlay-model.ts), maxlines (visual lines), clear, showtime, dual,
  * fontsize, font, color, bg, position; `obs` (port) and `obspw` (fragment only) also send the
  * captions to OBS as CEA-608 (obs-captions.ts). The reader resumes with its cursor after a
  * reconnect, so a relay restart repeats nothing. A wrong token or an unreachable relay shows a
- * small notice.
+ * small notice, steady from the first failure until the link is back.
+ *
+ * A reload (OBS's "Refresh", a crashed browser source) loses nothing: the tab keeps the link
+ * (reader-link.ts), and what was on screen with the cursor it was shown up to (tab-keep.ts). A
+ * reload within `RESUME_MS` shows those lines again (for what is left of their idle time) and
+ * resumes from the cursor, so captions published meanwhile appear and none twice; a later one
+ * starts at the live end, since old captions on a live picture would mislead.
  */
+import type { RelayCursor } from '@live-captions/protocol';
 import { RelayReader } from '@live-captions/relay-client';
 import { byId, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
+import { langAttribute } from '../lib/languages.js';
+import { LinkWatch } from '../lib/link-watch.js';
 import { OBS_STATE_TEXT, ObsCaptions, type ObsCaptionsState, obsPort } from '../lib/obs-captions.js';
 import { captionsThatFit, overlayLook, relayNotice } from '../lib/overlay-look.js';
-import { OverlayModel, overlayOptions } from '../lib/overlay-model.js';
-import { isRelayUrl, readParams } from '../lib/params.js';
+import { type OverlayLine, OverlayModel, overlayOptions } from '../lib/overlay-model.js';
+import { readParams } from '../lib/params.js';
+import { readerLink, tabStorage } from '../lib/reader-link.js';
+import { TabKeep } from '../lib/tab-keep.js';
+
+/** A reload this soon after the last caption resumes from the cursor; later, from the live end. */
+const RESUME_MS = 60_000;
+
+interface KeptScreen {
+  room: string;
+  cursor: RelayCursor;
+  lines: OverlayLine[];
+  /** When the lines were last changed (their idle clear counts from there). */
+  shownAt: number;
+}
 
 const container = byId('captions');
 const help = byId('overlay-help');
@@ -41,6 +64,7 @@ function startObsCaptions(): ObsCaptions | undefined {
     port,
     password: params.get('obspw'),
     showtimeMs: options.showtimeMs,
+    ...(options.track ? { track: options.track } : {}),
     onState: show,
     onSent: () => {
       document.body.dataset.obsSent = String(++sent);
@@ -55,6 +79,8 @@ const look = overlayLook(params.get, (value) => CSS.supports('color', value));
 for (const [property, value] of Object.entries(look.properties))
   document.documentElement.style.setProperty(property, value);
 document.body.dataset.position = look.position;
+// The captions' language, for the browser's hyphenation and a screen reader (the page has no other text).
+if (options.track && options.track !== 'original') container.lang = langAttribute(options.track) ?? '';
 
 /** Visual lines of a caption element (line boxes of its text). */
 function lineCount(element: HTMLElement): number {
@@ -74,7 +100,10 @@ function fitLines(): void {
   document.documentElement.style.setProperty('--caption-lines', String(options.maxlines));
 }
 
-function render(): void {
+let shownAt = Date.now();
+
+function render(idleMs = options.showtimeMs): void {
+  shownAt = Date.now() - (options.showtimeMs - idleMs);
   container.replaceChildren(
     ...model.lines.map((line) => {
       const element = document.createElement('p');
@@ -90,7 +119,7 @@ function render(): void {
   if (model.lines.length > 0 && options.showtimeMs > 0) {
     idleTimer = setTimeout(() => {
       if (model.clearAll()) render();
-    }, options.showtimeMs);
+    }, idleMs);
   }
 }
 
@@ -99,26 +128,44 @@ function showNotice(text: string | undefined): void {
   notice.hidden = text === undefined;
 }
 
-const url = params.get('relayUrl') ?? siteConfig().relayUrl ?? undefined;
-const room = params.get('room');
-const token = params.get('relayReadToken');
-if (!isRelayUrl(url) || !room || !token) {
+const link = readerLink('overlay', params.get, tabStorage(), siteConfig().relayUrl ?? undefined);
+if (!link) {
   help.hidden = false;
   document.body.dataset.relay = 'unconfigured';
 } else {
-  new RelayReader({
-    url,
-    room,
-    token,
+  const keep = new TabKeep<KeptScreen>(`live-captions.overlay.${link.room}`);
+  const kept = keep.load();
+  let cursor: RelayCursor | undefined;
+  if (
+    kept?.room === link.room &&
+    kept.cursor &&
+    typeof kept.shownAt === 'number' &&
+    Date.now() - kept.shownAt < RESUME_MS
+  ) {
+    cursor = kept.cursor;
+    const left = options.showtimeMs > 0 ? options.showtimeMs - (Date.now() - kept.shownAt) : 1;
+    if (Array.isArray(kept.lines) && left > 0 && model.restore(kept.lines)) render(Math.max(1, left));
+    document.body.dataset.restored = String(model.lines.length);
+  }
+  const watch = new LinkWatch();
+  const reader: RelayReader = new RelayReader({
+    url: link.url,
+    room: link.room,
+    token: link.token,
+    ...(cursor ? { cursor } : {}),
     onCaption: (caption) => {
-      if (!model.apply(caption)) return;
-      render();
-      obs?.shown(caption);
+      if (model.apply(caption)) {
+        render();
+        obs?.shown(caption);
+      }
+      keep.save(() => ({ room: link.room, cursor: reader.cursor!, lines: model.lines, shownAt }));
     },
-    // The state is also exposed for OBS users' custom CSS and for tests.
+    // The state is also exposed for OBS users' custom CSS and for tests: `lost` from the first
+    // failure until the link is back, not each attempt (the notice does not blink).
     onState: (event) => {
-      document.body.dataset.relay = event.state;
-      showNotice(relayNotice(event.state, event.code));
+      if (!watch.apply(event, Date.now())) return;
+      document.body.dataset.relay = watch.state.view;
+      showNotice(relayNotice(watch.state.view, watch.state.code));
     },
     onGap: ({ gap }) => {
       document.body.dataset.gap = gap;
