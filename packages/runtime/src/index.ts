@@ -13,4 +13,4 @@ export {
 export { parseEnvFile, readEnvFile } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';
 export { hasUrlCredentials, isSecretVar, postgresUrlVar, redisUrlVar, secretVar } from './secret-vars.js';
-export { listening, runService, stopOnSignals } from './service.js';
+export { KEEP_ALIVE_MS, listening, runService, stopOnSignals } from './service.js';

@@ -1,3 +1,4 @@
+import { Server as HttpServer } from 'node:http';
 import type { Server } from 'node:net';
 import { ConfigError } from './env.js';
 import type { Logger } from './logger.js';
@@ -36,8 +37,21 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   process.on('SIGINT', onSignal);
 }
 
-/** Resolves with the bound port once `server` listens; rejects on a listen error (port in use). */
+/**
+ * How long an HTTP server keeps an idle client connection: longer than the proxies in front of
+ * it keep theirs (Traefik and Go's transport: 90 s; nginx upstreams: 60 s). With Node's default
+ * of 5 s the server closes a connection the proxy still counts as usable; a POST the proxy sends
+ * on it at that moment fails (Traefik answers 502, fetch "other side closed") and, not being
+ * idempotent, is never retried: a caption or a destination lost to a timing accident.
+ */
+export const KEEP_ALIVE_MS = 95_000;
+
+/**
+ * Resolves with the bound port once `server` listens; rejects on a listen error (port in use).
+ * An HTTP server keeps idle connections KEEP_ALIVE_MS (it still closes idle ones on close()).
+ */
 export function listening(server: Server): Promise<number> {
+  if (server instanceof HttpServer) server.keepAliveTimeout = KEEP_ALIVE_MS;
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);

@@ -1,5 +1,6 @@
-import { createServer } from 'node:net';
-import { listening } from '../src/index.js';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, createServer, type Socket } from 'node:net';
+import { KEEP_ALIVE_MS, listening } from '../src/index.js';
 
 describe('listening', () => {
   it('resolves with the bound port, and rejects when the port is taken', async () => {
@@ -10,4 +11,49 @@ describe('listening', () => {
     await expect(listening(second.listen(port, '127.0.0.1'))).rejects.toMatchObject({ code: 'EADDRINUSE' });
     first.close();
   });
+
+  /** Writes one request on `socket` and resolves with the whole response (Content-Length bodies). */
+  function exchange(socket: Socket, request: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        const end = text.indexOf('\r\n\r\n');
+        const length = /content-length: (\d+)/i.exec(text)?.[1];
+        if (end >= 0 && length !== undefined && text.length >= end + 4 + Number(length)) {
+          socket.off('data', onData);
+          socket.off('close', onClose);
+          resolve(text);
+        }
+      };
+      const onClose = () => reject(new Error(`closed after ${JSON.stringify(text)}`));
+      socket.on('data', onData);
+      socket.once('close', onClose);
+      socket.write(request);
+    });
+  }
+
+  it('keeps an idle HTTP connection beyond the 5 s after which Node closes it by default', async () => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(req.method));
+    });
+    const port = await listening(server.listen(0, '127.0.0.1'));
+    const socket = connect(port, '127.0.0.1');
+    try {
+      const first = await exchange(socket, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(first).toMatch(new RegExp(`^keep-alive: timeout=${KEEP_ALIVE_MS / 1000}\\r$`, 'im'));
+      // What a proxy's pooled connection sees between two requests.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const body = '{}';
+      const second = await exchange(
+        socket,
+        `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nPOST$/);
+    } finally {
+      socket.destroy();
+      server.close();
+    }
+  }, 15_000);
 });
