@@ -2,7 +2,8 @@
 # filled in (cp .env.production.example .env.production); see the Production section of README.md.
 #
 #   make secrets        secrets/ for .env.production's hosts (never overwrites a file)
-#   make build          the service images, one at a time (a small VPS cannot build five at once)
+#   make build          the service images, one at a time (a small VPS cannot build five at once);
+#                       IMAGES=apertium for one (e.g. after adding APERTIUM_PAIRS to .env.production)
 #   make up | down | logs | ps
 #   make gpu-up         worker on the NVIDIA GPU (compose.gpu.yaml)
 #   make auth-up        Basic Auth in front of the UI and the dashboard (compose.auth.yaml)
@@ -23,8 +24,11 @@ OVERLAYS ?=
 DOCKER_COMPOSE ?= $(shell docker compose version >/dev/null 2>&1 && echo "docker compose" || echo docker-compose)
 # The Node image of the secrets generator when there is no local `pnpm install`.
 NODE_IMAGE ?= node:24-bookworm-slim
-# Built in this order, one at a time: the worker (whisper.cpp) first.
-IMAGES ?= worker speech relay ui calendar outputs
+# Built in this order, one at a time: the worker (whisper.cpp) first. sources: the stream sources
+# service (Debian's ffmpeg and nginx-rtmp; RTMP 1935/tcp and SRT 9000-9015/udp published on the
+# host); apertium: Apertium APy with the pairs of APERTIUM_PAIRS, on the internal translation
+# network only (compose/README.md).
+IMAGES ?= worker speech relay ui calendar outputs sources apertium
 MODEL ?= base
 SERVICE ?=
 AUTH_USER ?= operator

@@ -3,7 +3,9 @@
 // changed (scripts/build.mjs; nothing when nothing did), generates the local secrets once (never
 // overwriting), downloads a missing official model with the progress bar of `pnpm model`, then
 // runs each built service as a child process. With REDIS_URL set, a separate inference worker
-// takes the jobs. Workspace packages are imported by name once built (their `dist`).
+// takes the jobs. Workspace packages are imported by name once built (their `dist`). Apertium APy
+// (the outputs service's translation engine) runs beside them on 127.0.0.1:2737 when Debian's
+// `apertium-apy` is installed; without it one line says how to install it.
 //
 // On a terminal the services' JSON log lines are shown as coloured readable lines (pino-pretty)
 // and, once every service answers and the model is loaded, a short summary says what to open.
@@ -11,8 +13,10 @@
 // line, and everything else (build output, non-JSON lines) goes to stderr.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APERTIUM_MODES, apertiumApyScript, apertiumCommand } from './apertium.mjs';
 import { build, run } from './build.mjs';
 import { hubLink, modelHelp } from './start-text.mjs';
 
@@ -30,6 +34,8 @@ const COLOURS = {
   ui: ansi('33'),
   calendar: ansi('34'),
   outputs: ansi('94'),
+  sources: ansi('96'),
+  apertium: ansi('90'),
   worker: ansi('32'),
 };
 
@@ -56,11 +62,23 @@ const pending = new Map();
 let step; // the build or download running now
 let stopping = false;
 
+/** A signal to a child's whole process group (APy and its pipelines). */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 function stop(code) {
   if (stopping) return;
   stopping = true;
   process.exitCode = code;
-  for (const child of children.values()) child.kill('SIGTERM');
+  for (const [name, child] of children) {
+    if (name === 'apertium') signalGroup(child, 'SIGTERM');
+    else child.kill('SIGTERM');
+  }
   for (const timer of pending.values()) clearTimeout(timer);
 }
 
@@ -97,6 +115,47 @@ try {
   say(`pnpm start: cannot write the local secrets: ${error.message}`);
   process.exit(1);
 }
+
+// ---- Apertium APy ---------------------------------------------------------------------------
+// Where the outputs service looks for it by default (OUTPUTS_APERTIUM_URL). An operator who set
+// OUTPUTS_APERTIUM_URL runs their own; one already answering on the default port (Debian's
+// apertium-apy.service, say) is used as it is.
+const APERTIUM_PORT = 2737;
+const APERTIUM_URL = `http://127.0.0.1:${APERTIUM_PORT}`;
+
+async function apertiumAnswers() {
+  try {
+    const res = await fetch(`${APERTIUM_URL}/listPairs`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** How the stack gets its translation engine: 'start' (ours), or why not, said once. */
+async function apertiumPlan() {
+  if (process.env.OUTPUTS_APERTIUM_URL) return { start: false };
+  if (!apertiumApyScript()) {
+    return {
+      start: false,
+      line: `translation through Apertium is off: apertium-apy is not installed (${bold('sudo apt install apertium-apy apertium-eng-spa apertium-eng-cat')}, then pnpm start again)`,
+    };
+  }
+  if (await apertiumAnswers()) {
+    return { start: false, line: dim(`Apertium APy already answers on ${APERTIUM_URL}; using it`) };
+  }
+  if (!existsSync(APERTIUM_MODES)) {
+    return {
+      start: false,
+      line: `translation through Apertium is off: no language pair is installed in ${APERTIUM_MODES} (${bold('sudo apt install apertium-eng-spa apertium-eng-cat')}, then pnpm start again)`,
+    };
+  }
+  return { start: true };
+}
+
+const apertium = await apertiumPlan();
+if (apertium.line) say(apertium.line);
 
 // An official model that is not there yet is downloaded here, before any service starts, so a
 // person sees `pnpm model`'s progress bar and ETA instead of a service that is silent for minutes.
@@ -148,8 +207,10 @@ const names = [
   'ui',
   'calendar',
   'outputs',
+  'sources',
   ...(process.env.REDIS_URL ? ['worker'] : []),
 ].filter((name) => existsSync(join(root, 'services', name, 'dist/index.js')));
+
 /** Where each listening service answers, from its `... listening` log line. */
 const listeners = new Map();
 
@@ -184,12 +245,25 @@ const RESTART_MAX_MS = 30_000;
 const RESTART_RESET_MS = 60_000;
 const restarts = new Map();
 
+/** What runs as `name`: a built service, or APy through its loopback launcher. */
+function commandOf(name) {
+  if (name === 'apertium') {
+    return apertiumCommand({ address: '127.0.0.1', port: APERTIUM_PORT });
+  }
+  return { command: process.execPath, args: [join(root, 'services', name, 'dist/index.js')] };
+}
+
 function startService(name) {
-  const child = spawn(process.execPath, [join(root, 'services', name, 'dist/index.js')], {
-    cwd: root,
+  const { command, args } = commandOf(name);
+  const child = spawn(command, args, {
+    // APy may write files (missing-word databases) where it runs: not into the repository.
+    cwd: name === 'apertium' ? tmpdir() : root,
     // The operator's own settings win over the stack's defaults.
     env: { ...SERVICE_ENV[name], ...process.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // APy starts a translation pipeline per pair: its own process group, signalled as one, so
+    // that no pipeline outlives it (see signalService).
+    detached: name === 'apertium',
   });
   const startedAt = performance.now();
   children.set(name, child);
@@ -207,6 +281,8 @@ function startService(name) {
   child.on('exit', (code, signal) => {
     children.delete(name);
     listeners.delete(name);
+    // What APy left behind (pipelines) goes with it.
+    if (name === 'apertium') signalGroup(child, 'SIGKILL');
     if (stopping) return;
     const previous = restarts.get(name);
     const again = previous && performance.now() - startedAt < RESTART_RESET_MS;
@@ -227,6 +303,7 @@ function startService(name) {
 }
 
 for (const name of names) startService(name);
+if (apertium.start) startService('apertium');
 if (names.length === 0) say('pnpm start: no built service found under services/*/dist');
 
 // ---- ready: say what to open ----------------------------------------------------------------
@@ -274,6 +351,14 @@ function summary() {
       url('outputs', '/health'),
       'YouTube Live, Zoom and the transcript: the editor\'s "Where captions go"',
     ],
+    [
+      'sources',
+      url('sources', '/health'),
+      'live streams captioned with no browser: RTMP, SRT, HLS (API with the access token)',
+    ],
+    ...(apertium.start
+      ? [['apertium', `${APERTIUM_URL}/listPairs`, 'Apertium APy: the translation engine']]
+      : []),
   ].filter(([, link]) => link);
   const lines = [
     '',
@@ -291,7 +376,8 @@ const expected = names.filter((name) => name !== 'worker');
 while (!stopping) {
   if (
     expected.every((name) => listeners.has(name)) &&
-    (!expected.includes('speech') || (await speechReady()))
+    (!expected.includes('speech') || (await speechReady())) &&
+    (!apertium.start || (await apertiumAnswers()))
   ) {
     if (!stopping) summary();
     break;

@@ -1,4 +1,4 @@
-# The images of the four plain Node services (relay, ui, calendar, outputs): one build stage for
+# The images of the plain Node services (relay, ui, calendar, outputs, sources): one build stage for
 # all of them, then one short stage per service with its defaults, port and health check. Pick the
 # service twice, as compose/compose.yaml does: the build argument selects the package to build,
 # the target its image (e2e/deploy checks that compose passes the same name to both).
@@ -21,7 +21,7 @@ RUN pnpm fetch --frozen-lockfile
 COPY . .
 # ui's pages are bundled by @live-captions/web's build (esbuild ships its binary as an optional
 # dependency, so no install script is needed).
-RUN : "${SERVICE:?build with --build-arg SERVICE=relay, ui, calendar or outputs}" \
+RUN : "${SERVICE:?build with --build-arg SERVICE=relay, ui, calendar, outputs or sources}" \
  && pnpm install --frozen-lockfile --offline --ignore-scripts \
       --filter "@live-captions/${SERVICE}..." --filter live-captions \
  && pnpm --filter "@live-captions/${SERVICE}..." run build \
@@ -78,3 +78,29 @@ USER 1000:1000
 EXPOSE 8083
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD node /app/healthcheck.mjs http "http://127.0.0.1:${OUTPUTS_PORT}/health"
+
+# Stream sources (issue 35: RTMP, RTMPS, SRT, RTSP, HLS and HTTP audio pulled; RTMP and SRT
+# pushed; HTTP API on 8084, /health, /metrics). Debian's ffmpeg decodes each source (with libsrt),
+# a private nginx with Debian's RTMP module is the RTMP push listener (1935), and SRT push sources
+# listen on UDP 9000-9015, one port each. The system packages come first, so that a code change
+# rebuilds only the last layers. PostgreSQL with DATABASE_URL, else PGlite under SOURCES_DATA_DIR.
+FROM node:${NODE_VERSION}-bookworm-slim AS sources
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      ffmpeg nginx-light libnginx-mod-rtmp ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && test -f /usr/lib/nginx/modules/ngx_rtmp_module.so \
+ && mkdir -p /data/sources && chown 1000:1000 /data/sources
+ENV NODE_ENV=production SOURCES_BIND=0.0.0.0 SOURCES_PORT=8084 SOURCES_PUSH_BIND=0.0.0.0 \
+    SOURCES_DATA_DIR=/data/sources CAPTION_RELAY_CONFIG=/run/secrets/relay.private.json \
+    CAPTION_LOCAL_ENV_FILE=/run/secrets/caption-local.env
+WORKDIR /app
+COPY --from=build /out /app
+COPY compose/healthcheck.mjs /app/healthcheck.mjs
+USER 1000:1000
+EXPOSE 8084
+# The push listeners: RTMP (TCP) and the SRT sources' UDP ports (SOURCES_RTMP_PORT, SOURCES_SRT_PORTS).
+EXPOSE 1935 9000-9015/udp
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD node /app/healthcheck.mjs http "http://127.0.0.1:${SOURCES_PORT}/health"
+CMD ["node", "dist/index.js"]

@@ -15,12 +15,12 @@
 // the harness works; run it with a real model (`pnpm model base`, then --model=models/ggml-base.bin).
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RollingBuffer, SENSITIVITY } from '@live-captions/capture';
 import { EnginePool } from '@live-captions/inference';
 import type { InferenceRequest } from '@live-captions/protocol';
 import { readClip } from '@live-captions/test-services/clips';
 import { audioManifest, sileroModel } from '@live-captions/test-services/fixtures';
 import { inferenceRequest } from '@live-captions/test-services/inference';
-import { RollingBuffer, SENSITIVITY } from '@live-captions/web/capture-logic';
 import { table } from '../lib/stats.js';
 import { nonSpeechInputs, vadMsPerSecond, words } from './non-speech.js';
 import { type RealtimeGateway, startRealtimeGateway, transcribeRealtime } from './realtime.js';

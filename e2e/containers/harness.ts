@@ -26,7 +26,18 @@ import { repoRoot } from '../deploy/helpers/compose.js';
 export { repoRoot };
 export const PROJECT = 'live-captions-ctest';
 export const LOCAL_PROJECT = `${PROJECT}-local`;
-export const IMAGES = ['worker', 'speech', 'relay', 'ui', 'calendar', 'outputs'] as const;
+export const IMAGES = [
+  'worker',
+  'speech',
+  'relay',
+  'ui',
+  'calendar',
+  'outputs',
+  'sources',
+  'apertium',
+] as const;
+/** The images of Node services (all but Apertium's, which is Debian's Python APy). */
+export const NODE_IMAGES: readonly string[] = IMAGES.filter((image) => image !== 'apertium');
 /** What runs in production here: everything but Traefik and its socket proxy (no image here). */
 export const PRODUCTION_SERVICES = [
   'redis',
@@ -37,6 +48,8 @@ export const PRODUCTION_SERVICES = [
   'ui',
   'calendar',
   'outputs',
+  'sources',
+  'apertium',
 ];
 export const MODEL_FILE = 'ggml-synthetic-tiny.bin';
 export const CALENDAR_TOKEN = randomBytes(16).toString('hex');

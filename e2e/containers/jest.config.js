@@ -5,5 +5,6 @@ import { preset } from '../../jest.preset.js';
 // takes minutes.
 export default preset(import.meta.dirname, {
   testMatch: ['<rootDir>/*.test.ts'],
+  setupFiles: ['<rootDir>/one-connection-per-request.ts'],
   testTimeout: 30 * 60_000,
 });

@@ -25,6 +25,7 @@ import {
 } from './harness.js';
 import { archiveRoundTrip, outputRoomIn } from './outputs.js';
 import { EVENT, LOCAL, realtimeTurn, transcriptionBody, upgradeStatus } from './requests.js';
+import { apertiumTargetThroughOutputs, pushedStreamCaptioned, translateFromOutputs } from './streams.js';
 
 const { WebSocket } = createRequire(join(repoRoot, 'packages/relay-client/package.json'))('ws') as {
   WebSocket: SocketConstructor;
@@ -43,7 +44,7 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       placeModel(LOCAL_PROJECT);
       const started = Date.now();
       must('make', ['local-up', `PROJECT=${PROJECT}`]);
-      await waitHealthy(LOCAL_PROJECT, 8);
+      await waitHealthy(LOCAL_PROJECT, 10);
       // `make local-up` builds first: with the operator's files (env, secrets) changed and no source
       // change, every layer comes from the cache.
       expect(imageIds()).toEqual(builtImages());
@@ -180,6 +181,59 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       );
       expect(cues.map((cue) => cue.text)).toEqual([text]);
       expect(Number(rows)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('apertium: translates from the outputs container, with its memory limit and no published port', () => {
+      const started = Date.now();
+      expect(translateFromOutputs(true, 'spa', 'Good morning, everyone.')).toBe(
+        'Buenos días, todo el mundo.',
+      );
+      expect(translateFromOutputs(true, 'cat', 'Good morning, everyone.')).toBe('Bon dia, tothom.');
+      figures.push(
+        `apertium: first eng-spa and eng-cat translations in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      // Its log names the requests, never the captions they carry.
+      const logs = compose(true, ['logs', '--no-color', 'apertium']);
+      expect(logs).toContain('GET /translate');
+      expect(logs).not.toContain('morning');
+    });
+
+    it('outputs: lists the apertium container’s targets and adds a Spanish translation on it', async () => {
+      const codes = await apertiumTargetThroughOutputs(
+        LOCAL.outputs,
+        outputRoomIn(join(work, 'secrets/local')),
+      );
+      expect(codes).toEqual(expect.arrayContaining(['ca', 'es']));
+      const [apertium] = projectContainers(LOCAL_PROJECT, 'apertium');
+      const [memory, bindings] = must('docker', [
+        'inspect',
+        '--format',
+        '{{.HostConfig.Memory}} {{json .HostConfig.PortBindings}}',
+        apertium!,
+      ])
+        .trim()
+        .split(' ');
+      expect(Number(memory)).toBe(768 * 1024 ** 2);
+      expect(bindings).toBe('{}');
+    });
+
+    it('sources: an RTMP push from this host to the published port is captioned into the source room', async () => {
+      const [sources] = projectContainers(LOCAL_PROJECT, 'sources');
+      expect(Number(must('docker', ['inspect', '--format', '{{.HostConfig.Memory}}', sources!]))).toBe(
+        1024 ** 3,
+      );
+      const seconds = await pushedStreamCaptioned({
+        api: LOCAL.sources,
+        apiKey,
+        secretsDir: join(work, 'secrets/local'),
+        relayUrl: 'ws://127.0.0.1:8080/ws',
+        rtmpHost: '127.0.0.1',
+        rtmpPort: 1936,
+        publicHost: 'localhost',
+        WebSocket,
+        logs: () => compose(true, ['logs', '--no-color', '--tail', '40', 'sources', 'speech', 'worker']),
+      });
+      figures.push(`sources: first caption of an RTMP push ${seconds.toFixed(1)} s after ffmpeg started`);
     });
 
     it('calendar: migrated, and a write is read back from the PostgreSQL container', async () => {

@@ -1,4 +1,5 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { RelaySettings, TranscribeResponse } from '@live-captions/protocol';
@@ -38,6 +39,7 @@ import {
   upgradeHeaders,
   viaTraefik,
 } from './requests.js';
+import { sourceRoomIn, translateFromOutputs } from './streams.js';
 
 /** Production: `make secrets` and the README's compose command, with the test playing Traefik. */
 export function describeProduction(): void {
@@ -215,6 +217,49 @@ export function describeProduction(): void {
         'archive',
       ]);
       expect(psql(false, 'select count(*) from out_destinations')).toBe('1');
+    });
+
+    it('apertium translates for the outputs service; sources behind Traefik and its RTMP port on the host', async () => {
+      expect(translateFromOutputs(false, 'spa', 'The meeting is open.')).toBe('La reunión es abierta.');
+      const [health, refused, added] = probe(
+        [
+          { url: 'http://sources:8084/health', headers: viaTraefik(HOSTS.UI_HOST) },
+          { url: 'http://sources:8084/sources', headers: viaTraefik(HOSTS.UI_HOST) },
+          {
+            method: 'POST',
+            url: 'http://sources:8084/sources',
+            headers: viaTraefik(HOSTS.UI_HOST, {
+              Authorization: `Bearer ${apiKey}`,
+              'Content-Type': 'application/json',
+            }),
+            body: JSON.stringify({
+              room: sourceRoomIn(join(work, 'secrets')).room,
+              name: 'OBS',
+              input: { kind: 'rtmp-push' },
+            }),
+          },
+        ],
+        TRAEFIK_ADDRESS,
+      );
+      expect(JSON.parse(health!.body)).toMatchObject({
+        status: 'ok',
+        db: 'ok',
+        redis: 'ok',
+        push: { rtmp: 1935 },
+      });
+      expect(refused!.status).toBe(401);
+      expect(added!.status).toBe(201);
+      const { push } = JSON.parse(added!.body) as { push: { url: string; streamKey: string } };
+      expect(push.url).toBe(`rtmp://${HOSTS.CAPTURE_HOST}:1935/live/${push.streamKey}`);
+      // The RTMP listener answers on the host's published port.
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(1935, '127.0.0.1', () => {
+          socket.destroy();
+          resolve();
+        });
+        socket.once('error', reject);
+      });
+      expect(psql(false, 'select count(*) from src_sources')).toBe('1');
     });
 
     it('keeps its own volumes and edge network: neither stack sees the other’s writes', () => {

@@ -25,6 +25,7 @@ export const LOCAL = {
   ui: 'http://127.0.0.1:8081',
   calendar: 'http://127.0.0.1:8082/wp-json/cal/events/v1',
   outputs: 'http://127.0.0.1:8083',
+  sources: 'http://127.0.0.1:8084',
 };
 
 export const EVENT = {

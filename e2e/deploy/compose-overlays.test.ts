@@ -106,7 +106,7 @@ describe('compose.auth.yaml', () => {
   });
 
   it('leaves the token-protected services without Basic Auth', () => {
-    for (const name of ['speech', 'relay', 'calendar', 'outputs']) {
+    for (const name of ['speech', 'relay', 'calendar', 'outputs', 'sources']) {
       const router = routersOf(config.services[name]!).get(name)!;
       expect([name, router.middlewares]).not.toEqual([name, expect.stringContaining('basic-auth')]);
     }
@@ -128,13 +128,30 @@ describe('compose.local.yaml', () => {
     const published = started.flatMap(([name, service]) =>
       portsOf(service).map((port) => ({ name, ...port })),
     );
-    expect(published.map((port) => `${port.name}:${port.published}`).sort()).toEqual([
+    expect(
+      published
+        .filter((port) => port.protocol === 'tcp')
+        .map((port) => `${port.name}:${port.published}`)
+        .sort(),
+    ).toEqual([
       'calendar:8082',
       'outputs:8083',
       'relay:8080',
+      'sources:1936',
+      'sources:8084',
       'speech:8765',
       'ui:8081',
     ]);
+    // The SRT push sources' UDP ports, on loopback as well; the push ports are not production's
+    // (1935, 9000-9015), so that both stacks run on one host, and the service names them.
+    expect(published.filter((port) => port.protocol === 'udp').map((port) => port.published)).toEqual(
+      Array.from({ length: 16 }, (_, i) => 9016 + i),
+    );
+    expect(environmentOf(config.services.sources!)).toMatchObject({
+      SOURCES_PUBLIC_HOST: 'localhost',
+      SOURCES_RTMP_PORT: '1936',
+      SOURCES_SRT_PORTS: '9016-9031',
+    });
     for (const port of published) expect(port.hostIp).toBe('127.0.0.1');
     expect(environmentOf(config.services.ui!)).toMatchObject({
       RELAY_URL: 'ws://localhost:8080/ws',

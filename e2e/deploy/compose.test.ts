@@ -34,7 +34,7 @@ describe('compose.yaml (docker-compose config)', () => {
     config = composeConfig();
   });
 
-  it('has the ten services, each restarted, health-checked and memory-limited', () => {
+  it('has the twelve services, each restarted, health-checked and memory-limited', () => {
     expect(Object.keys(config.services).sort()).toEqual(SERVICES);
     for (const [name, service] of Object.entries(config.services)) {
       expect([name, service.restart]).toEqual([name, 'unless-stopped']);
@@ -42,6 +42,9 @@ describe('compose.yaml (docker-compose config)', () => {
       expect([name, service.mem_limit]).toEqual([name, expect.stringMatching(/^\d+[mg]$/)]);
     }
     expect(composeConfig({ ...HOSTS, WORKER_MEMORY: '6g' }).services.worker!.mem_limit).toBe('6g');
+    const sized = composeConfig({ ...HOSTS, APERTIUM_MEMORY: '1g', SOURCES_MEMORY: '2g' });
+    expect(sized.services.apertium!.mem_limit).toBe('1g');
+    expect(sized.services.sources!.mem_limit).toBe('2g');
   });
 
   it('gives Traefik the Docker API only through the read-only socket proxy', () => {
@@ -111,16 +114,18 @@ describe('compose.yaml (docker-compose config)', () => {
     expect(router.middlewares!.split(',')).toEqual(['outputs-prefix', 'security-headers@file']);
     expect(outputs.labels?.['traefik.http.middlewares.outputs-prefix.stripprefix.prefixes']).toBe('/outputs');
     // PostgreSQL for cursors, outboxes and the archive; Redis for the leases; the relay on edge.
-    expect(networksOf(outputs).sort()).toEqual(['db', 'edge', 'queue']);
+    // Apertium on the internal translation network.
+    expect(networksOf(outputs).sort()).toEqual(['db', 'edge', 'queue', 'translation']);
     expect(environmentOf(outputs)).toMatchObject({
       RELAY_URL: 'ws://relay:8080/ws',
       REDIS_URL: 'redis://redis:6379',
       CAPTION_RELAY_CONFIG: '/run/secrets/relay.private.json',
+      OUTPUTS_APERTIUM_URL: 'http://apertium:2737',
     });
     expect(environmentOf(config.services.ui!).OUTPUTS_URL).toBe(`https://${HOSTS.UI_HOST}/outputs/`);
   });
 
-  it('publishes ports only on Traefik: 80 and 443', () => {
+  it('publishes ports only on Traefik (80, 443) and the stream sources’ push listeners (RTMP, SRT)', () => {
     for (const [name, service] of Object.entries(config.services)) {
       const ports = portsOf(service);
       if (name === 'traefik') {
@@ -128,10 +133,58 @@ describe('compose.yaml (docker-compose config)', () => {
           [443, 443],
           [80, 80],
         ]);
+      } else if (name === 'sources') {
+        // Not HTTP, so not Traefik's: RTMP on TCP 1935, one UDP port per SRT push source, each
+        // published as the port the service listens on and names in its push URLs.
+        const env = environmentOf(service);
+        const [first, last] = env.SOURCES_SRT_PORTS!.split('-').map(Number) as [number, number];
+        const srt = Array.from({ length: last - first + 1 }, (_, i) => `${first + i}:${first + i}/udp`);
+        expect(ports.map((port) => `${port.published}:${port.target}/${port.protocol}`).sort()).toEqual(
+          [`${env.SOURCES_RTMP_PORT}:${env.SOURCES_RTMP_PORT}/tcp`, ...srt].sort(),
+        );
+        expect(env.SOURCES_RTMP_PORT).toBe('1935');
+        expect([first, last]).toEqual([9000, 9015]);
+        expect(env.SOURCES_PUSH_BIND).toBe('0.0.0.0');
+        expect(env.SOURCES_PUBLIC_HOST).toBe(HOSTS.CAPTURE_HOST);
       } else {
         expect([name, ports]).toEqual([name, []]);
       }
     }
+  });
+
+  it('runs Apertium on the internal translation network only, with the outputs service', () => {
+    const apertium = config.services.apertium!;
+    expect(networksOf(apertium)).toEqual(['translation']);
+    expect(config.networks?.translation?.internal).toBe(true);
+    const members = Object.entries(config.services)
+      .filter(([, service]) => networksOf(service).includes('translation'))
+      .map(([name]) => name)
+      .sort();
+    expect(members).toEqual(['apertium', 'outputs']);
+    expect(apertium.build?.dockerfile).toBe('compose/apertium.Dockerfile');
+    expect(apertium.build?.args).toEqual({ APERTIUM_PAIRS: 'apertium-eng-spa apertium-eng-cat' });
+    expect(
+      composeConfig({ ...HOSTS, APERTIUM_PAIRS: 'apertium-eng-spa apertium-fra-cat' }).services.apertium!
+        .build?.args,
+    ).toEqual({ APERTIUM_PAIRS: 'apertium-eng-spa apertium-fra-cat' });
+    expect(apertium.read_only).toBe(true);
+    expect(apertium.cap_drop).toEqual(['ALL']);
+  });
+
+  it('gives the stream sources the stores, the gateway, the relay and the access token', () => {
+    const sources = config.services.sources!;
+    expect(networksOf(sources).sort()).toEqual(['db', 'edge', 'queue']);
+    const env = environmentOf(sources);
+    expect(env).toMatchObject({
+      CAPTION_URL: 'http://speech:8765',
+      RELAY_URL: 'ws://relay:8080/ws',
+      REDIS_URL: 'redis://redis:6379',
+      DATABASE_URL: 'postgres://calendar@postgres:5432/calendar',
+    });
+    const mounted = secretsOf(sources).map((secret) => secret.path);
+    expect(mounted).toContain(env.CAPTION_LOCAL_ENV_FILE);
+    expect(mounted).toContain(env.CAPTION_RELAY_CONFIG);
+    expect(mounted).toContain('/run/secrets/postgres-password');
   });
 
   it('mounts secrets read-only, from secrets/ only, and nothing from the host writable but volumes', () => {

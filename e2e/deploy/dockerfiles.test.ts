@@ -38,9 +38,25 @@ const IMAGES = [
   { service: 'ui', dockerfile: NODE_SERVICES, target: 'ui', port: '8081', health: HTTP_CHECK },
   { service: 'calendar', dockerfile: NODE_SERVICES, target: 'calendar', port: '8082', health: HTTP_CHECK },
   { service: 'outputs', dockerfile: NODE_SERVICES, target: 'outputs', port: '8083', health: HTTP_CHECK },
+  // The HTTP API, then the push listeners (RTMP, the SRT sources' UDP range), published by compose.
+  {
+    service: 'sources',
+    dockerfile: NODE_SERVICES,
+    target: 'sources',
+    port: '8084',
+    expose: ['8084', '1935 9000-9015/udp'],
+    health: HTTP_CHECK,
+  },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile', port: undefined, health: WORKER_CHECK },
   { service: 'worker', dockerfile: 'services/worker/Dockerfile.cuda', port: undefined, health: WORKER_CHECK },
-] as { service: string; dockerfile: string; target?: string; port: string | undefined; health: string }[];
+] as {
+  service: string;
+  dockerfile: string;
+  target?: string;
+  port: string | undefined;
+  expose?: string[];
+  health: string;
+}[];
 
 /** The Node major of the images: the current LTS line (24 from October 2025 to October 2026, then 24 stays maintenance-LTS until April 2028). */
 const NODE_LTS = '24';
@@ -167,7 +183,7 @@ describe('service images', () => {
             .replace(/_BIND$/, '');
           expect(env[`${prefix}_BIND`]).toBe('0.0.0.0');
           expect(env[`${prefix}_PORT`]).toBe(image.port);
-          expect(keywords('EXPOSE').map((item) => item.args)).toEqual([image.port]);
+          expect(keywords('EXPOSE').map((item) => item.args)).toEqual(image.expose ?? [image.port]);
           expect(environmentOf(config.services[image.service]!)[`${prefix}_PORT`]).toBe(image.port);
         });
       }
@@ -266,5 +282,42 @@ describe('service images', () => {
     expect(composeConfig(HOSTS, ['gpu']).services.worker!.build?.dockerfile).toBe(
       'services/worker/Dockerfile.cuda',
     );
+  });
+});
+
+describe('compose/apertium.Dockerfile (Apertium APy from Debian packages)', () => {
+  const dockerfile = read('compose/apertium.Dockerfile');
+  const final = imageStage(dockerfile);
+  const keywords = (keyword: string) => final.instructions.filter((item) => item.keyword === keyword);
+
+  it('installs apertium-apy and the pairs of APERTIUM_PAIRS (English-Spanish and -Catalan by default) on a pinned Debian', () => {
+    expect(final.from).toBe('debian:bookworm-slim');
+    const pairs = final.instructions.find(
+      (item) => item.keyword === 'ARG' && item.args.startsWith('APERTIUM_PAIRS='),
+    );
+    expect(pairs?.args).toBe('APERTIUM_PAIRS="apertium-eng-spa apertium-eng-cat"');
+    const runs = keywords('RUN')
+      .map((item) => item.args)
+      .join('\n');
+    expect(runs).toMatch(/apt-get install -y --no-install-recommends apertium-apy \$\{APERTIUM_PAIRS\}/);
+    expect(runs).toContain('rm -rf /var/lib/apt/lists/*');
+    // Through the launcher whose access log leaves out the query (the caption text).
+    expect(keywords('COPY').map((item) => item.args)).toContain(
+      'scripts/apertium-loopback.py /usr/local/lib/apertium-serve.py',
+    );
+    expect(keywords('CMD').at(-1)?.args).toContain('python3 /usr/local/lib/apertium-serve.py 0.0.0.0');
+  });
+
+  it('runs as the unprivileged apertium user, checked by /listPairs in the image and in compose', () => {
+    const user = finalUser(final);
+    expect(user).toBe('apertium');
+    expect(isRootUser(user!)).toBe(false);
+    const config = composeConfig();
+    expect(keywords('HEALTHCHECK').at(-1)?.args).toContain('/usr/local/bin/apertium-health');
+    expect(healthcheckArgv(config.services.apertium!)).toEqual(['python3', '/usr/local/bin/apertium-health']);
+    expect(readFileSync(join(repoRoot, 'compose/apertium-health.py'), 'utf8')).toContain('/listPairs');
+    // The port the outputs service is given.
+    expect(stageEnv(final).APERTIUM_PORT).toBe('2737');
+    expect(environmentOf(config.services.outputs!).OUTPUTS_APERTIUM_URL).toBe('http://apertium:2737');
   });
 });

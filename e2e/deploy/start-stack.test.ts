@@ -3,11 +3,13 @@
  * that is killed comes back by itself while the others keep running, and clients of the relay
  * (the pages' relay client) reconnect and carry on; the link it prints opens the hub with the
  * access token in the fragment only; an offline first start names what it tried to fetch and the
- * ways forward. It uses the ports of the local secrets (speech 8765, relay 8080, ui 8081) and the
- * outputs service's (8083).
+ * ways forward. It uses the ports of the local secrets (speech 8765, relay 8080, ui 8081), the
+ * outputs service's (8083), the stream sources service's (8084) and Apertium APy's (2737): the
+ * sources service and APy (Debian's apertium-apy, installed here as in CI) run with the others,
+ * and without apertium-apy one line says how to install it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +63,17 @@ async function portFree(port: number): Promise<boolean> {
   });
 }
 
+/** Whether what listens on `port` listens on loopback only (ss, iproute2). */
+async function listensOnlyOnLoopback(port: number): Promise<boolean> {
+  const { execFileSync } = await import('node:child_process');
+  const local = execFileSync('ss', ['-Hltn', `sport = :${port}`])
+    .toString()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.trim().split(/\s+/)[3]!);
+  return local.length > 0 && local.every((address) => /^(127\.0\.0\.1|\[::1\]):/.test(address));
+}
+
 /** The pid of a service started by `pnpm start` (a child of its process). */
 async function servicePid(parent: number, name: string): Promise<number> {
   const { execFileSync } = await import('node:child_process');
@@ -82,7 +95,7 @@ afterAll(async () => {
 
 describe('pnpm start', () => {
   test('a killed relay is restarted while the others keep running, and relay clients reconnect; the hub link carries the token in its fragment', async () => {
-    for (const port of [8765, 8080, 8081, 8083])
+    for (const port of [8765, 8080, 8081, 8083, 8084, 2737])
       expect({ port, free: await portFree(port) }).toEqual({ port, free: true });
     running = pnpmStart({ CAPTION_MODEL: MODEL, CAPTION_OFFLINE: '1', CAPTION_THREADS: '1' });
     const started = running;
@@ -113,6 +126,30 @@ describe('pnpm start', () => {
       },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8081');
+    // The stream sources service answers, with its push listeners, and refuses the API without
+    // the access token the summary's link carries.
+    const sources = await fetch('http://127.0.0.1:8084/health');
+    expect(sources.status).toBe(200);
+    expect(await sources.json()).toMatchObject({ status: 'ok', push: { rtmp: 1935 } });
+    expect((await fetch('http://127.0.0.1:8084/sources')).status).toBe(401);
+    const listed = await fetch('http://127.0.0.1:8084/sources', {
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    expect(listed.status).toBe(200);
+    expect(started.output()).toMatch(/sources\s+http:\/\/localhost:8084\/health/);
+    // Apertium APy on the outputs service's default address, on loopback only, with the pairs.
+    const pairs = (await (await fetch('http://127.0.0.1:2737/listPairs')).json()) as {
+      responseData: { sourceLanguage: string; targetLanguage: string }[];
+    };
+    expect(pairs.responseData).toEqual(
+      expect.arrayContaining([
+        { sourceLanguage: 'eng', targetLanguage: 'spa' },
+        { sourceLanguage: 'eng', targetLanguage: 'cat' },
+      ]),
+    );
+    expect(await listensOnlyOnLoopback(2737)).toBe(true);
+    expect(started.output()).toMatch(/apertium\s+http:\/\/127\.0\.0\.1:2737\/listPairs/);
+    expect(started.output()).not.toMatch(/translation through Apertium is off/);
     const config = (await (
       await fetch('http://127.0.0.1:8765/relay-config', { headers: { Authorization: `Bearer ${apiKey}` } })
     ).json()) as RelaySettings;
@@ -167,12 +204,18 @@ describe('pnpm start', () => {
     }
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
+    // APy and its translation pipelines stop with the stack.
+    expect(await portFree(2737)).toBe(true);
   });
 
-  test('offline, a missing model ends with what was fetched and the ways forward', async () => {
+  test('offline, a missing model ends with what was fetched and the ways forward; without apertium-apy, one line says how to install it', async () => {
     const modelDir = mkdtempSync(join(tmpdir(), 'start-offline-'));
+    // A PATH with node only: a machine where apertium-apy is not installed.
+    const bin = mkdtempSync(join(tmpdir(), 'start-path-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
     try {
       const started = pnpmStart({
+        PATH: bin,
         CAPTION_MODEL: 'tiny',
         CAPTION_MODEL_DIR: modelDir,
         // A mirror nobody answers on: what an offline machine sees.
@@ -188,8 +231,13 @@ describe('pnpm start', () => {
       expect(output).toContain('CAPTION_MODEL_BASE_URL=');
       expect(output).toContain('pnpm model tiny');
       expect(output).not.toMatch(/Live captions is running/);
+      const apertium = output.split('\n').filter((line) => /apertium/i.test(line));
+      expect(apertium).toEqual([
+        'translation through Apertium is off: apertium-apy is not installed (sudo apt install apertium-apy apertium-eng-spa apertium-eng-cat, then pnpm start again)',
+      ]);
     } finally {
       rmSync(modelDir, { recursive: true, force: true });
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 });

@@ -9,12 +9,14 @@ import { parse } from 'yaml';
 import { type ComposeConfig, environmentOf, HOSTS, networksOf, repoRoot, routersOf } from './compose.js';
 
 export const SERVICES = [
+  'apertium',
   'calendar',
   'outputs',
   'postgres',
   'redis',
   'relay',
   'socket-proxy',
+  'sources',
   'speech',
   'traefik',
   'ui',
@@ -46,6 +48,12 @@ export const ROUTES = {
     router: 'outputs',
     rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/outputs/\`) && !Path(\`/outputs/metrics\`)`,
     port: '8083',
+  },
+  // The stream sources API, on the UI host as well; its /metrics stays internal.
+  sources: {
+    router: 'sources',
+    rule: `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/sources/\`) && !Path(\`/sources/metrics\`)`,
+    port: '8084',
   },
 } as const;
 
@@ -125,7 +133,7 @@ export function checkRouters(config: ComposeConfig): void {
     expect(networksOf(service)).toContain('edge');
   }
   // Nothing else is routed.
-  for (const name of ['worker', 'redis', 'postgres']) {
+  for (const name of ['worker', 'redis', 'postgres', 'apertium']) {
     expect([name, config.services[name]!.labels?.['traefik.enable']]).toEqual([name, undefined]);
   }
 }

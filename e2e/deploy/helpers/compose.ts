@@ -29,7 +29,7 @@ export interface ComposeService {
   build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
   environment?: Record<string, string | null>;
   labels?: Record<string, string>;
-  ports?: (string | { published?: number | string; target: number; host_ip?: string })[];
+  ports?: (string | { published?: number | string; target: number; host_ip?: string; protocol?: string })[];
   volumes?: (string | { type: string; source?: string; target: string; read_only?: boolean })[];
   secrets?: (string | { source: string; target?: string; mode?: number })[];
   networks?: string[] | Record<string, { ipv4_address?: string } | null>;
@@ -40,6 +40,7 @@ export interface ComposeService {
   entrypoint?: string[] | string;
   command?: string[] | string;
   read_only?: boolean;
+  cap_drop?: string[];
   mem_limit?: string;
   depends_on?: Record<string, { condition: string }> | string[];
   deploy?: {
@@ -123,6 +124,7 @@ export interface PortBinding {
   hostIp: string;
   published: number | undefined;
   target: number;
+  protocol: 'tcp' | 'udp';
 }
 
 export function portsOf(service: ComposeService): PortBinding[] {
@@ -132,13 +134,15 @@ export function portsOf(service: ComposeService): PortBinding[] {
         hostIp: port.host_ip ?? '',
         published: port.published === undefined ? undefined : Number(port.published),
         target: port.target,
+        protocol: port.protocol === 'udp' ? 'udp' : 'tcp',
       };
     }
     // [ip:]published:target[/proto]
+    const protocol = port.endsWith('/udp') ? 'udp' : 'tcp';
     const parts = port.replace(/\/(tcp|udp)$/, '').split(':');
     const target = Number(parts.pop());
     const published = parts.length > 0 ? Number(parts.pop()) : undefined;
-    return { hostIp: parts.join(':'), published, target };
+    return { hostIp: parts.join(':'), published, target, protocol };
   });
 }
 

@@ -1,3 +1,4 @@
+export * from './caption-text.js';
 export * from './health.js';
 export * from './job-schemas.js';
 export * from './jobs.js';
@@ -5,5 +6,7 @@ export * from './languages.js';
 export * from './outputs.js';
 export * from './relay.js';
 export * from './relay-frames.js';
+export * from './relay-rooms.js';
 export * from './site-config.js';
+export * from './sources.js';
 export * from './speech.js';

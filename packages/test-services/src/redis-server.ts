@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { childExit } from './child-output.js';
 import { freePort } from './free-port.js';
 
 export interface RedisServer {
@@ -66,15 +67,9 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;
-    const keep = (chunk: Buffer) => output.push(chunk.toString());
-    proc.stdout?.on('data', keep);
-    proc.stderr?.on('data', keep);
-    exited = new Promise((resolve) =>
-      proc.once('exit', () => {
-        if (child === proc) child = undefined;
-        resolve();
-      }),
-    );
+    exited = childExit(proc, (chunk) => output.push(chunk)).then(() => {
+      if (child === proc) child = undefined;
+    });
     try {
       await waitForPong(port, 10_000);
     } catch (error) {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { APERTIUM_MODES } from '../../../scripts/apertium.mjs';
 
 /** A system program the tests run, and the Debian package that provides it. */
 export interface SystemProgram {
@@ -31,6 +32,9 @@ export function postgresBinDir(): string | undefined {
   return initdb ? join(initdb, '..') : undefined;
 }
 
+/** Where Debian's Apertium pair packages put their modes (written once, with how APy starts). */
+export { APERTIUM_MODES };
+
 export const PROGRAMS = {
   redis: { name: 'redis-server', package: 'redis-server' },
   postgres: { name: 'initdb', package: 'postgresql', find: () => postgresBinDir() },
@@ -51,6 +55,18 @@ export const PROGRAMS = {
     find: () => ['/usr/lib/nginx/modules/ngx_rtmp_module.so'].find(existsSync),
   },
   ffmpeg: { name: 'ffmpeg', package: 'ffmpeg' },
+  // Live translation: a real Apertium APy with the two English pairs the tests translate into.
+  apertium: { name: 'apertium-apy', package: 'apertium-apy' },
+  apertiumEngSpa: {
+    name: 'eng-spa.mode',
+    package: 'apertium-eng-spa',
+    find: () => [`${APERTIUM_MODES}/eng-spa.mode`].find(existsSync),
+  },
+  apertiumEngCat: {
+    name: 'eng-cat.mode',
+    package: 'apertium-eng-cat',
+    find: () => [`${APERTIUM_MODES}/eng-cat.mode`].find(existsSync),
+  },
 } satisfies Record<string, SystemProgram>;
 
 /**
