@@ -4,14 +4,15 @@
  * token and the source room, the operator adds an RTMP push source from the panel, copies the
  * address and key shown once into "OBS" (ffmpeg publishing the committed speech fixture in real
  * time), sees it live with its captions counted while they arrive in the source room, stops it,
- * starts it again and removes it; a pulled address nobody answers shows failed with the reason.
+ * starts it again and removes it; a pulled address nobody answers shows failed with the reason,
+ * and its settings are changed from the panel.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import type { RelayCaption } from '@live-captions/protocol';
+import type { RelayCaption, StreamSource } from '@live-captions/protocol';
 import { createReader, type RelayReader } from '@live-captions/relay-client/node';
 import { newToken, relayConfigText } from '@live-captions/secret-files';
 import { audioFixture } from '@live-captions/test-services/fixtures';
@@ -19,6 +20,7 @@ import { publishStream } from '@live-captions/test-services/stream-publisher';
 import { buildPages } from '@live-captions/web';
 import type { Browser, Page } from 'playwright-core';
 import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { axeViolations } from './axe-audit.js';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
 import { ROOT } from './stack.js';
 
@@ -42,6 +44,7 @@ const tokens = {
   outputWrite: newToken(),
 };
 let hub: string;
+let sourcesApi: string;
 let refusedPort: number;
 
 const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
@@ -128,6 +131,7 @@ beforeAll(async () => {
     throw new Error(`${(error as Error).message}\n${logs()}`);
   }
   hub = `${uiOrigin}/links.html`;
+  sourcesApi = `http://127.0.0.1:${sourcesPort}`;
   reader = createReader({
     url: relayUrl,
     room: SOURCE_ROOM,
@@ -258,6 +262,57 @@ describe('the hub runs the stream sources of the source room', () => {
     const failed = await rowState('Dead encoder');
     expect(failed.text).toMatch(/Failed: \S/);
     expect(failed.text).toMatch(/refused|Connection|connect/i);
+    expect(failed.text).toContain('en · transcript');
+
+    // Edit: the form takes the source's settings, without its address or kind, and saves them.
+    await page.click(`${rowOf('Dead encoder')} button:text-is("Edit")`);
+    expect(await page.textContent('#source-submit')).toBe('Save the settings of Dead encoder');
+    expect(await page.inputValue('#source-name')).toBe('Dead encoder');
+    expect(await page.isVisible('#source-url')).toBe(false);
+    expect(await page.isVisible('#source-kind')).toBe(false);
+    // The panel with a failed row and the form editing it: nothing serious for axe.
+    const violations = await axeViolations(page);
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await page.fill('#source-language', 'de');
+    await page.selectOption('#source-mode', 'both');
+    await page.fill('#source-vocabulary', 'Gemeinderat, Bürgermeisterin Krause');
+    await page.click('#source-submit');
+    await page.waitForFunction(() =>
+      document
+        .querySelector('#sources-status')
+        ?.textContent?.startsWith('Saved the settings of Dead encoder'),
+    );
+    await waitForRow('Dead encoder', { text: 'de · transcript and English translation · vocabulary set' });
+    const listed = (await (
+      await fetch(`${sourcesApi}/sources?room=${SOURCE_ROOM}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      })
+    ).json()) as { sources: StreamSource[] };
+    const edited = listed.sources.find((source) => source.name === 'Dead encoder')!;
+    expect(edited.settings).toMatchObject({
+      language: 'de',
+      mode: 'both',
+      vocabulary: 'Gemeinderat, Bürgermeisterin Krause',
+      intervalSeconds: 3,
+    });
+    // The address is the one it had (its stream name masked, as every answer shows it).
+    expect(edited.input.url.startsWith(`rtmp://127.0.0.1:${refusedPort}/live/`)).toBe(true);
+    // Back to adding: the form is empty again, the address field back.
+    expect(await page.textContent('#source-submit')).toBe('Add source');
+    expect(await page.inputValue('#source-name')).toBe('');
+    expect(await page.isVisible('#source-url')).toBe(true);
+    // A wrong value is refused with the field named, and the form stays on the source.
+    await page.click(`${rowOf('Dead encoder')} button:text-is("Edit")`);
+    await page.fill('#source-language', 'xx-not-a-code');
+    await page.evaluate(() => document.querySelector('#source-language')?.removeAttribute('pattern'));
+    await page.click('#source-submit');
+    await page.waitForFunction(
+      () => document.querySelector('#sources-status')?.getAttribute('data-tone') === 'error',
+    );
+    expect(await page.textContent('#sources-status')).toMatch(/language/);
+    expect(await page.textContent('#source-submit')).toBe('Save the settings of Dead encoder');
+    await page.click('#source-cancel');
+    expect(await page.textContent('#source-submit')).toBe('Add source');
     // A refused scheme never reaches the service's runner: the panel says why.
     await page.fill('#source-name', 'Local file');
     await page.fill('#source-url', 'file:///etc/passwd');
@@ -270,6 +325,6 @@ describe('the hub runs the stream sources of the source room', () => {
     await page.waitForFunction(() =>
       document.querySelector('#sources')?.textContent?.includes('No stream sources'),
     );
-    expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+    expect(errors.filter((e) => !/status of (422|400)/.test(e))).toEqual([]);
   });
 });

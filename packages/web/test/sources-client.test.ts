@@ -1,11 +1,11 @@
 /**
  * What the links hub's sources panel writes in a source's row: the state with its reason, seconds
- * behind live and captions sent (the stop/start/remove path itself runs in chromium against the
+ * behind live and captions sent, what its captions are made with (the stop/start/remove path itself runs in chromium against the
  * real service: e2e/browser/sources-panel.test.ts).
  */
 import { describe, expect, test } from '@jest/globals';
 import type { StreamSource } from '@live-captions/protocol';
-import { sourceStateLine, sourceSummary } from '../src/browser/lib/sources-client.js';
+import { sourceSettingsLine, sourceStateLine, sourceSummary } from '../src/browser/lib/sources-client.js';
 
 const source = (fields: Partial<StreamSource>): StreamSource => ({
   id: '6f1c2d3e-0000-4000-8000-000000000000',
@@ -47,5 +47,16 @@ describe('a source row', () => {
       '0.0 s behind live · 1 caption sent',
     );
     expect(sourceSummary(source({ running: false, state: 'stopped' }))).toBe('12 captions sent');
+  });
+
+  test('what its captions are made with: language, mode, and whether it has a vocabulary', () => {
+    const { settings } = source({});
+    expect(sourceSettingsLine(settings)).toBe('en · transcript');
+    expect(sourceSettingsLine({ ...settings, language: 'auto', mode: 'translate' })).toBe(
+      'auto · English translation',
+    );
+    expect(sourceSettingsLine({ ...settings, mode: 'both', vocabulary: 'Krause' })).toBe(
+      'en · transcript and English translation · vocabulary set',
+    );
   });
 });

@@ -1,10 +1,15 @@
 /**
  * The links hub's client of the stream sources service (services/sources): an event's sources,
- * added, started, stopped and removed with the service access token as the bearer (the token the
+ * added, changed, started, stopped and removed with the service access token as the bearer (the token the
  * hub already holds to read the relay settings). Browser-safe; `fetch` is injectable. Every failure
  * is a `ServiceRequestError` carrying the service's own message.
  */
-import type { CreatedStreamSource, NewStreamSource, StreamSource } from '@live-captions/protocol';
+import type {
+  CreatedStreamSource,
+  NewStreamSource,
+  StreamSource,
+  StreamSourceSettings,
+} from '@live-captions/protocol';
 import { serviceRequest } from './service-request.js';
 
 export interface SourcesClientOptions {
@@ -38,6 +43,16 @@ export class SourcesClient {
       body: JSON.stringify(source),
     });
     return (await response.json()) as CreatedStreamSource;
+  }
+
+  /** Changes a source's capture settings; a running source takes them from its next window. */
+  async update(id: string, settings: Partial<StreamSourceSettings>): Promise<StreamSource> {
+    const response = await this.#request(`sources/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ settings }),
+    });
+    return ((await response.json()) as { source: StreamSource }).source;
   }
 
   async start(id: string): Promise<void> {
@@ -83,4 +98,17 @@ export function sourceSummary(source: StreamSource): string {
   const sent = `${source.captionsSent} caption${source.captionsSent === 1 ? '' : 's'} sent`;
   if (!source.running) return sent;
   return `${source.behindSeconds.toFixed(1)} s behind live · ${sent}`;
+}
+
+const MODE_NAMES: Readonly<Record<StreamSourceSettings['mode'], string>> = {
+  transcribe: 'transcript',
+  translate: 'English translation',
+  both: 'transcript and English translation',
+};
+
+/** "en · transcript · vocabulary set" for a source's row: what its captions are made with. */
+export function sourceSettingsLine(settings: StreamSourceSettings): string {
+  const parts = [settings.language, MODE_NAMES[settings.mode] ?? settings.mode];
+  if (settings.vocabulary) parts.push('vocabulary set');
+  return parts.join(' · ');
 }

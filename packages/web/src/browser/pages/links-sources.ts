@@ -3,15 +3,16 @@
  * The links hub's "Stream sources" panel: the source room's sources on the stream sources service
  * (services/sources), with the service access token of step 1. Each row shows its state and why,
  * the audio level, how far behind live it is and how many captions it sent (polled every 2 s
- * while the page is visible), with Start or Stop and Remove; the form adds a pulled stream or a
- * push listener with its language, mode and vocabulary. A push source's address and key are shown
- * once, right after it is created (the service never shows the key whole again). Hidden when the
- * site has no sources service.
+ * while the page is visible), with Edit, Start or Stop and Remove; the form adds a pulled stream
+ * or a push listener with its language, mode and vocabulary, and after Edit changes those of a
+ * source (its address and kind stay: a new address is a new source, so that a push key is never
+ * moved). A push source's address and key are shown once, right after it is created (the service
+ * never shows the key whole again). Hidden when the site has no sources service.
  */
-import type { NewStreamSource, StreamSource } from '@live-captions/protocol';
+import type { NewStreamSource, StreamSource, StreamSourceSettings } from '@live-captions/protocol';
 import { byId, setStatus, siteConfig } from '../lib/dom.js';
 import { ServiceRequestError } from '../lib/service-request.js';
-import { SourcesClient, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
+import { SourcesClient, sourceSettingsLine, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
 
 const REFRESH_MS = 2000;
 
@@ -25,6 +26,8 @@ const panel = {
   language: byId<HTMLInputElement>('source-language'),
   mode: byId<HTMLSelectElement>('source-mode'),
   vocabulary: byId<HTMLTextAreaElement>('source-vocabulary'),
+  submit: byId<HTMLButtonElement>('source-submit'),
+  cancel: byId<HTMLButtonElement>('source-cancel'),
   push: byId('source-push'),
   pushUrl: byId<HTMLInputElement>('push-url'),
   pushKey: byId<HTMLInputElement>('push-key'),
@@ -66,8 +69,10 @@ interface Row {
   item: HTMLLIElement;
   state: HTMLElement;
   target: HTMLElement;
+  settings: HTMLElement;
   level: HTMLMeterElement;
   stats: HTMLElement;
+  edit: HTMLButtonElement;
   toggle: HTMLButtonElement;
   remove: HTMLButtonElement;
   source: StreamSource;
@@ -87,12 +92,17 @@ function newRow(source: StreamSource): Row {
   level.max = 1;
   level.setAttribute('aria-label', `Audio level of ${source.name}`);
   const stats = element('span', '', 'stats');
+  const settings = element('span', '', 'hint settings');
+  const edit = element('button', 'Edit');
+  edit.type = 'button';
+  edit.setAttribute('aria-label', `Edit the settings of ${source.name}`);
   const toggle = element('button');
   toggle.type = 'button';
   const remove = element('button', 'Remove', 'danger');
   remove.type = 'button';
   remove.setAttribute('aria-label', `Remove ${source.name}`);
-  const row: Row = { item, state, target, level, stats, toggle, remove, source };
+  const row: Row = { item, state, target, settings, level, stats, edit, toggle, remove, source };
+  edit.addEventListener('click', () => startEditing(row.source));
   toggle.addEventListener('click', () => {
     const running = row.source.running;
     void act(running ? `Stopped ${row.source.name}` : `Started ${row.source.name}`, (c) =>
@@ -103,7 +113,7 @@ function newRow(source: StreamSource): Row {
     if (confirm(`Remove ${row.source.name}? Its captions stop; a push source's key stops working.`))
       void act(`Removed ${row.source.name}`, (c) => c.remove(row.source.id));
   });
-  item.append(title, state, target, level, stats, toggle, remove);
+  item.append(title, state, target, settings, level, stats, edit, toggle, remove);
   return row;
 }
 
@@ -112,6 +122,7 @@ function showRow(row: Row, source: StreamSource): void {
   row.item.dataset.state = source.state;
   row.state.textContent = sourceStateLine(source);
   row.target.textContent = source.input.url;
+  row.settings.textContent = sourceSettingsLine(source.settings);
   row.level.value = source.running ? source.level : 0;
   row.stats.textContent = sourceSummary(source);
   row.toggle.textContent = source.running ? 'Stop' : 'Start';
@@ -132,6 +143,7 @@ function showSources(sources: StreamSource[]): void {
     items.push(row.item);
   }
   for (const id of [...rows.keys()]) if (!seen.has(id)) rows.delete(id);
+  if (editing && !seen.has(editing.id)) stopEditing();
   if (items.length === 0)
     items.push(element('li', 'No stream sources: captions come from the capture page only.', 'hint'));
   // Same nodes in the same order: nothing moves under the pointer.
@@ -163,6 +175,7 @@ async function refresh(sayWhy = true): Promise<void> {
     lastRoom = room;
     rows.clear();
     panel.list.replaceChildren();
+    stopEditing();
   }
   if (!c || !room) {
     if (sayWhy)
@@ -184,22 +197,53 @@ async function refresh(sayWhy = true): Promise<void> {
   }
 }
 
-function newSource(): NewStreamSource {
-  const kind = panel.kind.value;
-  const settings = {
+/** The settings the form sets, for a new source or the one being edited. */
+function formSettings(): Pick<StreamSourceSettings, 'language' | 'mode' | 'vocabulary'> {
+  return {
     language: panel.language.value.trim() || 'en',
-    mode: panel.mode.value as 'transcribe' | 'translate' | 'both',
+    mode: panel.mode.value as StreamSourceSettings['mode'],
     vocabulary: panel.vocabulary.value.trim(),
   };
-  const base = { room: inputs.room(), name: panel.name.value.trim(), settings };
+}
+
+function newSource(): NewStreamSource {
+  const kind = panel.kind.value;
+  const base = { room: inputs.room(), name: panel.name.value.trim(), settings: formSettings() };
   if (kind === 'rtmp-push' || kind === 'srt-push') return { ...base, input: { kind } };
   return { ...base, input: { kind: 'pull', url: panel.url.value.trim() } };
 }
 
+/** The source whose settings the form is changing; none while it adds a source. */
+let editing: StreamSource | undefined;
+
 function showFields(): void {
-  const pull = panel.kind.value === 'pull';
+  const pull = panel.kind.value === 'pull' && !editing;
   panel.url.closest<HTMLElement>('.field')!.hidden = !pull;
   panel.url.required = pull;
+  panel.kind.closest<HTMLElement>('.field')!.hidden = editing !== undefined;
+  panel.name.readOnly = editing !== undefined;
+  panel.submit.textContent = editing ? `Save the settings of ${editing.name}` : 'Add source';
+  panel.cancel.hidden = !editing;
+}
+
+/** The form changes `source`'s settings: filled with them, its address and kind left out. */
+function startEditing(source: StreamSource): void {
+  editing = source;
+  panel.name.value = source.name;
+  panel.language.value = source.settings.language;
+  panel.mode.value = source.settings.mode;
+  panel.vocabulary.value = source.settings.vocabulary;
+  hidePush();
+  showFields();
+  panel.language.focus();
+}
+
+/** Back to adding a source, the form emptied of the edited one's values. */
+function stopEditing(): void {
+  if (!editing) return;
+  editing = undefined;
+  panel.form.reset();
+  showFields();
 }
 
 function hidePush(): void {
@@ -216,10 +260,20 @@ export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void }
   showFields();
   panel.kind.addEventListener('change', showFields);
   panel.pushDone.addEventListener('click', hidePush);
+  panel.cancel.addEventListener('click', stopEditing);
   panel.form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!client() || !inputs.room()) {
       void refresh();
+      return;
+    }
+    if (editing) {
+      const { id, name } = editing;
+      const settings = formSettings();
+      void act(`Saved the settings of ${name}: its next captions use them`, async (c) => {
+        await c.update(id, settings);
+        stopEditing();
+      });
       return;
     }
     const source = newSource();
