@@ -9,6 +9,18 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return element as T;
 }
 
+/** A new element with its text and class: the panels build their list rows with it. */
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text = '',
+  className = '',
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
 /** Sets a status line's text and its tone (`data-tone`, styled by CSS). */
 export function setStatus(
   element: HTMLElement,

@@ -15,6 +15,11 @@ export class ServiceRequestError extends Error {
   }
 }
 
+/** What a panel's status line says when a request failed: the service's message, never a stack. */
+export function requestProblem(error: unknown): string {
+  return error instanceof ServiceRequestError ? error.message : 'Unexpected error';
+}
+
 /** `service` names it in the messages ("The outputs service cannot be reached"). */
 export async function serviceRequest(
   service: string,

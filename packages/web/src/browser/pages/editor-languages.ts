@@ -8,15 +8,15 @@
  * here goes to the service once and is never shown again: the list shows the service's mask).
  */
 import type { NewTranslation, Translation, TranslationEngineKind } from '@live-captions/protocol';
-import { byId, setStatus } from '../lib/dom.js';
+import { byId, element, setStatus } from '../lib/dom.js';
 import { langAttribute, nativeName } from '../lib/languages.js';
 import {
   type EngineQuery,
   engineSummary,
   type OutputsClient,
-  OutputsRequestError,
   translationSummary,
 } from '../lib/outputs-client.js';
+import { requestProblem } from '../lib/service-request.js';
 
 const panel = {
   list: byId<HTMLUListElement>('translations'),
@@ -41,21 +41,6 @@ let current: Translation[] = [];
  * its engine's languages are listed again once the operator comes to the form.
  */
 let connectedRoom: string | undefined;
-
-function problem(error: unknown): string {
-  return error instanceof OutputsRequestError ? error.message : 'Unexpected error';
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text = '',
-  className = '',
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
 
 function row(translation: Translation): HTMLLIElement {
   const item = element('li', '', 'destination translation-row');
@@ -87,7 +72,7 @@ async function act(done: string, request: (c: OutputsClient) => Promise<unknown>
     if (done) setStatus(panel.status, done, 'ok');
     ok = true;
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
   await refreshLanguages();
   return ok;
@@ -159,7 +144,7 @@ async function listTargets(): Promise<void> {
   } catch (error) {
     if (ask !== asking) return;
     resetTargets('The engine did not answer');
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
 }
 
@@ -179,7 +164,7 @@ export async function refreshLanguages(): Promise<void> {
       panel.list.append(element('li', 'No translations: every consumer gets the original.', 'hint'));
     onTargets(current.map((t) => t.target));
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
   if (connectedRoom !== c.room) {
     connectedRoom = c.room;

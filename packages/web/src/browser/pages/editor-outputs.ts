@@ -8,9 +8,10 @@
  */
 import type { CaptionFileFormat } from '@live-captions/caption-files';
 import type { ArchiveSession, CaptionTrack, Destination, NewDestination } from '@live-captions/protocol';
-import { byId, downloadText, setStatus, siteConfig } from '../lib/dom.js';
+import { byId, downloadText, element, setStatus, siteConfig } from '../lib/dom.js';
 import { languageChoices, ORIGINAL, trackName } from '../lib/languages.js';
-import { destinationSummary, OutputsClient, OutputsRequestError } from '../lib/outputs-client.js';
+import { destinationSummary, OutputsClient } from '../lib/outputs-client.js';
+import { requestProblem } from '../lib/service-request.js';
 import { ui } from './editor-form.js';
 import { refreshLanguages, startLanguagesPanel } from './editor-languages.js';
 
@@ -35,21 +36,6 @@ function client(): OutputsClient | undefined {
   const room = ui.outputRoom.value.trim();
   const token = ui.outputToken.value.trim();
   return baseUrl && room && token ? new OutputsClient({ baseUrl, room, token }) : undefined;
-}
-
-function problem(error: unknown): string {
-  return error instanceof OutputsRequestError ? error.message : 'Unexpected error';
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text = '',
-  className = '',
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  if (className) node.className = className;
-  return node;
 }
 
 function destinationRow(destination: Destination): HTMLLIElement {
@@ -131,7 +117,7 @@ async function act(done: string, request: (c: OutputsClient) => Promise<unknown>
     await request(c);
     if (done) setStatus(panel.status, done, 'ok');
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
   await refresh();
 }
@@ -152,7 +138,7 @@ async function refresh(): Promise<void> {
       panel.list.append(element('li', 'No destinations: captions reach the overlay only.', 'hint'));
     panel.sessions.replaceChildren(...sessions.map(sessionRow));
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
 }
 

@@ -10,8 +10,8 @@
  * never shows the key whole again). Hidden when the site has no sources service.
  */
 import type { NewStreamSource, StreamSource, StreamSourceSettings } from '@live-captions/protocol';
-import { byId, setStatus, siteConfig } from '../lib/dom.js';
-import { ServiceRequestError } from '../lib/service-request.js';
+import { byId, element, setStatus, siteConfig } from '../lib/dom.js';
+import { requestProblem } from '../lib/service-request.js';
 import { SourcesClient, sourceSettingsLine, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
 
 const REFRESH_MS = 2000;
@@ -48,21 +48,6 @@ function client(): SourcesClient | undefined {
   const baseUrl = siteConfig().sourcesUrl;
   const token = inputs.token();
   return baseUrl && token ? new SourcesClient({ baseUrl, token }) : undefined;
-}
-
-function problem(error: unknown): string {
-  return error instanceof ServiceRequestError ? error.message : 'Unexpected error';
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text = '',
-  className = '',
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  if (className) node.className = className;
-  return node;
 }
 
 interface Row {
@@ -161,7 +146,7 @@ async function act(done: string, request: (c: SourcesClient) => Promise<unknown>
     await request(c);
     setStatus(panel.status, done, 'ok');
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
   await refresh(false);
 }
@@ -193,7 +178,7 @@ async function refresh(sayWhy = true): Promise<void> {
     if (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error')
       setStatus(panel.status, '', 'idle');
   } catch (error) {
-    setStatus(panel.status, problem(error), 'error');
+    setStatus(panel.status, requestProblem(error), 'error');
   }
 }
 
