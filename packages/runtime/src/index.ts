@@ -1,3 +1,4 @@
+export { CheckLoop } from './check-loop.js';
 export { logLevel } from './config.js';
 export {
   ConfigError,

@@ -4,7 +4,7 @@
  * translator per target language. Checked every quarter of the lease time, and at once when the
  * API adds or removes a destination or a target.
  */
-import type { Logger } from '@live-captions/runtime';
+import { CheckLoop, type Logger } from '@live-captions/runtime';
 import type { DestinationRow, DestinationsRepo } from '../adapters/destinations-repo.js';
 import type { IngestRepo } from '../adapters/ingest-repo.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
@@ -32,30 +32,21 @@ interface RunningRoom {
 
 export class Supervisor {
   private readonly running = new Map<string, RunningRoom>();
-  private timer?: NodeJS.Timeout;
-  private ticking: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly loop: CheckLoop;
   /** False while PostgreSQL cannot be read (health). */
   dbOk = true;
 
-  constructor(private readonly deps: SupervisorDeps) {}
+  constructor(private readonly deps: SupervisorDeps) {
+    this.loop = new CheckLoop(() => this.tick(), deps.tickMs);
+  }
 
   start(): void {
-    const loop = () => {
-      this.timer = setTimeout(() => {
-        void this.check().finally(() => {
-          if (!this.stopped) loop();
-        });
-      }, this.deps.tickMs);
-    };
-    void this.check();
-    loop();
+    this.loop.start();
   }
 
   /** Runs a check now (after the API changed a room's destinations); resolves when it is done. */
   check(): Promise<void> {
-    this.ticking = this.ticking.then(() => this.tick()).catch(() => undefined);
-    return this.ticking;
+    return this.loop.run();
   }
 
   /** The sender of a destination when this replica runs it. */
@@ -89,14 +80,11 @@ export class Supervisor {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     for (const room of [...this.running.keys()]) await this.stopRoom(room);
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
     let destinations: DestinationRow[];
     let targets: TranslationRow[];
     try {

@@ -5,7 +5,7 @@
  * another one takes its sources at its next check after they lapse.
  */
 import type { Leases } from '@live-captions/redis';
-import type { Logger } from '@live-captions/runtime';
+import { CheckLoop, type Logger } from '@live-captions/runtime';
 import type { SourcesMetrics } from '../adapters/metrics.js';
 import type { Nodes } from '../adapters/nodes.js';
 import type { SourceRow, SourcesRepo } from '../adapters/sources-repo.js';
@@ -24,30 +24,21 @@ export interface SupervisorDeps {
 
 export class Supervisor {
   private readonly running = new Map<string, { runner: SourceRunner; settings: string }>();
-  private timer?: NodeJS.Timeout;
-  private ticking: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly loop: CheckLoop;
   /** False while the database cannot be read (health). */
   dbOk = true;
 
-  constructor(private readonly deps: SupervisorDeps) {}
+  constructor(private readonly deps: SupervisorDeps) {
+    this.loop = new CheckLoop(() => this.tick(), deps.tickMs);
+  }
 
   start(): void {
-    const loop = () => {
-      this.timer = setTimeout(() => {
-        void this.check().finally(() => {
-          if (!this.stopped) loop();
-        });
-      }, this.deps.tickMs);
-    };
-    void this.check();
-    loop();
+    this.loop.start();
   }
 
   /** Runs a check now; resolves when it is done. */
   check(): Promise<void> {
-    this.ticking = this.ticking.then(() => this.tick()).catch(() => undefined);
-    return this.ticking;
+    return this.loop.run();
   }
 
   /** The runner of a source when this replica runs it. */
@@ -69,14 +60,11 @@ export class Supervisor {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     await Promise.all([...this.running.keys()].map((id) => this.stopSource(id)));
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
     await this.deps.nodes.beat();
     let sources: SourceRow[];
     try {
