@@ -95,6 +95,16 @@ export const flagVar = () =>
 
 export const portVar = () => intVar(0, 65535);
 
+/** A prefix of a service's Redis keys, so that several deployments can share one Redis. */
+export const redisPrefixVar = () =>
+  z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' });
+
+/** The caption relay's WebSocket address, as its publishers and readers dial it. */
+export const relayUrlVar = () =>
+  z
+    .string()
+    .regex(/^wss?:\/\/[^/?#@]+(\/[^?#]*)?$/, { message: 'must be a ws:// or wss:// URL without query' });
+
 /**
  * Runs every config reader before failing, so one start-up names all the mistakes (each reader
  * may throw a ConfigError).

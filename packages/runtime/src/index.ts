@@ -10,6 +10,8 @@ export {
   parseEnvInto,
   portVar,
   readAll,
+  redisPrefixVar,
+  relayUrlVar,
 } from './env.js';
 export { parseEnvFile, readEnvFile } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';

@@ -5,7 +5,9 @@ import {
   parseEnvInto,
   portVar,
   postgresUrlVar,
+  redisPrefixVar,
   redisUrlVar,
+  relayUrlVar,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 import { parseHostList } from './domain/destination-url.js';
@@ -14,20 +16,14 @@ export const configSchema = z.object({
   OUTPUTS_BIND: z.string().min(1).default('127.0.0.1'),
   OUTPUTS_PORT: portVar().default(8083),
   /** The relay the output rooms are read from. */
-  RELAY_URL: z
-    .string()
-    .regex(/^wss?:\/\/[^/?#@]+(\/[^?#]*)?$/, { message: 'must be a ws:// or wss:// URL without query' })
-    .default('ws://127.0.0.1:8080/ws'),
+  RELAY_URL: relayUrlVar().default('ws://127.0.0.1:8080/ws'),
   /** The relay's private configuration: the rooms and their read/write tokens. */
   CAPTION_RELAY_CONFIG: z.string().min(1).default('secrets/relay.private.json'),
   DATABASE_URL: postgresUrlVar().optional(),
   OUTPUTS_DATA_DIR: z.string().min(1).default('./data/outputs'),
   /** Set: leases per room in Redis, so that several replicas can run. Never logged. */
   REDIS_URL: redisUrlVar().optional(),
-  OUTPUTS_REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
-    .default('outputs:'),
+  OUTPUTS_REDIS_PREFIX: redisPrefixVar().default('outputs:'),
   /** Lease time to live: a dead replica's rooms are taken over at most this long (plus a poll) after. */
   OUTPUTS_LEASE_MS: intVar(2000, 60_000).default(6000),
   /** Least time between two POSTs to one YouTube ingestion URL (YouTube: at most one per second). */

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { trustedProxiesVar } from '@live-captions/http';
-import { parseEnv, portVar, redisUrlVar } from '@live-captions/runtime';
+import { parseEnv, portVar, redisPrefixVar, redisUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
 /** Process settings of the relay (environment). The rooms, tokens and limits are in the config file. */
@@ -18,10 +18,7 @@ export const relayEnvSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _ or -' })
     .optional(),
   /** Prefix of the relay's Redis keys, so that several relay clusters can share one Redis. */
-  RELAY_REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
-    .default('relay:'),
+  RELAY_REDIS_PREFIX: redisPrefixVar().default('relay:'),
   /** How captions reach the other nodes: blocking stream reads (default) or pub/sub. */
   RELAY_REDIS_FANOUT: z.enum(['stream', 'pubsub']).default('stream'),
   /** Set: cluster mode on this Redis. Never logged or echoed (it may hold a password). */

@@ -13,7 +13,9 @@ import {
   portVar,
   postgresUrlVar,
   readEnvFile,
+  redisPrefixVar,
   redisUrlVar,
+  relayUrlVar,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 import { AllowList } from './domain/addresses.js';
@@ -48,19 +50,13 @@ export const configSchema = z.object({
     })
     .default('http://127.0.0.1:8765'),
   /** The relay the captions are published to. */
-  RELAY_URL: z
-    .string()
-    .regex(/^wss?:\/\/[^/?#@]+(\/[^?#]*)?$/, { message: 'must be a ws:// or wss:// URL without query' })
-    .default('ws://127.0.0.1:8080/ws'),
+  RELAY_URL: relayUrlVar().default('ws://127.0.0.1:8080/ws'),
   /** The relay's private configuration: the rooms and their write tokens. */
   CAPTION_RELAY_CONFIG: z.string().min(1).default('secrets/relay.private.json'),
   DATABASE_URL: postgresUrlVar().optional(),
   SOURCES_DATA_DIR: z.string().min(1).default('./data/sources'),
   REDIS_URL: redisUrlVar().optional(),
-  SOURCES_REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1-64 letters, digits, ., _, : or -' })
-    .default('sources:'),
+  SOURCES_REDIS_PREFIX: redisPrefixVar().default('sources:'),
   /** Lease time to live: a dead replica's sources move at most this long (plus a check) after. */
   SOURCES_LEASE_MS: intVar(2000, 60_000).default(6000),
   /** Sources one node runs at most; more are refused with 409 `capacity`. */
