@@ -16,4 +16,11 @@ export {
 export { parseEnvFile, readEnvFile } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';
 export { hasUrlCredentials, isSecretVar, postgresUrlVar, redisUrlVar, secretVar } from './secret-vars.js';
-export { KEEP_ALIVE_MS, listening, runService, stopOnSignals } from './service.js';
+export {
+  closeServer,
+  KEEP_ALIVE_MS,
+  listening,
+  reloadOnHangup,
+  runService,
+  stopOnSignals,
+} from './service.js';

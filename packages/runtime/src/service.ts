@@ -38,6 +38,28 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
 }
 
 /**
+ * On SIGHUP runs `reload` (a configuration file read again and applied) and logs what it returns as
+ * "<what> reloaded"; when `reload` throws (an invalid file), the running configuration stays and
+ * the log line says why.
+ */
+export function reloadOnHangup(logger: Logger, what: string, reload: () => Record<string, unknown>): void {
+  process.on('SIGHUP', () => {
+    try {
+      logger.info(reload(), `${what} reloaded`);
+    } catch (error) {
+      logger.error({ err: (error as Error).message }, `reload refused; keeping the running ${what}`);
+    }
+  });
+}
+
+/** Stops an HTTP server: it accepts nothing more and its open connections are closed, idle ones included. */
+export function closeServer(server: HttpServer): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+}
+
+/**
  * How long an HTTP server keeps an idle client connection: longer than the proxies in front of
  * it keep theirs (Traefik and Go's transport: 90 s; nginx upstreams: 60 s). With Node's default
  * of 5 s the server closes a connection the proxy still counts as usable; a POST the proxy sends

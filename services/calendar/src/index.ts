@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
+import { closeServer, createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
 import { openDatabase } from './adapters/db.js';
 import { migrate } from './adapters/migrations.js';
 import { readTokens } from './adapters/tokens.js';
@@ -53,9 +53,7 @@ async function main() {
   );
 
   stopOnSignals(log, async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    await closeServer(server);
     await db.close();
   });
 }

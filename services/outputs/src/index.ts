@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
-import { createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
-import { readRooms } from './adapters/relay-rooms.js';
+import { readRelayRooms } from '@live-captions/relay-client/node';
+import {
+  closeServer,
+  createLogger,
+  listening,
+  reloadOnHangup,
+  runService,
+  stopOnSignals,
+} from '@live-captions/runtime';
 import { createOutputs } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -8,7 +15,7 @@ const log = createLogger('outputs');
 
 runService(log, async () => {
   const config = loadConfig();
-  let rooms = readRooms(config.CAPTION_RELAY_CONFIG);
+  let rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
   const outputs = await createOutputs(
     { ...config, OUTPUTS_DATA_DIR: resolve(config.OUTPUTS_DATA_DIR) },
     log,
@@ -29,20 +36,14 @@ runService(log, async () => {
   );
 
   // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  process.on('SIGHUP', () => {
-    try {
-      rooms = readRooms(config.CAPTION_RELAY_CONFIG);
-      log.info({ rooms: rooms.size }, 'rooms reloaded');
-      void outputs.supervisor.check();
-    } catch (error) {
-      log.error({ err: (error as Error).message }, 'reload refused; keeping the running rooms');
-    }
+  reloadOnHangup(log, 'rooms', () => {
+    rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
+    void outputs.supervisor.check();
+    return { rooms: rooms.size };
   });
 
   stopOnSignals(log, async () => {
-    const closed = new Promise<void>((done) => server.close(() => done()));
-    server.closeAllConnections();
-    await closed;
+    await closeServer(server);
     await outputs.close();
   });
 });

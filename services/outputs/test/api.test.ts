@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { readRelayRooms } from '@live-captions/relay-client/node';
 import { createLogger } from '@live-captions/runtime';
 import { logCapture } from '@live-captions/test-services';
 import request from 'supertest';
-import { readRooms } from '../src/adapters/relay-rooms.js';
 import { createOutputs, type Outputs } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ROOM, relayConfigFile, TOKENS } from './helpers/index.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
     OUTPUTS_ALLOWED_ORIGINS: ORIGIN,
     OUTPUTS_ALLOWED_HOSTS: '127.0.0.1:4999',
   });
-  const rooms = readRooms(configPath);
+  const rooms = readRelayRooms(configPath);
   outputs = await createOutputs(
     config,
     createLogger('outputs', { level: 'debug' }, logs.stream),

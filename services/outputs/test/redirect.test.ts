@@ -6,10 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { RelayPublisher } from '@live-captions/relay-client/node';
+import { readRelayRooms } from '@live-captions/relay-client/node';
 import { createLogger } from '@live-captions/runtime';
 import { logCapture } from '@live-captions/test-services';
 import request from 'supertest';
-import { readRooms } from '../src/adapters/relay-rooms.js';
 import { createOutputs, type Outputs } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { kill, publisher, ROOM, type Running, TOKENS, until } from './helpers/index.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const stack = await startRelayStack({ allowed: [redirecting] });
   relay = stack.relay;
   const config = loadConfig({ ...stack.env, OUTPUTS_YOUTUBE_INTERVAL_MS: '100' });
-  const rooms = readRooms(stack.configPath);
+  const rooms = readRelayRooms(stack.configPath);
   outputs = await createOutputs(
     config,
     createLogger('outputs', { level: 'debug' }, logs.stream),

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { readRelayRooms } from '@live-captions/relay-client/node';
 import { createLogger } from '@live-captions/runtime';
 import {
   type ApertiumServer,
@@ -19,7 +20,6 @@ import {
   startLibreTranslateStandIn,
 } from '@live-captions/test-services';
 import request from 'supertest';
-import { readRooms } from '../src/adapters/relay-rooms.js';
 import { createOutputs, type Outputs } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ROOM, relayConfigFile, TOKENS } from './helpers/index.js';
@@ -54,7 +54,7 @@ beforeAll(async () => {
     OUTPUTS_APERTIUM_URL: apy.url,
     OUTPUTS_TRANSLATION_TIMEOUT_MS: '1500',
   });
-  const rooms = readRooms(configPath);
+  const rooms = readRelayRooms(configPath);
   outputs = await createOutputs(
     config,
     createLogger('outputs', { level: 'debug' }, logs.stream),

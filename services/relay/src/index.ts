@@ -1,5 +1,5 @@
 import { parseTrustedProxies } from '@live-captions/http';
-import { createLogger, runService, stopOnSignals } from '@live-captions/runtime';
+import { createLogger, reloadOnHangup, runService, stopOnSignals } from '@live-captions/runtime';
 import { readRelayConfig } from './adapters/config-file.js';
 import { createRelay } from './app.js';
 import { loadRelayEnv, redisTarget } from './config.js';
@@ -36,14 +36,10 @@ runService(log, async () => {
   );
 
   // SIGHUP re-reads the config file; an invalid file keeps the running configuration.
-  process.on('SIGHUP', function reload() {
-    try {
-      const next = readRelayConfig(env.CAPTION_RELAY_CONFIG);
-      relay.reload(next);
-      log.info({ rooms: next.rooms.size, origins: next.origins }, 'configuration reloaded');
-    } catch (error) {
-      log.error({ err: (error as Error).message }, 'reload refused; keeping the running configuration');
-    }
+  reloadOnHangup(log, 'configuration', () => {
+    const next = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+    relay.reload(next);
+    return { rooms: next.rooms.size, origins: next.origins };
   });
 
   // SIGTERM/SIGINT: close sockets with 1001, then exit.

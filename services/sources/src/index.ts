@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { readRelayRooms } from '@live-captions/relay-client/node';
-import { createLogger, listening, runService, stopOnSignals } from '@live-captions/runtime';
+import {
+  closeServer,
+  createLogger,
+  listening,
+  reloadOnHangup,
+  runService,
+  stopOnSignals,
+} from '@live-captions/runtime';
 import { createSources } from './app.js';
 import { loadConfig, sourcesEnvironment } from './config.js';
 
@@ -32,19 +39,13 @@ runService(log, async () => {
   );
 
   // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  process.on('SIGHUP', () => {
-    try {
-      rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
-      log.info({ rooms: rooms.size }, 'rooms reloaded');
-    } catch (error) {
-      log.error({ err: (error as Error).message }, 'reload refused; keeping the running rooms');
-    }
+  reloadOnHangup(log, 'rooms', () => {
+    rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
+    return { rooms: rooms.size };
   });
 
   stopOnSignals(log, async () => {
-    const closed = new Promise<void>((done) => server.close(() => done()));
-    server.closeAllConnections();
-    await closed;
+    await closeServer(server);
     await sources.close();
   });
 });
