@@ -10,7 +10,7 @@ import { createPublisher } from '@live-captions/relay-client/node';
 import { buildPages } from '@live-captions/web';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type AudienceStack, startAudienceStack } from './audience-stack.js';
-import { launchBrowser, screenshot, watchErrors } from './browser.js';
+import { launchBrowser, phoneContext, screenshot, watchErrors } from './browser.js';
 
 jest.setTimeout(60_000);
 
@@ -27,11 +27,7 @@ beforeAll(async () => {
   stack = await startAudienceStack();
   // No microphone is used; the launcher wants a file for its fake one.
   browser = await launchBrowser('/dev/null');
-  phone = await browser.newContext({
-    viewport: { width: 375, height: 812 },
-    deviceScaleFactor: 2,
-    hasTouch: true,
-  });
+  phone = await phoneContext(browser);
   publisher = createPublisher({ url: stack.relayUrl, room: stack.room, token: stack.writeToken });
 }, 120_000);
 

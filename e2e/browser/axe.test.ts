@@ -7,16 +7,17 @@
  * page under its CSP: axe-audit.ts.
  */
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { createPublisher, type RelayPublisher } from '@live-captions/relay-client/node';
+import type { RelayPublisher } from '@live-captions/relay-client/node';
 import type { BrowserContext, Page } from 'playwright-core';
 import { axeViolations, serious, type Violation } from './axe-audit.js';
-import { watchErrors } from './browser.js';
+import { phoneContext, watchErrors } from './browser.js';
 import {
   closeSession,
   editorAddress,
   fragment,
   openSession,
   overlayAddress,
+  roomPublishers,
   type Session,
 } from './session.js';
 
@@ -30,22 +31,9 @@ const moderate: string[] = [];
 
 beforeAll(async () => {
   session = await openSession();
-  const { stack, browser } = session;
-  source = createPublisher({
-    url: stack.relayUrl,
-    room: stack.rooms.source,
-    token: stack.tokens.sourceWrite,
-  });
-  output = createPublisher({
-    url: stack.relayUrl,
-    room: stack.rooms.output,
-    token: stack.tokens.outputWrite,
-  });
-  phone = await browser.newContext({
-    viewport: { width: 375, height: 812 },
-    deviceScaleFactor: 2,
-    hasTouch: true,
-  });
+  const { browser } = session;
+  ({ source, output } = roomPublishers(session));
+  phone = await phoneContext(browser);
 }, 120_000);
 
 afterAll(async () => {

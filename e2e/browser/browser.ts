@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROOT } from './stack.js';
 
 // playwright-core is a devDependency of the package whose pages are tested.
@@ -37,6 +37,11 @@ export async function launchBrowser(microphoneWav: string): Promise<Browser> {
       `--use-file-for-fake-audio-capture=${microphoneWav}`,
     ],
   });
+}
+
+/** A reader's phone as the issues measure the audience page: 375x812 CSS pixels, 2x, touch. */
+export function phoneContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, hasTouch: true });
 }
 
 /** Saves a screenshot into test-output/ (git-ignored) for a person to look at. */

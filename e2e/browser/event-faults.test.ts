@@ -13,16 +13,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { MIN_CUE_MS, parseSrt, parseWebVtt } from '@live-captions/caption-files';
-import { createPublisher, type RelayPublisher } from '@live-captions/relay-client/node';
+import type { RelayPublisher } from '@live-captions/relay-client/node';
 import type { BrowserContext, Page } from 'playwright-core';
 import { freePort, startService, until as waitFor } from '../deploy/helpers/processes.js';
-import { screenshot, watchErrors } from './browser.js';
+import { phoneContext, screenshot, watchErrors } from './browser.js';
 import {
   closeSession,
   editorAddress,
   fragment,
   openSession,
   overlayAddress,
+  roomPublishers,
   type Session,
   until,
 } from './session.js';
@@ -37,22 +38,9 @@ let screen: BrowserContext;
 
 beforeAll(async () => {
   session = await openSession();
-  const { stack, browser } = session;
-  source = createPublisher({
-    url: stack.relayUrl,
-    room: stack.rooms.source,
-    token: stack.tokens.sourceWrite,
-  });
-  output = createPublisher({
-    url: stack.relayUrl,
-    room: stack.rooms.output,
-    token: stack.tokens.outputWrite,
-  });
-  phone = await browser.newContext({
-    viewport: { width: 375, height: 812 },
-    deviceScaleFactor: 2,
-    hasTouch: true,
-  });
+  const { browser } = session;
+  ({ source, output } = roomPublishers(session));
+  phone = await phoneContext(browser);
   screen = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
 }, 120_000);
 

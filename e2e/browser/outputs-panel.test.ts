@@ -5,113 +5,48 @@
  * room reach the stand-in, the panel shows each destination's state and count, the archived
  * session downloads as WebVTT, and a destination is removed; the secret URL is never shown.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { parseWebVtt } from '@live-captions/caption-files';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { createPublisher } from '@live-captions/relay-client/node';
-import { newToken, relayConfigText } from '@live-captions/secret-files';
 import { type StandIn, startYouTubeStandIn } from '@live-captions/test-services';
 import { buildPages } from '@live-captions/web';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { until } from '../deploy/helpers/processes.js';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
+import { type OutputsStack, startOutputsStack } from './outputs-stack.js';
 
 jest.setTimeout(120_000);
 
 const ROOM = 'panel-output';
-let dir: string;
-let services: ServiceProcess[] = [];
+let stack: OutputsStack;
 let youtube: StandIn;
 let browser: Browser;
 let page: Page;
 let publisher: RelayPublisher;
 let errors: string[];
-const tokens = {
-  sourceRead: newToken(),
-  sourceWrite: newToken(),
-  outputRead: newToken(),
-  outputWrite: newToken(),
-};
-let editorLink: string;
-
-const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
 
 beforeAll(async () => {
   await buildPages();
-  dir = mkdtempSync(join(tmpdir(), 'e2e-outputs-'));
   youtube = await startYouTubeStandIn();
-  const [relayPort, uiPort, outputsPort] = [await freePort(), await freePort(), await freePort()];
-  const uiOrigin = `http://127.0.0.1:${uiPort}`;
-  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
-  writeFileSync(
-    join(dir, 'relay.private.json'),
-    relayConfigText({
-      origins: [uiOrigin],
-      sourceRoom: 'panel-source',
-      outputRoom: ROOM,
-      tokens,
-      relayAddress: relayUrl,
-      relaySite: `${uiOrigin}/`,
-    }),
-  );
-  const config = join(dir, 'relay.private.json');
-  services = [
-    startService('relay', { LOG_LEVEL: 'warn', RELAY_PORT: String(relayPort), CAPTION_RELAY_CONFIG: config }),
-    startService('outputs', {
-      LOG_LEVEL: 'warn',
-      OUTPUTS_PORT: String(outputsPort),
-      OUTPUTS_DATA_DIR: join(dir, 'outputs'),
-      RELAY_URL: relayUrl,
-      CAPTION_RELAY_CONFIG: config,
-      OUTPUTS_ALLOWED_ORIGINS: uiOrigin,
-      OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port}`,
-      OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
-    }),
-    startService('ui', {
-      LOG_LEVEL: 'warn',
-      UI_PORT: String(uiPort),
-      RELAY_URL: relayUrl,
-      CAPTURE_URL: '',
-      OUTPUTS_URL: `http://127.0.0.1:${outputsPort}/`,
-    }),
-  ];
-  try {
-    await until(
-      'the outputs service on the relay',
-      async () => {
-        const health = await fetch(`http://127.0.0.1:${outputsPort}/health`);
-        return ((await health.json()) as { relay?: string }).relay === 'connected';
-      },
-      // Its embedded database starts in ~5 s on an idle machine, over a minute on a loaded one.
-      180_000,
-    );
-    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\n${logs()}`);
-  }
-  const fragment = new URLSearchParams({
-    relayUrl,
+  stack = await startOutputsStack({
+    name: 'outputs',
     sourceRoom: 'panel-source',
-    sourceReadToken: tokens.sourceRead,
     outputRoom: ROOM,
-    outputWriteToken: tokens.outputWrite,
+    outputsEnv: { OUTPUTS_ALLOWED_HOSTS: `127.0.0.1:${youtube.port}`, OUTPUTS_YOUTUBE_INTERVAL_MS: '200' },
   });
-  editorLink = `${uiOrigin}/editor.html#${fragment}`;
   browser = await launchBrowser('/dev/null');
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
   errors = watchErrors(page);
-  publisher = createPublisher({ url: relayUrl, room: ROOM, token: tokens.outputWrite });
+  publisher = createPublisher({ url: stack.relayUrl, room: ROOM, token: stack.tokens.outputWrite });
 }, 300_000);
 
 afterAll(async () => {
   publisher?.close();
   await browser?.close();
-  await Promise.all(services.map((s) => s.stop()));
+  await stack?.stop();
   await youtube?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const rows = () =>
@@ -131,7 +66,7 @@ async function addDestination(kind: string, url = ''): Promise<void> {
 
 describe('the editor manages where captions go', () => {
   test('adds YouTube and the archive, shows them sending, downloads the transcript, removes one', async () => {
-    await page.goto(editorLink);
+    await page.goto(stack.editorLink);
     await page.waitForSelector('#outputs-panel:not([hidden])');
     await addDestination('youtube', youtube.url);
     await page.selectOption('#destination-kind', 'archive');

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RelayCaption } from '@live-captions/protocol';
-import { createReader } from '@live-captions/relay-client/node';
+import { createPublisher, createReader, type RelayPublisher } from '@live-captions/relay-client/node';
 import { buildPages, captureDir } from '@live-captions/web';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
@@ -103,6 +103,22 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}\n${session.stack.logs()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Publishers to the session's source and output rooms with their write tokens (the capture page and the editor, stood in for). */
+export function roomPublishers({ stack }: Session): { source: RelayPublisher; output: RelayPublisher } {
+  return {
+    source: createPublisher({
+      url: stack.relayUrl,
+      room: stack.rooms.source,
+      token: stack.tokens.sourceWrite,
+    }),
+    output: createPublisher({
+      url: stack.relayUrl,
+      room: stack.rooms.output,
+      token: stack.tokens.outputWrite,
+    }),
+  };
 }
 
 export const fragment = (params: Record<string, string>) => new URLSearchParams(params).toString();

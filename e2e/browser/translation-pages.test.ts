@@ -14,7 +14,7 @@ import { buildPages } from '@live-captions/web';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type AudienceStack, startAudienceStack } from './audience-stack.js';
 import { axeViolations, serious } from './axe-audit.js';
-import { launchBrowser, screenshot, watchErrors } from './browser.js';
+import { launchBrowser, phoneContext, screenshot, watchErrors } from './browser.js';
 
 jest.setTimeout(90_000);
 
@@ -29,11 +29,7 @@ beforeAll(async () => {
   await buildPages();
   stack = await startAudienceStack();
   browser = await launchBrowser('/dev/null');
-  phone = await browser.newContext({
-    viewport: { width: 375, height: 812 },
-    deviceScaleFactor: 2,
-    hasTouch: true,
-  });
+  phone = await phoneContext(browser);
   publisher = createPublisher({ url: stack.relayUrl, room: stack.room, token: stack.writeToken });
   link = `${stack.uiUrl}audience.html#${new URLSearchParams({ relayUrl: stack.relayUrl, room: stack.room, relayReadToken: stack.readToken })}`;
 }, 120_000);

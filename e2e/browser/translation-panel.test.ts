@@ -8,14 +8,11 @@
  * WebVTT; names are kept; a LibreTranslate key typed is never shown back (only the service's
  * mask); the links hub offers the room's languages for the overlay and the audience link.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { parseWebVtt } from '@live-captions/caption-files';
 import type { RelayPublisher } from '@live-captions/relay-client';
 import { createPublisher } from '@live-captions/relay-client/node';
-import { newToken, relayConfigText } from '@live-captions/secret-files';
 import {
   type ApertiumServer,
   type LibreTranslateStandIn,
@@ -26,16 +23,16 @@ import {
 } from '@live-captions/test-services';
 import { buildPages } from '@live-captions/web';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { until } from '../deploy/helpers/processes.js';
 import { axeViolations, serious } from './axe-audit.js';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
+import { type OutputsStack, startOutputsStack } from './outputs-stack.js';
 
 jest.setTimeout(180_000);
 
 const ROOM = 'languages-output';
 const LIBRE_KEY = 'libre-key-0123456789abcdef';
-let dir: string;
-let services: ServiceProcess[] = [];
+let stack: OutputsStack;
 let apertium: ApertiumServer;
 let libre: LibreTranslateStandIn;
 let youtube: StandIn;
@@ -43,101 +40,39 @@ let browser: Browser;
 let page: Page;
 let publisher: RelayPublisher;
 let errors: string[];
-let uiOrigin: string;
-let relayUrl: string;
-const tokens = {
-  sourceRead: newToken(),
-  sourceWrite: newToken(),
-  outputRead: newToken(),
-  outputWrite: newToken(),
-};
-let editorLink: string;
 
-const logs = () =>
-  [...services.map((s) => `--- ${s.name}\n${s.output()}`), `--- apertium\n${apertium?.output() ?? ''}`].join(
-    '\n',
-  );
+const logs = () => `${stack?.logs() ?? ''}\n--- apertium\n${apertium?.output() ?? ''}`;
 
 beforeAll(async () => {
   await buildPages();
-  dir = mkdtempSync(join(tmpdir(), 'e2e-languages-'));
   [apertium, libre, youtube] = await Promise.all([
     startApertium(),
     startLibreTranslateStandIn({ apiKey: LIBRE_KEY, requireKey: true }),
     startYouTubeStandIn(),
   ]);
-  const [relayPort, uiPort, outputsPort] = [await freePort(), await freePort(), await freePort()];
-  uiOrigin = `http://127.0.0.1:${uiPort}`;
-  relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
-  const config = join(dir, 'relay.private.json');
-  writeFileSync(
-    config,
-    relayConfigText({
-      origins: [uiOrigin],
-      sourceRoom: 'languages-source',
-      outputRoom: ROOM,
-      tokens,
-      relayAddress: relayUrl,
-      relaySite: `${uiOrigin}/`,
-    }),
-  );
-  services = [
-    startService('relay', { LOG_LEVEL: 'warn', RELAY_PORT: String(relayPort), CAPTION_RELAY_CONFIG: config }),
-    startService('outputs', {
-      LOG_LEVEL: 'warn',
-      OUTPUTS_PORT: String(outputsPort),
-      OUTPUTS_DATA_DIR: join(dir, 'outputs'),
-      RELAY_URL: relayUrl,
-      CAPTION_RELAY_CONFIG: config,
-      OUTPUTS_ALLOWED_ORIGINS: uiOrigin,
+  stack = await startOutputsStack({
+    name: 'languages',
+    sourceRoom: 'languages-source',
+    outputRoom: ROOM,
+    outputsEnv: {
       OUTPUTS_ALLOWED_HOSTS: [`127.0.0.1:${youtube.port}`, libre.hostPort, `127.0.0.1:${apertium.port}`].join(
         ',',
       ),
       OUTPUTS_APERTIUM_URL: apertium.url,
       OUTPUTS_YOUTUBE_INTERVAL_MS: '200',
-    }),
-    startService('ui', {
-      LOG_LEVEL: 'warn',
-      UI_PORT: String(uiPort),
-      RELAY_URL: relayUrl,
-      CAPTURE_URL: '',
-      OUTPUTS_URL: `http://127.0.0.1:${outputsPort}/`,
-    }),
-  ];
-  try {
-    await until(
-      'the outputs service on the relay',
-      async () => {
-        const health = await fetch(`http://127.0.0.1:${outputsPort}/health`);
-        return ((await health.json()) as { relay?: string }).relay === 'connected';
-      },
-      // Its embedded database starts in ~5 s on an idle machine, over a minute on a loaded one.
-      180_000,
-    );
-    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\n${logs()}`);
-  }
-  const fragment = new URLSearchParams({
-    relayUrl,
-    sourceRoom: 'languages-source',
-    sourceReadToken: tokens.sourceRead,
-    outputRoom: ROOM,
-    outputWriteToken: tokens.outputWrite,
+    },
   });
-  editorLink = `${uiOrigin}/editor.html#${fragment}`;
   browser = await launchBrowser('/dev/null');
   page = await (await browser.newContext({ acceptDownloads: true })).newPage();
   errors = watchErrors(page);
-  publisher = createPublisher({ url: relayUrl, room: ROOM, token: tokens.outputWrite });
+  publisher = createPublisher({ url: stack.relayUrl, room: ROOM, token: stack.tokens.outputWrite });
 }, 300_000);
 
 afterAll(async () => {
   publisher?.close();
   await browser?.close();
-  await Promise.all(services.map((s) => s.stop()));
+  await stack?.stop();
   await Promise.all([apertium?.stop(), libre?.close(), youtube?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const targetOptions = () =>
@@ -167,7 +102,7 @@ async function addLanguage(target: string): Promise<void> {
 
 describe('the editor adds languages and every consumer picks one', () => {
   test('targets from what Apertium reports; Spanish and Catalan added, each with its engine and state', async () => {
-    await page.goto(editorLink);
+    await page.goto(stack.editorLink);
     await page.waitForSelector('#outputs-panel:not([hidden])');
     // Apertium is the default engine: no address (the stack's own), no key.
     expect(await page.inputValue('#translation-engine')).toBe('apertium');
@@ -325,10 +260,10 @@ describe('the editor adds languages and every consumer picks one', () => {
   test("the links hub offers the room's languages for the overlay and the audience link", async () => {
     const hub = await page.context().newPage();
     const hubErrors = watchErrors(hub);
-    await hub.goto(`${uiOrigin}/links.html`);
+    await hub.goto(`${stack.uiOrigin}/links.html`);
     await hub.fill('#output-room', ROOM);
-    await hub.fill('#output-read', tokens.outputRead);
-    await hub.fill('#output-write', tokens.outputWrite);
+    await hub.fill('#output-read', stack.tokens.outputRead);
+    await hub.fill('#output-write', stack.tokens.outputWrite);
     await hub.waitForFunction(
       () => document.querySelectorAll('#audience-ln option').length === 3,
       undefined,
