@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  callApi,
   killAll,
   type PostgresCluster,
   type ServiceProcess,
@@ -96,26 +97,5 @@ export async function startStack(apertiumUrl: string): Promise<Stack> {
 }
 
 /** Calls the outputs API with the room's write token, as the editor does. */
-export async function api(
-  port: number,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown; text: string }> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKENS.write}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
+export const api = (port: number, method: string, path: string, body?: unknown) =>
+  callApi(port, method, path, TOKENS.write, body);

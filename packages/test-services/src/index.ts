@@ -19,6 +19,7 @@ export { type PostgresCluster, reapOrphanClusters, startPostgresCluster } from '
 export { processGroupCpuSeconds } from './process-cpu.js';
 export { type RedisServer, startRedisServer } from './redis-server.js';
 export { runPostgresUrl, runRedisUrl } from './run-services.js';
+export { type ApiAnswer, callApi } from './service-api.js';
 export {
   FROM_SOURCE,
   GATEWAY_ENTRY,

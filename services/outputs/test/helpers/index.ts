@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublisher, type RelayPublisher } from '@live-captions/relay-client/node';
 import {
+  callApi,
   freePort,
   killAll,
   runPostgresUrl,
@@ -115,30 +116,7 @@ export async function startOutputs(env: Record<string, string>): Promise<Running
 export const kill = (running: Running | undefined) => (running ? killAll([running.proc]) : Promise.resolve());
 
 /** Calls the outputs API. */
-export async function api(
-  port: number,
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-): Promise<{ status: number; json: unknown; text: string }> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
+export const api = callApi;
 
 /**
  * Resolves once the replica on `port` holds `rooms` rooms and reads all of them: a room's first

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { RelayCaption } from '@live-captions/protocol';
 import { createReader, type RelayReader } from '@live-captions/relay-client/node';
 import {
+  callApi,
   freePort,
   GATEWAY_ENTRY,
   gatewayPort,
@@ -153,24 +154,10 @@ export async function startSources(base: Base, env: Record<string, string>): Pro
   return { proc, port: await portOf(proc, /^sources listening$/) };
 }
 
-/** Calls the sources API with the access token. */
+/** Calls the sources API with the access token; `json` is `{}` when the answer has no body (204). */
 export async function api(port: number, method: string, path: string, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${API_KEY}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // 204
-  }
-  return { status: res.status, json: json as Record<string, any> };
+  const { status, json } = await callApi(port, method, path, API_KEY, body);
+  return { status, json: (json ?? {}) as Record<string, any> };
 }
 
 /** A private nginx with the RTMP module on a free loopback port, one live application. */
