@@ -4,9 +4,12 @@ import { createLogger, type Logger, listening } from '@live-captions/runtime';
 import { WebSocketServer } from 'ws';
 import { relayMetrics } from './adapters/metrics.js';
 import { type FanoutMode, RedisCluster } from './adapters/redis-cluster.js';
+import type { RoomsStore } from './adapters/rooms-store.js';
 import type { RelayConfig } from './domain/relay-config.js';
 import { Hub } from './hub/hub.js';
+import { RoomRegistry } from './registry/room-registry.js';
 import { httpRoutes } from './routes/http.js';
+import { roomsApp } from './routes/rooms.js';
 import { upgradeHandler } from './routes/ws-upgrade.js';
 
 export { DEFAULT_LIMITS, type RelayLimits } from './domain/limits.js';
@@ -23,6 +26,17 @@ export interface RelayOptions {
   nodeId?: string;
   /** Cluster mode: rooms are sequenced and shared on this Redis. Without it, in memory. */
   redis?: { url: string; prefix?: string; fanout?: FanoutMode };
+  /**
+   * Caption rooms made at runtime (`/rooms`), kept in this store beside the file's rooms.
+   * Without it the relay serves the file's rooms only and has no rooms API.
+   */
+  rooms?: {
+    store: RoomsStore;
+    /** The service access token of the rooms API; undefined: loopback callers only. */
+    apiKey: string | undefined;
+    /** How often this node looks for other nodes' changes (default 1000 ms). */
+    pollMs?: number;
+  };
 }
 
 export interface Relay {
@@ -30,6 +44,8 @@ export interface Relay {
   readonly hub: Hub;
   /** Cluster mode only. */
   readonly cluster: RedisCluster | undefined;
+  /** The caption rooms made at runtime, when the relay has a rooms store. */
+  readonly registry: RoomRegistry | undefined;
   /** Listens; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
   /** Applies a re-read config file (SIGHUP). */
@@ -71,9 +87,45 @@ export function createRelay(options: RelayOptions): Relay {
     cluster.start();
   }
   const node = () => ({ id: nodeId, redis: cluster ? cluster.state : ('off' as const) });
-  const registry = relayMetrics(hub, node);
+  const metrics = relayMetrics(hub, node);
 
-  const server = createServer(httpRoutes({ hub, ready: () => ready, node, metrics: registry, logger: log }));
+  // What a configuration (the file's, with the registry's rooms added) changes on this node.
+  const apply = (next: RelayConfig) => {
+    if (next.limits.payloadBytes !== config.limits.payloadBytes) wss = newWss(next);
+    config = next;
+    origins = new Set(next.origins);
+    hub.reload(next);
+  };
+  const registry = options.rooms
+    ? new RoomRegistry({
+        store: options.rooms.store,
+        file: config,
+        apply,
+        logger: log,
+        pollMs: options.rooms.pollMs,
+      })
+    : undefined;
+  const rooms =
+    registry &&
+    roomsApp({
+      registry,
+      apiKey: options.rooms?.apiKey,
+      origins: () => origins,
+      activity: (room) => hub.activity(room),
+      logger: log,
+    });
+
+  const server = createServer(
+    httpRoutes({
+      hub,
+      ready: () => ready,
+      node,
+      metrics,
+      logger: log,
+      rooms,
+      roomsStore: () => registry?.storeReachable,
+    }),
+  );
   server.on(
     'upgrade',
     upgradeHandler({
@@ -92,21 +144,22 @@ export function createRelay(options: RelayOptions): Relay {
     server,
     hub,
     cluster,
+    registry,
     async listen(port, host) {
+      await registry?.start();
       server.listen(port, host);
       const bound = await listening(server);
       ready = true;
       return bound;
     },
-    reload(next) {
-      if (next.limits.payloadBytes !== config.limits.payloadBytes) wss = newWss(next);
-      config = next;
-      origins = new Set(next.origins);
-      hub.reload(next);
+    reload(file) {
+      if (registry) registry.setFile(file);
+      else apply(file);
     },
     async close() {
       ready = false;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await registry?.stop();
       await hub.shutdown();
       server.closeAllConnections();
       await closed;

@@ -1,6 +1,16 @@
 import { hostname } from 'node:os';
-import { trustedProxiesVar } from '@live-captions/http';
-import { parseEnv, portVar, redisPrefixVar, redisUrlVar } from '@live-captions/runtime';
+import { fileURLToPath } from 'node:url';
+import { apiKeyProblem, trustedProxiesVar } from '@live-captions/http';
+import {
+  intVar,
+  parseEnv,
+  portVar,
+  postgresUrlVar,
+  readEnvFile,
+  redisPrefixVar,
+  redisUrlVar,
+  secretVar,
+} from '@live-captions/runtime';
 import { z } from 'zod';
 
 /** Process settings of the relay (environment). The rooms, tokens and limits are in the config file. */
@@ -23,11 +33,34 @@ export const relayEnvSchema = z.object({
   RELAY_REDIS_FANOUT: z.enum(['stream', 'pubsub']).default('stream'),
   /** Set: cluster mode on this Redis. Never logged or echoed (it may hold a password). */
   REDIS_URL: redisUrlVar().optional(),
+  /**
+   * Where the caption rooms made at runtime (`/rooms`) are kept: PostgreSQL (several relay
+   * nodes share it) ... */
+  DATABASE_URL: postgresUrlVar().optional(),
+  /** ... or, without DATABASE_URL, an embedded PGlite here (one relay). Neither: file rooms only. */
+  RELAY_DATA_DIR: z.string().min(1).optional(),
+  /** The rooms API's service access token (the gateway's); unset: loopback callers only. */
+  CAPTION_API_KEY: secretVar(
+    z.string().superRefine((value, ctx) => {
+      const problem = apiKeyProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  ).optional(),
+  /** How often a node reads the rooms' version: other nodes' changes reach it within this. */
+  RELAY_ROOMS_POLL_MS: intVar(100, 10_000).default(1000),
 });
 
 export interface RelayEnv extends z.infer<typeof relayEnvSchema> {
   RELAY_NODE_ID: string;
   REDIS_URL: string | undefined;
+}
+
+const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
+
+/** The environment with `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) under it: the service token. */
+export function relayEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
+  return { ...(readEnvFile(file) ?? {}), ...env };
 }
 
 export function loadRelayEnv(env: NodeJS.ProcessEnv = process.env): RelayEnv {

@@ -1,15 +1,22 @@
+import { resolve } from 'node:path';
 import { parseTrustedProxies } from '@live-captions/http';
 import { createLogger, reloadOnHangup, runService, stopOnSignals } from '@live-captions/runtime';
 import { readRelayConfig } from './adapters/config-file.js';
+import { RoomsStore } from './adapters/rooms-store.js';
 import { createRelay } from './app.js';
-import { loadRelayEnv, redisTarget } from './config.js';
+import { loadRelayEnv, redisTarget, relayEnvironment } from './config.js';
 
 const log = createLogger('relay');
 
 runService(log, async () => {
   // Settings: environment, then the private configuration file; refuse to start on any error.
-  const env = loadRelayEnv();
+  const env = loadRelayEnv(relayEnvironment());
   const config = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+  // Caption rooms made at runtime need a durable store: PostgreSQL, or PGlite in a folder.
+  const store =
+    env.DATABASE_URL || env.RELAY_DATA_DIR
+      ? await RoomsStore.open({ url: env.DATABASE_URL, dataDir: resolve(env.RELAY_DATA_DIR ?? 'data/relay') })
+      : undefined;
 
   // The relay: HTTP (/health, /metrics) and WebSocket (/ws) on one server.
   const relay = createRelay({
@@ -20,6 +27,7 @@ runService(log, async () => {
     redis: env.REDIS_URL
       ? { url: env.REDIS_URL, prefix: env.RELAY_REDIS_PREFIX, fanout: env.RELAY_REDIS_FANOUT }
       : undefined,
+    rooms: store ? { store, apiKey: env.CAPTION_API_KEY, pollMs: env.RELAY_ROOMS_POLL_MS } : undefined,
   });
   const port = await relay.listen(env.RELAY_PORT, env.RELAY_BIND);
   log.info(
@@ -30,6 +38,8 @@ runService(log, async () => {
       // Where Redis is, never the URL itself (it may hold a password).
       cluster: env.REDIS_URL ? { redis: redisTarget(env.REDIS_URL), fanout: env.RELAY_REDIS_FANOUT } : 'off',
       rooms: config.rooms.size,
+      // Where runtime rooms are kept (off: the file's rooms only, no /rooms API).
+      roomsStore: store?.kind ?? 'off',
       origins: config.origins,
     },
     'relay listening',
@@ -43,5 +53,8 @@ runService(log, async () => {
   });
 
   // SIGTERM/SIGINT: close sockets with 1001, then exit.
-  stopOnSignals(log, () => relay.close());
+  stopOnSignals(log, async () => {
+    await relay.close();
+    await store?.close();
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type RelayBeat, RelayCloseCode } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import type { WebSocket } from 'ws';
+import { type RoomActivity, roomActivity } from '../domain/activity.js';
 import { ConnectionCaps } from '../domain/caps.js';
 import type { RoomSnapshot, StoredCaption } from '../domain/cluster.js';
 import { Retention, RoomLog } from '../domain/history.js';
@@ -122,6 +123,13 @@ export class Hub {
    */
   ingest(name: string, captions: readonly StoredCaption[]): void {
     this.clusterSync.ingest(name, captions);
+  }
+
+  /** A room's last caption and languages (the public rooms list); undefined for no such room. */
+  activity(name: string): (RoomActivity & { writers: number }) | undefined {
+    const room = this.state.rooms.get(name);
+    if (!room) return undefined;
+    return { ...roomActivity(room.log.entries, this.state.now()), writers: room.writers.size };
   }
 
   /** Whether a socket from `ip` (an address key) would exceed a connection cap. */

@@ -11,6 +11,10 @@ export interface HttpRoutesContext {
   node: () => NodeState;
   metrics: { contentType: string; scrape(): Promise<string> };
   logger: Logger;
+  /** The caption rooms API (`/rooms`, `/public/rooms`), when the relay has a rooms store. */
+  rooms?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Whether the rooms store answers (undefined without one): shown in /health. */
+  roomsStore?: () => boolean | undefined;
 }
 
 /**
@@ -21,6 +25,8 @@ export function httpRoutes(context: HttpRoutesContext) {
   const { hub, logger: log } = context;
   return async function route(req: IncomingMessage, res: ServerResponse) {
     const path = pathOf(req.url);
+    if (context.rooms && (path === '/rooms' || path.startsWith('/rooms/') || path === '/public/rooms'))
+      return context.rooms(req, res);
     const started = performance.now();
     const id = correlationId(req.headers);
     res.once('finish', () => {
@@ -40,7 +46,10 @@ export function httpRoutes(context: HttpRoutesContext) {
       return send(405, 'text/plain; charset=utf-8', 'Method not allowed');
     if (path === '/health') {
       const health = relayHealth(hub, context.ready(), context.node());
-      return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(health));
+      const store = context.roomsStore?.();
+      // A node whose rooms store is down still serves every room it holds: it stays ready.
+      const body = store === undefined ? health : { ...health, roomsStore: store ? 'ok' : 'down' };
+      return send(health.ready ? 200 : 503, 'application/json', JSON.stringify(body));
     }
     try {
       send(200, context.metrics.contentType, await context.metrics.scrape());
