@@ -44,6 +44,9 @@ const COLOURS = {
  * calls the outputs service cross-origin here, where no proxy makes it same-origin.
  */
 const SERVICE_ENV = {
+  // The caption rooms made from the hub: PGlite in data/relay (the relay alone opens it; the
+  // other services read rooms from the relay's API).
+  relay: { RELAY_DATA_DIR: 'data/relay' },
   outputs: { OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
 };
 
