@@ -156,6 +156,41 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       }
     });
 
+    it('relay: a caption room made through its rooms API is served at once, then removed', async () => {
+      const headers = { Authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+      const created = await fetch('http://127.0.0.1:8080/rooms', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Container room' }),
+      });
+      expect(created.status).toBe(201);
+      const { room } = (await created.json()) as {
+        room: { id: string; sourceRoom: string; tokens: { sourceWrite: string } };
+      };
+      const publisher = new RelayPublisher({
+        url: 'ws://127.0.0.1:8080/ws',
+        room: room.sourceRoom,
+        token: room.tokens.sourceWrite,
+        WebSocket,
+      });
+      try {
+        // The relay acknowledges it: the room is served (a refused join would never ack).
+        expect(publisher.publish({ final: 'in a new room', id: 1 })).toBe(true);
+        const deadline = Date.now() + 10_000;
+        while (publisher.queued > 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(publisher.queued).toBe(0);
+        const listed = await fetch('http://127.0.0.1:8080/public/rooms');
+        expect(((await listed.json()) as { rooms: { id: string }[] }).rooms.map((r) => r.id)).toContain(
+          room.id,
+        );
+      } finally {
+        publisher.close();
+      }
+      const removed = await fetch(`http://127.0.0.1:8080/rooms/${room.id}`, { method: 'DELETE', headers });
+      expect(removed.status).toBe(204);
+    });
+
     it('ui: the home page (links hub) and /site-config.js', async () => {
       const home = await fetch(`${LOCAL.ui}/`);
       expect(home.status).toBe(200);
