@@ -114,3 +114,26 @@ export function captionRoomIdFrom(displayName: string): string {
     .replace(/-output$/, '-out');
   return slug || 'room';
 }
+
+/** One relay room of a caption room, as the relay node answering sees it. */
+export interface RelayRoomActivity {
+  /** Sockets joined to write (a source room: capture pages and stream sources; two is a warning). */
+  publishers: number;
+  /** Sockets joined to read (an output room: the audience, overlays, the outputs service). */
+  readers: number;
+  /** Captions the room took in the last 60 s. */
+  captionsLastMinute: number;
+  /** ISO 8601 time of its last caption, or null. */
+  lastCaptionAt: string | null;
+  /** The original's language, then the translation tracks', from its last ten minutes. */
+  languages: string[];
+}
+
+/**
+ * `GET /activity/rooms` (service token): each caption room's source and output room now. With
+ * several relay nodes, `publishers` and `readers` count the sockets of the node that answers;
+ * the captions are every node's.
+ */
+export interface CaptionRoomActivityList {
+  rooms: { id: string; source: RelayRoomActivity; output: RelayRoomActivity }[];
+}

@@ -241,4 +241,36 @@ describe('caption rooms API', () => {
     ])
       expect(answer.text).not.toContain(secret);
   });
+
+  it("answers each room's activity to the service token: publishers (two is news), readers, captions of the last minute", async () => {
+    const node = await startNode(tempDir());
+    const room = (await api(node, 'POST', '/rooms', { name: 'Busy room' })).json.room as CaptionRoom;
+    expect((await api(node, 'GET', '/activity/rooms', undefined, null)).status).toBe(401);
+    const first = await Client.join(node.ws, room.sourceRoom, 'write', room.tokens.sourceWrite);
+    const second = await Client.join(node.ws, room.sourceRoom, 'write', room.tokens.sourceWrite);
+    const reader = await Client.join(node.ws, room.outputRoom, 'read', room.tokens.outputRead);
+    for (let n = 1; n <= 3; n += 1)
+      first.send({
+        msg: true,
+        final: `line ${n}`,
+        id: n,
+        ln: 'nl',
+        delivery: { client: 'publisher_000000001', sequence: n },
+      });
+    await first.count(4);
+    const answer = await api(node, 'GET', '/activity/rooms');
+    const entry = answer.json.rooms.find((r: { id: string }) => r.id === room.id);
+    expect(entry).toEqual({
+      id: room.id,
+      source: {
+        publishers: 2,
+        readers: 0,
+        captionsLastMinute: 3,
+        lastCaptionAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        languages: ['nl'],
+      },
+      output: { publishers: 0, readers: 1, captionsLastMinute: 0, lastCaptionAt: null, languages: [] },
+    });
+    for (const client of [first, second, reader]) client.close();
+  });
 });

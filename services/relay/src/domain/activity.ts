@@ -4,6 +4,8 @@ import type { Retained } from './history.js';
 export interface RoomActivity {
   /** When the room's last caption was taken (ms since 1970), or null. */
   lastAt: number | null;
+  /** Captions taken in the last 60 s. */
+  lastMinute: number;
   /** The original's language first (when its captions name one), then the translation tracks'. */
   languages: string[];
 }
@@ -35,5 +37,17 @@ export function roomActivity(entries: readonly Retained[], now: number): RoomAct
   }
   const languages = [...original].sort();
   for (const ln of [...tracks].sort()) if (!original.has(ln)) languages.push(ln);
-  return { lastAt: last?.at ?? null, languages };
+  return { lastAt: last?.at ?? null, lastMinute: takenSince(entries, now - 60_000), languages };
+}
+
+/** How many of `entries` (in the order taken) were taken after `cutoff`: a binary search. */
+function takenSince(entries: readonly Retained[], cutoff: number): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (entries[middle]!.at <= cutoff) low = middle + 1;
+    else high = middle;
+  }
+  return entries.length - low;
 }

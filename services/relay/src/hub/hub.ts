@@ -126,10 +126,14 @@ export class Hub {
   }
 
   /** A room's last caption and languages (the public rooms list); undefined for no such room. */
-  activity(name: string): (RoomActivity & { writers: number }) | undefined {
+  activity(name: string): (RoomActivity & { writers: number; readers: number }) | undefined {
     const room = this.state.rooms.get(name);
     if (!room) return undefined;
-    return { ...roomActivity(room.log.entries, this.state.now()), writers: room.writers.size };
+    return {
+      ...roomActivity(room.log.entries, this.state.now()),
+      writers: room.writers.size,
+      readers: room.readers.size,
+    };
   }
 
   /** Whether a socket from `ip` (an address key) would exceed a connection cap. */

@@ -25,7 +25,13 @@ export function httpRoutes(context: HttpRoutesContext) {
   const { hub, logger: log } = context;
   return async function route(req: IncomingMessage, res: ServerResponse) {
     const path = pathOf(req.url);
-    if (context.rooms && (path === '/rooms' || path.startsWith('/rooms/') || path === '/public/rooms'))
+    if (
+      context.rooms &&
+      (path === '/rooms' ||
+        path.startsWith('/rooms/') ||
+        path === '/public/rooms' ||
+        path === '/activity/rooms')
+    )
       return context.rooms(req, res);
     const started = performance.now();
     const id = correlationId(req.headers);

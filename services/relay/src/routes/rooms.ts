@@ -3,16 +3,20 @@
  * - `GET /rooms`, `POST /rooms`, `GET|PATCH|DELETE /rooms/:id`, `POST /rooms/:id/tokens` (rotate):
  *   the operator API, with the service access token (`Authorization: Bearer CAPTION_API_KEY`;
  *   without one configured, only from loopback). Answers carry the rooms' tokens.
+ * - `GET /activity/rooms` (service token): each room's publishers, readers, captions of the last
+ *   minute, last caption and languages: what the board of rooms shows.
  * - `GET /public/rooms`: no token, any origin; names, output rooms, their read tokens (the
  *   audience link is a read link), live or not, languages. Never a write token.
  */
 
 import { bearerChecker, corsFor, requestLog, securityHeaders } from '@live-captions/http';
 import {
+  type CaptionRoomActivityList,
   type CaptionRoomList,
   captionRoomPatchSchema,
   newCaptionRoomSchema,
   type PublicCaptionRoomList,
+  type RelayRoomActivity,
 } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
@@ -29,7 +33,7 @@ export interface RoomsRoutesContext {
   apiKey: string | undefined;
   /** Browser origins allowed to call the operator API (the relay's page origins). */
   origins: () => ReadonlySet<string>;
-  activity: (room: string) => (RoomActivity & { writers: number }) | undefined;
+  activity: (room: string) => (RoomActivity & { writers: number; readers: number }) | undefined;
   logger: Logger;
   now?: () => number;
 }
@@ -92,7 +96,7 @@ const errors: ErrorRequestHandler = (error, _req, res, _next) => {
   res.status(status).json({ error: { message, code } });
 };
 
-/** The rooms API as an Express app; the relay's HTTP handler passes it `/rooms` and `/public/rooms`. */
+/** The rooms API as an Express app; the relay's HTTP handler passes it its three paths. */
 export function roomsApp(context: RoomsRoutesContext): express.Express {
   const { registry } = context;
   const now = context.now ?? Date.now;
@@ -143,6 +147,28 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
     res.setHeader('Cache-Control', 'no-store');
     if (req.headers['if-none-match'] === etag) return void res.status(304).end();
     const body: CaptionRoomList = { rooms: registry.list(), version: etag.slice(1, -1) };
+    res.json(body);
+  });
+
+  operator.get('/activity/rooms', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const relayRoom = (name: string): RelayRoomActivity => {
+      const activity = context.activity(name);
+      return {
+        publishers: activity?.writers ?? 0,
+        readers: activity?.readers ?? 0,
+        captionsLastMinute: activity?.lastMinute ?? 0,
+        lastCaptionAt: activity?.lastAt ? new Date(activity.lastAt).toISOString() : null,
+        languages: activity?.languages ?? [],
+      };
+    };
+    const body: CaptionRoomActivityList = {
+      rooms: registry.list().map((room) => ({
+        id: room.id,
+        source: relayRoom(room.sourceRoom),
+        output: relayRoom(room.outputRoom),
+      })),
+    };
     res.json(body);
   });
 
