@@ -50,4 +50,39 @@ describe('SlotQueue', () => {
     queue.release(slot);
     expect(queue.busy).toBe(0);
   });
+
+  it('hands slots round robin across groups, first come first served within one', async () => {
+    const queue = new SlotQueue(['a'], timeout);
+    const held = await queue.acquire(later(1000), 'busy-room');
+    const order: string[] = [];
+    const wait = (group: string, name: string) =>
+      queue.acquire(later(1000), group).then((slot) => {
+        order.push(name);
+        return slot;
+      });
+    // One room floods the line first; two rooms come after it with one window each.
+    const flood = [1, 2, 3, 4].map((n) => wait('busy-room', `busy ${n}`));
+    const quiet = [wait('room-b', 'b 1'), wait('room-c', 'c 1'), wait('room-b', 'b 2')];
+    expect(queue.pending).toBe(7);
+    let slot = held;
+    for (const next of [flood[0], quiet[0], quiet[1], flood[1], quiet[2], flood[2], flood[3]]) {
+      queue.release(slot);
+      slot = await next!;
+    }
+    expect(order).toEqual(['busy 1', 'b 1', 'c 1', 'busy 2', 'b 2', 'busy 3', 'busy 4']);
+    expect(queue.pending).toBe(0);
+  });
+
+  it('takes a timed-out waiter out of its group and its group out of the turns', async () => {
+    const queue = new SlotQueue(['a'], timeout);
+    const held = await queue.acquire(later(1000), 'x');
+    const gone = queue.acquire(later(20), 'late');
+    const kept = queue.acquire(later(1000), 'y');
+    await expect(gone).rejects.toThrow('queue timeout');
+    expect(queue.pending).toBe(1);
+    queue.release(held);
+    expect(await kept).toBe('a');
+    queue.release('a');
+    expect([queue.busy, queue.pending]).toEqual([0, 0]);
+  });
 });

@@ -19,6 +19,12 @@ export interface InferenceRequest {
   /** Empty string when the client sent none. */
   requestId: string;
   streamId: string;
+  /**
+   * The caption room the stream captions (the client's `X-Caption-Room`): decode slots go round
+   * robin across rooms, so one room's backlog never starves another. Absent: the stream is its
+   * own group.
+   */
+  room?: string;
   /** Correlates log lines of the HTTP request and of the job. */
   correlationId: string;
   /**

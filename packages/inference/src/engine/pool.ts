@@ -16,6 +16,7 @@ import {
   WhisperVad,
 } from '@live-captions/whisper';
 import type { EngineConfig } from '../config.js';
+import { fairnessGroup } from '../domain/fairness.js';
 import type { GuardSettings } from '../domain/guards/index.js';
 import { type DecodeSlot, runInferenceJob } from '../domain/run-job.js';
 import { InferenceError } from '../queue.js';
@@ -59,8 +60,9 @@ interface Slot {
 }
 
 /**
- * One resident model and N decode states. Hands out slots first come, first served; a waiter
- * whose start deadline passes is refused with `queue_timeout` and never decodes.
+ * One resident model and N decode states. Hands out slots round robin across caption rooms (a
+ * stream without one is its own group), first come first served within a room; a waiter whose
+ * start deadline passes is refused with `queue_timeout` and never decodes.
  */
 export class EnginePool {
   readonly info: EngineInfo;
@@ -154,7 +156,7 @@ export class EnginePool {
         options.onProgress,
       );
     try {
-      const result = await this.withSlot(timing.startDeadline, run, log);
+      const result = await this.withSlot(timing.startDeadline, run, log, fairnessGroup(request));
       this.stats.completed++;
       const { audioSeconds, queueSeconds, inferenceSeconds } = result;
       log?.debug({ audioSeconds, queueSeconds, inferenceSeconds }, 'job decoded');
@@ -184,16 +186,18 @@ export class EnginePool {
   }
 
   /**
-   * Runs `fn` with a decode slot once one is free (FIFO). Rejects with `queue_timeout` if no slot
-   * frees up before `startDeadline` (ms since epoch); `fn` then never runs. A watchdog trip is
-   * logged to `logger` (the job's), else to the pool's.
+   * Runs `fn` with a decode slot once one is free and it is `group`'s turn (round robin across
+   * groups, FIFO within one). Rejects with `queue_timeout` if no slot frees up before
+   * `startDeadline` (ms since epoch); `fn` then never runs. A watchdog trip is logged to `logger`
+   * (the job's), else to the pool's.
    */
   async withSlot<T>(
     startDeadline: number,
     fn: (slot: DecodeSlot) => Promise<T>,
     logger = this.#options.logger,
+    group?: string,
   ): Promise<T> {
-    const slot = await this.#queue.acquire(startDeadline);
+    const slot = await this.#queue.acquire(startDeadline, group);
     slot.logger = logger;
     try {
       return await fn(this.#decodeSlot(slot));

@@ -1,11 +1,15 @@
 import { encodeFloat32 } from '@live-captions/audio';
 import type { InferenceJob } from '@live-captions/protocol';
+import { fairnessGroup } from '../domain/fairness.js';
 import type { PendingRequest } from './pending.js';
 import type { Producer } from './producer.js';
 import { armStartDeadline } from './start-deadline.js';
 
 /** Audio outlives its request's deadline by this much, so a (re)started job never finds it missing. */
 export const AUDIO_GRACE_MS = 30_000;
+
+/** BullMQ's largest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
 
 /**
  * Puts a request into Redis under `entry.jobId`: its audio first (a binary value, which a job's
@@ -23,6 +27,15 @@ export async function enqueue(producer: Producer, entry: PendingRequest): Promis
     startDeadline,
     samples: entry.audio.length,
   };
+  // Fair across rooms on a shared queue: a job's priority is how many of its room's requests this
+  // gateway already has in flight, plus one. BullMQ takes lower numbers first and keeps arrival
+  // order within one, so every room's first window goes before any room's second (one FIFO line
+  // would let a room with a backlog, or with several streams, hold the others back).
+  const group = fairnessGroup(entry.request);
+  const priority = Math.min(
+    MAX_PRIORITY,
+    1 + pending.all().filter((other) => other !== entry && fairnessGroup(other.request) === group).length,
+  );
   pending.add(entry);
   armStartDeadline(producer, entry, startDeadline);
   await redis.set(
@@ -33,6 +46,7 @@ export async function enqueue(producer: Producer, entry: PendingRequest): Promis
   );
   await queue.add('decode', data, {
     jobId: entry.jobId,
+    priority,
     // A worker's failure is final (no retry); a worker's death is retried once through the
     // stalled-job check (see the worker's maxStalledCount).
     attempts: 1,
