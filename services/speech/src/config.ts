@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseOrigin, trustedProxiesVar } from '@live-captions/http';
-import { ConfigError, intVar, parseEnvInto, portVar, readEnvFile, redisUrlVar } from '@live-captions/runtime';
+import {
+  ConfigError,
+  intVar,
+  parseEnvInto,
+  portVar,
+  redisUrlVar,
+  withCaptionLocalEnv,
+} from '@live-captions/runtime';
 import { z } from 'zod';
 import { apiKeyProblem } from './domain/access.js';
 import { DEFAULT_LAG_BOUND_SECONDS } from './domain/stream-lag.js';
@@ -73,8 +80,7 @@ const schema = z.object({
  * what the process environment leaves unset.
  */
 export function speechEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
-  return { ...(readEnvFile(file) ?? {}), ...env };
+  return withCaptionLocalEnv(env, SECRETS_DIR);
 }
 
 function packageVersion(): string {
