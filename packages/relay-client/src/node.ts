@@ -16,4 +16,12 @@ export function createReader(options: RelayReaderOptions): RelayReader {
   return new RelayReader({ WebSocket: NodeWebSocket, ...options });
 }
 
+export {
+  fetchCaptionRoom,
+  fetchCaptionRooms,
+  RoomsApiError,
+  type RoomsApiProblem,
+  relayHttpUrl,
+} from './rooms-api.js';
 export { readRelayRooms } from './rooms-file.js';
+export { RoomsWatch, type RoomsWatchLogger, type RoomsWatchOptions, relayRoomsOf } from './rooms-watch.js';

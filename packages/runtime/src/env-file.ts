@@ -32,3 +32,13 @@ export function readEnvFile(path: string): Record<string, string> | undefined {
     throw new Error(`${path}: ${(error as Error).message}`);
   }
 }
+
+/**
+ * The environment with `caption-local.env` (the service access token, written by `pnpm
+ * secrets:init`) under it: `CAPTION_LOCAL_ENV_FILE`, else that file in `secretsDir` (the caller's
+ * repository `secrets/` folder). A variable set in the environment wins.
+ */
+export function withCaptionLocalEnv(env: NodeJS.ProcessEnv, secretsDir: string): NodeJS.ProcessEnv {
+  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${secretsDir}caption-local.env`;
+  return { ...(readEnvFile(file) ?? {}), ...env };
+}

@@ -13,7 +13,7 @@ export {
   redisPrefixVar,
   relayUrlVar,
 } from './env.js';
-export { parseEnvFile, readEnvFile } from './env-file.js';
+export { parseEnvFile, readEnvFile, withCaptionLocalEnv } from './env-file.js';
 export { createLogger, type Logger } from './logger.js';
 export { hasUrlCredentials, isSecretVar, postgresUrlVar, redisUrlVar, secretVar } from './secret-vars.js';
 export {

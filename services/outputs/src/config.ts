@@ -1,4 +1,5 @@
-import { parseOriginList } from '@live-captions/http';
+import { fileURLToPath } from 'node:url';
+import { apiKeyProblem, parseOriginList } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -8,6 +9,7 @@ import {
   redisPrefixVar,
   redisUrlVar,
   relayUrlVar,
+  withCaptionLocalEnv,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 import { parseHostList } from './domain/destination-url.js';
@@ -17,7 +19,7 @@ export const configSchema = z.object({
   OUTPUTS_PORT: portVar().default(8083),
   /** The relay the output rooms are read from. */
   RELAY_URL: relayUrlVar().default('ws://127.0.0.1:8080/ws'),
-  /** The relay's private configuration: the rooms and their read/write tokens. */
+  /** The relay's private configuration: the rooms of its file and their read/write tokens. */
   CAPTION_RELAY_CONFIG: z.string().min(1).default('secrets/relay.private.json'),
   DATABASE_URL: postgresUrlVar().optional(),
   OUTPUTS_DATA_DIR: z.string().min(1).default('./data/outputs'),
@@ -61,16 +63,34 @@ export const configSchema = z.object({
 });
 
 export interface Config extends z.infer<typeof configSchema> {
+  /**
+   * The service access token (CAPTION_API_KEY): the relay's rooms API (`GET /rooms`) is read with
+   * it. Undefined: the relay must trust this host (loopback).
+   */
+  apiKey: string | undefined;
   /** `host:port` entries besides the platforms' own hosts (stand-ins in tests); http allowed there. */
   allowedHosts: ReadonlySet<string>;
   /** Browser origins answered with CORS (the editor page when it is served from elsewhere). */
   allowedOrigins: ReadonlySet<string>;
 }
 
+const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
+
+/** The environment with `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) under it: the service token. */
+export function outputsEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return withCaptionLocalEnv(env, SECRETS_DIR);
+}
+
 /** Reads and validates the environment; one ConfigError naming every wrong variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues: string[] = [];
   const values = parseEnvInto(issues, configSchema, env);
+  // Checked apart from the schema, with the gateway's reasons; the key is never echoed.
+  const apiKey = env.CAPTION_API_KEY || undefined;
+  if (apiKey !== undefined) {
+    const problem = apiKeyProblem(apiKey);
+    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
+  }
   const allowedHosts = new Set<string>();
   try {
     for (const host of parseHostList(env.OUTPUTS_ALLOWED_HOSTS ?? '')) allowedHosts.add(host);
@@ -83,5 +103,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issues,
   );
   if (issues.length > 0 || values === undefined) throw new ConfigError(issues);
-  return { ...values, allowedHosts, allowedOrigins };
+  return { ...values, apiKey, allowedHosts, allowedOrigins };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readRelayRooms } from '@live-captions/relay-client/node';
+import { RoomsWatch, readRelayRooms } from '@live-captions/relay-client/node';
 import {
   closeServer,
   createLogger,
@@ -9,25 +9,34 @@ import {
   stopOnSignals,
 } from '@live-captions/runtime';
 import { createOutputs } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, outputsEnvironment } from './config.js';
 
 const log = createLogger('outputs');
 
 runService(log, async () => {
-  const config = loadConfig();
-  let rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
+  const config = loadConfig(outputsEnvironment());
+  // The rooms of the relay's file and of its rooms API, followed while the service runs.
+  const rooms = new RoomsWatch({
+    relayUrl: config.RELAY_URL,
+    apiKey: config.apiKey,
+    file: readRelayRooms(config.CAPTION_RELAY_CONFIG),
+    logger: log,
+  });
+  await rooms.start();
   const outputs = await createOutputs(
     { ...config, OUTPUTS_DATA_DIR: resolve(config.OUTPUTS_DATA_DIR) },
     log,
-    () => rooms,
+    () => rooms.rooms(),
   );
+  // A room added starts its destinations at once, a room removed stops them.
+  rooms.onChange(() => void outputs.supervisor.check());
   const server = outputs.app.listen(config.OUTPUTS_PORT, config.OUTPUTS_BIND);
   const port = await listening(server);
   log.info(
     {
       bind: config.OUTPUTS_BIND,
       port,
-      rooms: rooms.size,
+      rooms: rooms.rooms().size,
       database: outputs.database,
       leases: outputs.leases.kind,
       allowedHosts: [...config.allowedHosts],
@@ -37,12 +46,13 @@ runService(log, async () => {
 
   // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
   reloadOnHangup(log, 'rooms', () => {
-    rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
+    rooms.setFile(readRelayRooms(config.CAPTION_RELAY_CONFIG));
     void outputs.supervisor.check();
-    return { rooms: rooms.size };
+    return { rooms: rooms.rooms().size };
   });
 
   stopOnSignals(log, async () => {
+    await rooms.stop();
     await closeServer(server);
     await outputs.close();
   });

@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { ConfigError } from '@live-captions/runtime';
 import { errorThrown } from '@live-captions/test-services';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, outputsEnvironment } from '../src/config.js';
 
 function issues(env: Record<string, string>): string[] {
   return errorThrown(() => loadConfig(env), ConfigError).issues;
@@ -60,5 +63,17 @@ describe('configuration', () => {
     });
     expect([...config.allowedHosts]).toEqual(['stand-in.local:9000', '127.0.0.1:9001']);
     expect([...config.allowedOrigins]).toEqual(['http://localhost:8081', 'https://ui.example.org']);
+  });
+
+  test('the service access token, for the relay rooms API: from caption-local.env, checked, never echoed', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'outputs-config-')), 'caption-local.env');
+    writeFileSync(file, 'CAPTION_API_KEY=outputs-config-key-0123456789abcdef\n');
+    expect(loadConfig(outputsEnvironment({ CAPTION_LOCAL_ENV_FILE: file })).apiKey).toBe(
+      'outputs-config-key-0123456789abcdef',
+    );
+    expect(loadConfig({}).apiKey).toBeUndefined();
+    const lines = issues({ CAPTION_API_KEY: 'short hunter2' });
+    expect(lines).toEqual([expect.stringMatching(/^CAPTION_API_KEY: /)]);
+    expect(lines.join('\n')).not.toContain('hunter2');
   });
 });

@@ -12,6 +12,7 @@ import { httpRoutes } from './routes/http.js';
 import { roomsApp } from './routes/rooms.js';
 import { upgradeHandler } from './routes/ws-upgrade.js';
 
+export { RoomsStore } from './adapters/rooms-store.js';
 export { DEFAULT_LIMITS, type RelayLimits } from './domain/limits.js';
 export type { RelayConfig } from './domain/relay-config.js';
 export { parseRelayConfig, parseRelayConfigText, RelayConfigError } from './domain/relay-config.js';

@@ -6,10 +6,10 @@ import {
   parseEnv,
   portVar,
   postgresUrlVar,
-  readEnvFile,
   redisPrefixVar,
   redisUrlVar,
   secretVar,
+  withCaptionLocalEnv,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 
@@ -59,8 +59,7 @@ const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url))
 
 /** The environment with `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) under it: the service token. */
 export function relayEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
-  return { ...(readEnvFile(file) ?? {}), ...env };
+  return withCaptionLocalEnv(env, SECRETS_DIR);
 }
 
 export function loadRelayEnv(env: NodeJS.ProcessEnv = process.env): RelayEnv {

@@ -133,6 +133,7 @@ describe('relay environment', () => {
       RELAY_NODE_ID: `${hostname()}-${process.pid}`,
       RELAY_REDIS_PREFIX: 'relay:',
       RELAY_REDIS_FANOUT: 'stream',
+      RELAY_ROOMS_POLL_MS: 1000,
       REDIS_URL: undefined,
     });
   });

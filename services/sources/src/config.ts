@@ -12,10 +12,10 @@ import {
   parseEnvInto,
   portVar,
   postgresUrlVar,
-  readEnvFile,
   redisPrefixVar,
   redisUrlVar,
   relayUrlVar,
+  withCaptionLocalEnv,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 import { AllowList } from './domain/addresses.js';
@@ -99,8 +99,7 @@ export interface Config extends z.infer<typeof configSchema> {
 
 /** The environment with `secrets/caption-local.env` (CAPTION_LOCAL_ENV_FILE) under it. */
 export function sourcesEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
-  return { ...(readEnvFile(file) ?? {}), ...env };
+  return withCaptionLocalEnv(env, SECRETS_DIR);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

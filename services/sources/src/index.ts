@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readRelayRooms } from '@live-captions/relay-client/node';
+import { RoomsWatch, readRelayRooms } from '@live-captions/relay-client/node';
 import {
   closeServer,
   createLogger,
@@ -15,12 +15,21 @@ const log = createLogger('sources');
 
 runService(log, async () => {
   const config = loadConfig(sourcesEnvironment());
-  let rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
+  // The rooms of the relay's file and of its rooms API, followed while the service runs.
+  const rooms = new RoomsWatch({
+    relayUrl: config.RELAY_URL,
+    apiKey: config.apiKey,
+    file: readRelayRooms(config.CAPTION_RELAY_CONFIG),
+    logger: log,
+  });
+  await rooms.start();
   const sources = await createSources(
     { ...config, SOURCES_DATA_DIR: resolve(config.SOURCES_DATA_DIR) },
     log,
-    () => rooms,
+    () => rooms.rooms(),
   );
+  // A room removed stops its sources; a room's new token restarts them with it.
+  rooms.onChange(() => void sources.supervisor.check());
   const server = sources.app.listen(config.SOURCES_PORT, config.SOURCES_BIND);
   const port = await listening(server);
   sources.listening(port);
@@ -28,7 +37,7 @@ runService(log, async () => {
     {
       bind: config.SOURCES_BIND,
       port,
-      rooms: rooms.size,
+      rooms: rooms.rooms().size,
       database: sources.database,
       leases: sources.leases.kind,
       rtmpPort: config.SOURCES_RTMP_PORT,
@@ -40,11 +49,13 @@ runService(log, async () => {
 
   // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
   reloadOnHangup(log, 'rooms', () => {
-    rooms = readRelayRooms(config.CAPTION_RELAY_CONFIG);
-    return { rooms: rooms.size };
+    rooms.setFile(readRelayRooms(config.CAPTION_RELAY_CONFIG));
+    void sources.supervisor.check();
+    return { rooms: rooms.rooms().size };
   });
 
   stopOnSignals(log, async () => {
+    await rooms.stop();
     await closeServer(server);
     await sources.close();
   });

@@ -14,6 +14,7 @@ import { captureDir } from '@live-captions/web';
 import express, { type Express, type Router } from 'express';
 import { speechMetrics } from './adapters/metrics.js';
 import { QUEUE_BOARD_PATH } from './adapters/queue-board.js';
+import { relayRoomsLookup } from './adapters/relay-rooms.js';
 import { sileroVad, type VadSource } from './adapters/vad.js';
 import type { SpeechConfig } from './config.js';
 import { Admission } from './domain/admission.js';
@@ -125,7 +126,13 @@ export function createApp(options: AppOptions): SpeechApp {
   app.use(express.static(options.publicDir ?? staticDir(), { index: 'index.html', dotfiles: 'ignore' }));
   app.use(nativeRoutes(admission, guards, uploadTimeoutMs));
   app.use(openAiRoutes(admission, guards, uploadTimeoutMs));
-  app.use(statusRoutes(admission, guards, { apiKey: config.apiKey, settings: options.relay }));
+  app.use(
+    statusRoutes(admission, guards, {
+      apiKey: config.apiKey,
+      settings: options.relay,
+      room: relayRoomsLookup(config, options.relay),
+    }),
+  );
   app.use(notFound());
   app.use(errorHandler(logger));
 

@@ -5,7 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseOrigin, trustedProxiesVar } from '@live-captions/http';
-import { ConfigError, intVar, parseEnvInto, portVar, readEnvFile, redisUrlVar } from '@live-captions/runtime';
+import {
+  ConfigError,
+  intVar,
+  parseEnvInto,
+  portVar,
+  redisUrlVar,
+  relayUrlVar,
+  withCaptionLocalEnv,
+} from '@live-captions/runtime';
 import { z } from 'zod';
 import { apiKeyProblem } from './domain/access.js';
 import { DEFAULT_LAG_BOUND_SECONDS } from './domain/stream-lag.js';
@@ -26,6 +34,8 @@ export interface SpeechConfig {
   redisUrl: string | undefined;
   /** `secrets/relay-tokens.env` unless CAPTION_RELAY_TOKENS_FILE says otherwise. */
   relayTokensFile: string;
+  /** RELAY_URL: the relay whose rooms API `/relay-config?room=` asks (its HTTP address is derived). */
+  relayUrl: string;
   /** SIGTERM: how long running requests may finish before the rest are answered 503. */
   shutdownTimeoutSeconds: number;
   /** Express `trust proxy` (e.g. `loopback`, `10.0.0.0/8`): whose X-Forwarded-Proto is believed. */
@@ -58,6 +68,7 @@ const schema = z.object({
   CAPTION_QUEUE_TIMEOUT: intVar(1, 120).default(20),
   CAPTION_HTTP_LIMIT: intVar(1, 100_000).optional(),
   CAPTION_RELAY_TOKENS_FILE: z.string().optional(),
+  RELAY_URL: relayUrlVar().default('ws://127.0.0.1:8080/ws'),
   CAPTION_TRUST_PROXY: trustedProxiesVar().optional(),
   CAPTION_SHUTDOWN_TIMEOUT: intVar(1, 600).default(30),
   REDIS_URL: redisUrlVar().optional(),
@@ -73,8 +84,7 @@ const schema = z.object({
  * what the process environment leaves unset.
  */
 export function speechEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const file = env.CAPTION_LOCAL_ENV_FILE ?? `${SECRETS_DIR}caption-local.env`;
-  return { ...(readEnvFile(file) ?? {}), ...env };
+  return withCaptionLocalEnv(env, SECRETS_DIR);
 }
 
 function packageVersion(): string {
@@ -119,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
     httpLimit: vars.CAPTION_HTTP_LIMIT ?? Math.max(64, 6 * vars.CAPTION_MAX_STREAMS + 16),
     redisUrl: vars.REDIS_URL,
     relayTokensFile: vars.CAPTION_RELAY_TOKENS_FILE ?? `${SECRETS_DIR}relay-tokens.env`,
+    relayUrl: vars.RELAY_URL,
     trustProxy: vars.CAPTION_TRUST_PROXY,
     shutdownTimeoutSeconds: vars.CAPTION_SHUTDOWN_TIMEOUT,
     version: packageVersion(),

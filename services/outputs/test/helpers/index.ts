@@ -91,16 +91,21 @@ export interface Running {
   port: number;
 }
 
-/** The relay as a process on `port` (a restart reuses it); `redisUrl` keeps its history across restarts. */
+/**
+ * The relay as a process on `port` (a restart reuses it); `redisUrl` keeps its history across
+ * restarts; `env` adds settings (a rooms store: RELAY_DATA_DIR and CAPTION_API_KEY).
+ */
 export async function startRelay(
   configPath: string,
   port: number,
   redis?: { url: string; prefix: string },
+  env: Record<string, string> = {},
 ): Promise<Running> {
   const proc = startServiceProcess(RELAY_ENTRY, {
     CAPTION_RELAY_CONFIG: configPath,
     RELAY_PORT: String(port),
     ...(redis ? { REDIS_URL: redis.url, RELAY_REDIS_PREFIX: redis.prefix } : {}),
+    ...env,
   });
   const listening = await portOf(proc, /^relay listening$/);
   await until('relay ready', async () => (await fetch(`http://127.0.0.1:${listening}/health`)).ok);

@@ -23,7 +23,7 @@ export interface SupervisorDeps {
 }
 
 export class Supervisor {
-  private readonly running = new Map<string, { runner: SourceRunner; settings: string }>();
+  private readonly running = new Map<string, { runner: SourceRunner; settings: string; token: string }>();
   private readonly loop: CheckLoop;
   /** False while the database cannot be read (health). */
   dbOk = true;
@@ -74,12 +74,21 @@ export class Supervisor {
       this.dbOk = false;
       return;
     }
-    const wanted = new Map(sources.filter((s) => s.running).map((s) => [s.id, s]));
-    for (const id of [...this.running.keys()]) if (!wanted.has(id)) await this.stopSource(id);
+    // A source runs with its room's write token: a room removed from the relay stops it, a new
+    // token (rotated on the relay, SIGHUP) starts it again with that one.
+    const tokenOf = (source: SourceRow) => this.deps.runner.writeToken(source.room);
+    const wanted = new Map(
+      sources.filter((s) => s.running && tokenOf(s) !== undefined).map((s) => [s.id, s]),
+    );
+    for (const [id, running] of [...this.running])
+      if (running.token !== (wanted.has(id) ? tokenOf(wanted.get(id)!) : undefined))
+        await this.stopSource(id);
+    for (const source of sources)
+      if (source.running && !wanted.has(source.id)) await this.reportRoomless(source);
     for (const source of wanted.values()) {
       const mine = this.running.has(source.id);
       if (!mine && this.running.size >= this.deps.maxPerNode) continue;
-      if (await this.deps.leases.hold(source.id)) this.run(source);
+      if (await this.deps.leases.hold(source.id)) this.run(source, tokenOf(source)!);
       else if (mine) await this.stopSource(source.id, false);
     }
     const states = new Map<string, number>();
@@ -92,7 +101,23 @@ export class Supervisor {
     for (const [state, count] of states) this.deps.metrics.running.set({ state }, count);
   }
 
-  private run(source: SourceRow): void {
+  /** A running source whose room the relay no longer has: failed, saying why (every replica alike). */
+  private async reportRoomless(source: SourceRow): Promise<void> {
+    const reason = `The relay has no room "${source.room}"`;
+    if (source.status?.reason === reason && Date.now() - (source.statusAt ?? 0) < this.deps.tickMs) return;
+    const since = source.status?.reason === reason ? source.status.since : new Date().toISOString();
+    const status = {
+      state: 'failed' as const,
+      reason,
+      level: 0,
+      behindSeconds: 0,
+      since,
+      node: this.deps.runner.node,
+    };
+    await this.deps.repo.report(source.id, status).catch(() => undefined);
+  }
+
+  private run(source: SourceRow, token: string): void {
     const settings = JSON.stringify(source.settings);
     const running = this.running.get(source.id);
     if (running) {
@@ -106,7 +131,7 @@ export class Supervisor {
       { source: source.id, room: source.room, kind: source.kind },
       'source lease held; running',
     );
-    this.running.set(source.id, { runner: new SourceRunner(source, this.deps.runner), settings });
+    this.running.set(source.id, { runner: new SourceRunner(source, this.deps.runner), settings, token });
   }
 
   private async stopSource(id: string, release = true): Promise<void> {

@@ -1,10 +1,11 @@
 /**
- * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`.
+ * `GET /relay-config`: the capture page's auto-fill data from `secrets/relay-tokens.env`, or with
+ * `?room=` a caption room of the relay's rooms API.
  * Field names are a stable contract for the capture page and the links hub.
  */
 
 import { relayUrlProblem } from '@live-captions/http';
-import type { RelaySettings } from '@live-captions/protocol';
+import { CAPTION_ROOM_ID, type CaptionRoom, type RelaySettings } from '@live-captions/protocol';
 import {
   type RelayTokensField,
   readRelayTokens,
@@ -56,16 +57,49 @@ export function parseRelaySettings(vars: Record<string, string>): {
   }
   if (problems.length > 0) return { problems };
 
-  const base = {
-    relayUrl: file.relayAddress!,
-    site,
-    sourceRoom: file.sourceRoom!,
-    outputRoom: file.outputRoom!,
-    sourceReadToken: file.sourceRead!,
-    sourceWriteToken: file.sourceWrite!,
-    outputReadToken: file.outputRead ?? null,
-    outputWriteToken: file.outputWrite ?? null,
+  return {
+    settings: withLinks({
+      relayUrl: file.relayAddress!,
+      site,
+      sourceRoom: file.sourceRoom!,
+      outputRoom: file.outputRoom!,
+      sourceReadToken: file.sourceRead!,
+      sourceWriteToken: file.sourceWrite!,
+      outputReadToken: file.outputRead ?? null,
+      outputWriteToken: file.outputWrite ?? null,
+    }),
+    problems,
   };
+}
+
+/**
+ * `GET /relay-config?room=<id>`: a caption room of the relay's rooms API, in the same shape, with
+ * the public relay address and UI site of `relay-tokens.env` (the relay's own address without it).
+ */
+export function roomRelaySettings(
+  room: CaptionRoom,
+  where: { relayUrl: string; site: string | null },
+): RelaySettings {
+  return withLinks({
+    relayUrl: where.relayUrl,
+    site: where.site,
+    sourceRoom: room.sourceRoom,
+    outputRoom: room.outputRoom,
+    sourceReadToken: room.tokens.sourceRead,
+    sourceWriteToken: room.tokens.sourceWrite,
+    outputReadToken: room.tokens.outputRead,
+    outputWriteToken: room.tokens.outputWrite,
+  });
+}
+
+/** Why `?room=` is not a caption room id (the relay's rule), or undefined. */
+export function captionRoomIdProblem(id: string): string | undefined {
+  if (CAPTION_ROOM_ID.test(id) && !id.includes('--') && !id.endsWith('-output')) return undefined;
+  return 'room: must be a caption room id (1-48 characters of a-z 0-9 and single hyphens)';
+}
+
+function withLinks(base: Omit<RelaySettings, 'links'>): RelaySettings {
+  const { site } = base;
   const editor = site
     ? `${site}editor.html#${fragment({
         relayUrl: base.relayUrl,
@@ -82,5 +116,5 @@ export function parseRelaySettings(vars: Record<string, string>): {
         relayReadToken: base.outputReadToken,
       })}`
     : null;
-  return { settings: { ...base, links: { editor, overlay } }, problems };
+  return { ...base, links: { editor, overlay } };
 }
