@@ -155,7 +155,7 @@ describe('two gateways on one Redis', () => {
     const full = await send(B.port, 'stream-cap-4');
     expect(full.status).toBe(429);
     expect(JSON.parse(full.text).detail).toBe(
-      'Stream capacity reached; idle sessions expire after 120 seconds',
+      'Gateway stream capacity reached (CAPTION_MAX_STREAMS); idle sessions expire after 120 seconds',
     );
     expect((await health(B.port)).body.sessions).toBe(3);
     for (const id of ['stream-cap-1', 'stream-cap-2', 'stream-cap-3']) {

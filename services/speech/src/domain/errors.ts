@@ -87,7 +87,10 @@ export const Messages = {
   prompt: `prompt must be one text of at most ${MAX_PROMPT_CHARS} characters`,
   requestId: 'Invalid request ID',
   streamId: 'Invalid stream ID',
-  capacity: 'Stream capacity reached; idle sessions expire after 120 seconds',
+  room: 'Invalid caption room: 1-128 characters of A-Z a-z 0-9 _ -',
+  // Each 429 names the capacity that is exhausted: the gateway's streams, one stream's turn, the
+  // inference workers' decode slots, or the gateway's concurrent HTTP requests.
+  capacity: 'Gateway stream capacity reached (CAPTION_MAX_STREAMS); idle sessions expire after 120 seconds',
   busy: 'Stream busy; retry shortly',
   tooLong: 'Audio chunk exceeds 12 seconds',
   uploadTimeout: 'Audio upload timed out',
@@ -95,12 +98,13 @@ export const Messages = {
   pcmSamples: 'Invalid PCM samples',
   window: 'Window must contain new audio; unfinished windows need at least two seconds',
   conflict: 'Request ID was already used for different audio or options',
-  queueDeadline: 'Inference queue deadline reached; retry pending audio',
+  queueDeadline:
+    'Inference workers saturated: no decode slot freed within the queue deadline (CAPTION_QUEUE_TIMEOUT); retry pending audio',
   inferenceFailed: 'Transcription failed; pending audio can be retried',
   busyClose: 'Finish pending audio before closing a stream',
   modelLoading: 'Model loading',
   restarting: 'Service restarting',
-  httpLimit: 'Too many concurrent requests; retry shortly',
+  httpLimit: 'Gateway request limit reached (CAPTION_HTTP_LIMIT concurrent requests); retry shortly',
   unavailable: 'Inference workers unavailable; retry shortly',
   notFound: 'Not Found',
   // /v1 (OpenAI subset)

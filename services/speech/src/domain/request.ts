@@ -9,7 +9,7 @@ import {
   MIN_UNFINISHED_SECONDS,
   SAMPLE_RATE,
 } from '@live-captions/audio';
-import type { EngineInfo, InferenceRequest } from '@live-captions/protocol';
+import { type EngineInfo, type InferenceRequest, RELAY_ROOM_NAME } from '@live-captions/protocol';
 import { HttpError, Messages } from './errors.js';
 
 export const LEGACY_STREAM = 'legacy';
@@ -98,6 +98,17 @@ export function parseIds(requestId: string | undefined, streamId: string | undef
     throw new HttpError(400, Messages.streamId, { param: 'X-Stream-ID' });
   }
   return { requestId: requestId ?? '', streamId };
+}
+
+/**
+ * `X-Caption-Room`: the caption room a live stream captions (the capture page and the stream
+ * sources send their source room). Windows are admitted to the decode slots round robin across
+ * rooms; the header grants nothing. Absent: the stream is its own group.
+ */
+export function parseRoom(room: string | undefined): string | undefined {
+  if (room === undefined || room === '') return undefined;
+  if (!RELAY_ROOM_NAME.test(room)) throw new HttpError(400, Messages.room, { param: 'X-Caption-Room' });
+  return room;
 }
 
 /** Step 11: the window must hold new audio; unfinished windows need two seconds of it. */

@@ -14,6 +14,8 @@ export interface DecodeTarget {
   /** Empty when the client sent none: the result is then not cached. */
   requestId: string;
   streamId: string;
+  /** The caption room the stream captions (`X-Caption-Room`): its turn at the decode slots. */
+  room?: string;
   /** A `/v1` call without X-Stream-ID: its stream closes when the request ends. */
   temporary?: boolean;
 }
@@ -73,7 +75,14 @@ export async function decodeAndReply(
       // A client that disconnects from here on does not cancel the decode: its result is cached.
       const result = await admission.decode(
         // `requestLog` (app.ts) sets the id before any route runs.
-        { ...options, requestId, streamId, correlationId: res.locals.correlationId, ...previous },
+        {
+          ...options,
+          requestId,
+          streamId,
+          ...(target.room ? { room: target.room } : {}),
+          correlationId: res.locals.correlationId,
+          ...previous,
+        },
         audio,
         stream ? (progress) => stream.progress(progress) : undefined,
       );

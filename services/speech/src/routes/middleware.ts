@@ -11,7 +11,7 @@ import { ClientGone } from './body.js';
 
 const CORS_METHODS = 'GET, POST, DELETE';
 const CORS_HEADERS =
-  'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Backlog, X-Caption-Skipped';
+  'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Room, X-Caption-Backlog, X-Caption-Skipped';
 
 /** `{"detail"}` everywhere; under `/v1` also the OpenAI `error` object the official SDKs read. */
 export function sendError(req: Request, res: Response, error: HttpError): void {

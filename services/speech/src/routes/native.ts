@@ -7,7 +7,7 @@ import { Router } from 'express';
 import type { Admission } from '../domain/admission.js';
 import { HttpError, Messages } from '../domain/errors.js';
 import { decodePcm, MAX_PCM_BYTES } from '../domain/pcm.js';
-import { checkWindow, LEGACY_STREAM, parseIds, parseNativeQuery } from '../domain/request.js';
+import { checkWindow, LEGACY_STREAM, parseIds, parseNativeQuery, parseRoom } from '../domain/request.js';
 import { nativeResponse } from '../domain/responses.js';
 import { readBody } from './body.js';
 import { decodeAndReply } from './decode.js';
@@ -40,7 +40,8 @@ export function nativeRoutes(admission: Admission, guards: ApiGuards, uploadTime
     const ids = parseIds(req.get('x-request-id'), req.get('x-stream-id'));
     const streamId = ids.streamId ?? LEGACY_STREAM;
     reportLag(admission, streamId, req.get('x-caption-backlog'), req.get('x-caption-skipped'));
-    await decodeAndReply(admission, res, { requestId: ids.requestId, streamId }, async () => {
+    const room = parseRoom(req.get('x-caption-room'));
+    await decodeAndReply(admission, res, { requestId: ids.requestId, streamId, room }, async () => {
       const body = await readBody(req, res, {
         maxBytes: MAX_PCM_BYTES,
         timeoutMs: uploadTimeoutMs,
