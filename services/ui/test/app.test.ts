@@ -57,7 +57,10 @@ describe('config', () => {
         .relayApiUrl,
     ).toBe('https://ui.example.org/relay/');
     expect(loadConfig({ RELAY_API_URL: '' }).relayApiUrl).toBeNull();
-    const error = errorThrown(() => loadConfig({ RELAY_API_URL: 'https://ui.example.org/relay' }), ConfigError);
+    const error = errorThrown(
+      () => loadConfig({ RELAY_API_URL: 'https://ui.example.org/relay' }),
+      ConfigError,
+    );
     expect(error.message).toContain('RELAY_API_URL="https://ui.example.org/relay": must end with a slash');
   });
 
