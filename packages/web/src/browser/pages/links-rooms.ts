@@ -61,16 +61,16 @@ async function act(done: string, request: (c: RoomsClient) => Promise<unknown>):
   const c = client();
   if (!c) return false;
   setStatus(panel.status, 'Working…', 'busy');
-  let ok = true;
   try {
     await request(c);
-    setStatus(panel.status, done, 'ok');
   } catch (error) {
     setStatus(panel.status, requestProblem(error), 'error');
-    ok = false;
+    await refresh(false);
+    return false;
   }
-  await refresh(false);
-  return ok;
+  // Said once the list shows it: "New tokens" means the links on the board are the new ones.
+  if (await refresh(false)) setStatus(panel.status, done, 'ok');
+  return true;
 }
 
 const actions = {
@@ -129,7 +129,8 @@ function show(): void {
     panel.list.replaceChildren(...items);
 }
 
-async function refresh(sayWhy = true): Promise<void> {
+/** Reads the list and shows it; false when the relay could not be read (the status says why). */
+async function refresh(sayWhy = true): Promise<boolean> {
   const c = client();
   if (!c) {
     if (sayWhy) setStatus(panel.status, 'Enter the service access token (step 1) to see the rooms.', 'idle');
@@ -137,14 +138,16 @@ async function refresh(sayWhy = true): Promise<void> {
     rows.clear();
     panel.list.replaceChildren();
     panel.count.textContent = '';
-    return;
+    return false;
   }
   try {
     rooms = (await c.list()).rooms;
     show();
     if (sayWhy && panel.status.dataset.tone === 'idle') setStatus(panel.status, '', 'idle');
+    return true;
   } catch (error) {
     setStatus(panel.status, requestProblem(error), 'error');
+    return false;
   }
 }
 

@@ -63,7 +63,7 @@ function newRow(first: PublicCaptionRoom, relay: string): Row {
       if (link.href !== href) link.href = href;
       link.textContent = room.name;
       state.textContent = roomStateLine(room, languageName);
-      print.setAttribute('aria-label', `Print the door sheet of ${room.name}`);
+      print.setAttribute('aria-label', `Print door sheet of ${room.name}`);
       sheetName.textContent = room.name;
       sheetLink.textContent = shortRoomLink(site, room.id).replace(/^https?:\/\//, '');
       qr.setAttribute('aria-label', `QR code of the captions of ${room.name}`);
