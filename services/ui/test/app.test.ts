@@ -152,6 +152,9 @@ describe('pages', () => {
       '/audience.html',
       '/audience.js',
       '/audience.css',
+      '/now.html',
+      '/now.js',
+      '/now.css',
       '/base.css',
       '/components.css',
       '/reset.css',
@@ -207,6 +210,7 @@ describe('security headers', () => {
       '/links.html',
       '/index.html',
       '/audience.html',
+      '/now.html',
     ]) {
       const html = (await request(server).get(path)).text;
       expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
