@@ -41,9 +41,11 @@ const COLOURS = {
 
 /**
  * What a service needs beyond the shared environment on one machine: the editor (ui, port 8081)
- * calls the outputs service cross-origin here, where no proxy makes it same-origin.
+ * calls the outputs service cross-origin here, where no proxy makes it same-origin; the relay
+ * keeps its caption rooms (the links hub's board) in PGlite under data/ (git-ignored).
  */
 const SERVICE_ENV = {
+  relay: { RELAY_DATA_DIR: 'data/relay' },
   outputs: { OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
 };
 

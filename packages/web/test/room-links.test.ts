@@ -6,6 +6,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { requestedRoom, roomStateLine } from '../src/browser/lib/now-rooms.js';
 import { roomLinks, shortRoomLink } from '../src/browser/lib/room-links.js';
+import { roomsProblem } from '../src/browser/lib/rooms-client.js';
+import { ServiceRequestError } from '../src/browser/lib/service-request.js';
 
 const SITE = 'https://ui.example.org/';
 const RELAY = 'wss://relay.example.org/ws';
@@ -57,5 +59,16 @@ describe('the public page', () => {
       'Captioning now · English, Spanish',
     );
     expect(roomStateLine({ live: false, languages: [] }, name)).toBe('Not live');
+  });
+});
+
+describe("the board's line for a failed request", () => {
+  const base = 'http://127.0.0.1:8080/';
+  test("the relay's own message, or what to check when the browser cannot say", () => {
+    expect(roomsProblem(new ServiceRequestError('No room "x"', 404), base)).toBe('No room "x"');
+    expect(roomsProblem(new ServiceRequestError('The relay cannot be reached', 0), base)).toContain(
+      'is the relay started with a rooms store (RELAY_DATA_DIR or DATABASE_URL)',
+    );
+    expect(roomsProblem(new ServiceRequestError('The relay answered 404', 404), base)).toContain(base);
   });
 });

@@ -5,7 +5,7 @@
  * injectable. Every failure is a `ServiceRequestError` carrying the relay's own message.
  */
 import type { CaptionRoom, CaptionRoomList, PublicCaptionRoom } from '@live-captions/protocol';
-import { ServiceRequestError, serviceRequest } from './service-request.js';
+import { requestProblem, ServiceRequestError, serviceRequest } from './service-request.js';
 
 const SERVICE = 'relay';
 
@@ -85,4 +85,19 @@ export async function publicRooms(
     throw new ServiceRequestError(`The ${SERVICE} answered ${response.status}`, response.status);
   const body = (await response.json()) as { rooms?: PublicCaptionRoom[] };
   return Array.isArray(body.rooms) ? body.rooms : [];
+}
+
+/**
+ * A panel's line for a failed rooms request: the relay's own message, except where the browser
+ * hides why (no answer, or a refused cross-origin one) or a relay without a rooms store answered
+ * a bare 404 (not its JSON "No room …"); those say what to check.
+ */
+export function roomsProblem(error: unknown, baseUrl: string): string {
+  const bare = `The ${SERVICE} answered 404`;
+  if (error instanceof ServiceRequestError && (error.status === 0 || error.message === bare))
+    return (
+      `The relay's rooms API does not answer at ${baseUrl}: is the relay started with a rooms store ` +
+      '(RELAY_DATA_DIR or DATABASE_URL) and this site among its origins?'
+    );
+  return requestProblem(error);
 }

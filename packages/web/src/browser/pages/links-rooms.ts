@@ -12,8 +12,7 @@ import { byId, copyText, element, setStatus, siteConfig } from '../lib/dom.js';
 import type { OverlayOptions } from '../lib/links.js';
 import { drawQr } from '../lib/qr-canvas.js';
 import { roomLinks, shortRoomLink } from '../lib/room-links.js';
-import { RoomsClient } from '../lib/rooms-client.js';
-import { requestProblem } from '../lib/service-request.js';
+import { RoomsClient, roomsProblem } from '../lib/rooms-client.js';
 import { newRoomRow, type RoomRow } from './links-room-row.js';
 
 const REFRESH_MS = 3000;
@@ -64,7 +63,7 @@ async function act(done: string, request: (c: RoomsClient) => Promise<unknown>):
   try {
     await request(c);
   } catch (error) {
-    setStatus(panel.status, requestProblem(error), 'error');
+    setStatus(panel.status, roomsProblem(error, siteConfig().relayApiUrl ?? ''), 'error');
     await refresh(false);
     return false;
   }
@@ -146,7 +145,7 @@ async function refresh(sayWhy = true): Promise<boolean> {
     if (sayWhy && panel.status.dataset.tone === 'idle') setStatus(panel.status, '', 'idle');
     return true;
   } catch (error) {
-    setStatus(panel.status, requestProblem(error), 'error');
+    setStatus(panel.status, roomsProblem(error, siteConfig().relayApiUrl ?? ''), 'error');
     return false;
   }
 }
