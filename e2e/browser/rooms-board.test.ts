@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeViolations, serious } from './axe-audit.js';
 import { launchBrowser, phoneContext, screenshot, watchErrors } from './browser.js';
 import { processLogs } from './relay-ui.js';
+import { fragmentOf, layout, openHub, row, waitForText } from './rooms-pages.js';
 import { type RoomsStack, startRoomsStack } from './rooms-stack.js';
 
 jest.setTimeout(120_000);
@@ -34,44 +35,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const row = (page: Page, id: string) => page.locator(`#rooms tr[data-id="${id}"]`);
 const byId = async (id: string) => (await stack.rooms()).find((room) => room.id === id);
-const fragmentOf = (href: string | null) =>
-  Object.fromEntries(new URLSearchParams(new URL(href ?? '').hash.slice(1)));
 
-/** Waits until the element of `selector` has exactly `text` (15 s). */
-async function hasText(page: Page, selector: string, text: string): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([s, t]) => document.querySelector(s!)?.textContent?.trim() === t,
-      [selector, text],
-      {
-        timeout: 15_000,
-      },
-    );
-  } catch (error) {
-    const now = await page
-      .locator(selector)
-      .first()
-      .textContent()
-      .catch(() => null);
-    throw new Error(
-      `${selector} never read "${text}" (it reads "${now}")\n${processLogs(stack.ui.processes())}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
+/** Waits until the element of `selector` reads exactly `text`; the services' logs when it never does. */
+const hasText = (page: Page, selector: string, text: string) =>
+  waitForText(page, selector, text, () => processLogs(stack.ui.processes()));
 
-/** The hub with the service access token typed in step 1 (as an operator does, no fill-in). */
-async function openBoard(context: BrowserContext, token = stack.apiKey): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(stack.hub);
-  await page.locator('#api-key').fill(token);
-  await page.locator('#api-key').press('Tab');
-  return page;
-}
+const openBoard = (context: BrowserContext, token = stack.apiKey) => openHub(context, stack.hub, token);
 
 async function createRoom(page: Page, name: string): Promise<void> {
   await page.locator('#room-name').fill(name);
@@ -209,26 +179,6 @@ describe('the rooms board', () => {
     expect((await axeViolations(hub)).filter(serious)).toEqual([]);
   });
 });
-
-/** Sideways scrolling, and the rows that do not fit the width or take more than `maxHeight` px. */
-async function layout(page: Page, rows: string, maxHeight: number) {
-  return page.evaluate(
-    ([selector, tallest]) => {
-      const width = document.documentElement.clientWidth;
-      const bad = Array.from(document.querySelectorAll<HTMLElement>(selector!))
-        .map((node) => ({ id: node.dataset.id, box: node.getBoundingClientRect() }))
-        .filter(
-          ({ box }) => box.left < 0 || box.right > width || box.height > Number(tallest) || box.height === 0,
-        )
-        .map(
-          ({ id, box }) =>
-            `${id}: ${Math.round(box.left)}-${Math.round(box.right)} x ${Math.round(box.height)}`,
-        );
-      return { sideways: document.documentElement.scrollWidth > width, bad };
-    },
-    [rows, String(maxHeight)],
-  );
-}
 
 describe('the public page', () => {
   test('the rooms with read links only: no write token anywhere in its HTML', async () => {
