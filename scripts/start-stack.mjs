@@ -41,7 +41,8 @@ const COLOURS = {
 
 /**
  * What a service needs beyond the shared environment on one machine: the editor (ui, port 8081)
- * calls the outputs service cross-origin here, where no proxy makes it same-origin.
+ * calls the outputs service cross-origin here, where no proxy makes it same-origin; the relay
+ * keeps its caption rooms (the links hub's board) in PGlite under data/ (git-ignored).
  */
 const SERVICE_ENV = {
   // The caption rooms made from the hub: PGlite in data/relay (the relay alone opens it; the

@@ -68,6 +68,8 @@ export async function startOutputsStack(options: OutputsStackOptions): Promise<O
       RELAY_URL: relayUrl,
       CAPTURE_URL: '',
       OUTPUTS_URL: `http://127.0.0.1:${outputsPort}/`,
+      // This relay has no rooms store, so no rooms API: no rooms board.
+      RELAY_API_URL: '',
     }),
   ];
   const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');

@@ -32,6 +32,8 @@ export interface RelayUiOptions {
   origins?: string[];
   /** The UI service's CAPTURE_URL ('' for none) and any other settings of it. */
   uiEnv: Record<string, string>;
+  /** More settings of the relay (its rooms store: RELAY_DATA_DIR, CAPTION_API_KEY). */
+  relayEnv?: Record<string, string>;
 }
 
 /** Writes the relay's files and starts both services; `ready()` waits for them. */
@@ -60,6 +62,7 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     RELAY_BIND: '127.0.0.1',
     RELAY_PORT: String(relayPort),
     CAPTION_RELAY_CONFIG: join(options.dir, 'relay.private.json'),
+    ...options.relayEnv,
   };
   let relay = startService('relay', relayEnv);
   const ui = startService('ui', {
@@ -70,6 +73,9 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     // No stream sources service in these stacks: the hub's sources panel stays hidden (its
     // default address could reach another stack's service on this machine).
     SOURCES_URL: '',
+    // A relay without a rooms store has no rooms API: the hub's rooms board stays hidden rather
+    // than asking it (a refused cross-origin request is a console error the suites count).
+    ...(options.relayEnv?.RELAY_DATA_DIR ? {} : { RELAY_API_URL: '' }),
     ...options.uiEnv,
   });
   const relayReady = () =>

@@ -112,6 +112,8 @@ beforeAll(async () => {
       CAPTURE_URL: '',
       OUTPUTS_URL: '',
       SOURCES_URL: `http://127.0.0.1:${sourcesPort}/`,
+      // This relay has no rooms store, so no rooms API: no rooms board.
+      RELAY_API_URL: '',
     }),
   ];
   const auth = { headers: { Authorization: `Bearer ${apiKey}` } };

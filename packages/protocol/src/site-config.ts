@@ -9,4 +9,9 @@ export interface SiteConfig {
   outputsUrl: string | null;
   /** The stream sources service's base (live streams captioned without a browser), ending with `/`; null: none. */
   sourcesUrl: string | null;
+  /**
+   * The relay's HTTP API base (caption rooms: `rooms`, `public/rooms`), ending with `/`; null:
+   * the pages show no rooms.
+   */
+  relayApiUrl: string | null;
 }

@@ -38,7 +38,14 @@ export interface BuildPagesResult {
 /** Which page scripts each site bundles; its pages, and the stylesheets they name: pages.ts. */
 const SCRIPTS: Record<keyof typeof PAGES, string[]> = {
   capture: ['pages/capture.ts', 'worklet/capture-worklet.ts'],
-  ui: ['pages/home.ts', 'pages/links.ts', 'pages/editor.ts', 'pages/overlay.ts', 'pages/audience.ts'],
+  ui: [
+    'pages/home.ts',
+    'pages/links.ts',
+    'pages/now.ts',
+    'pages/editor.ts',
+    'pages/overlay.ts',
+    'pages/audience.ts',
+  ],
 };
 const ICON = 'icons/favicon.svg';
 

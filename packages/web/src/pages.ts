@@ -43,6 +43,8 @@ export const PAGES: Record<'capture' | 'ui', Record<string, Page>> = {
   ui: {
     'index.html': operatorPage('Live captions', 'links.css', 'home.js'),
     'links.html': operatorPage('Links · Live captions', 'links.css', 'links.js'),
+    // Public (no token): the rooms an audience can open, and their door sheets when printed.
+    'now.html': operatorPage('Captioning now · Live captions', 'now.css', 'now.js'),
     'editor.html': operatorPage('Editor · Live captions', 'editor.css', 'editor.js'),
     'overlay.html': {
       title: 'Captions overlay',

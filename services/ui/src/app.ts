@@ -11,7 +11,7 @@ import { connectSources } from './domain/site-config.js';
 import { pageRoutes } from './routes/pages.js';
 
 export interface UiAppOptions {
-  config: Pick<UiConfig, 'relayUrl' | 'captureUrl' | 'outputsUrl' | 'sourcesUrl'>;
+  config: Pick<UiConfig, 'relayUrl' | 'captureUrl' | 'outputsUrl' | 'sourcesUrl' | 'relayApiUrl'>;
   /** Built pages; default: `uiDir` of @live-captions/web. */
   assetsDir?: string;
   /** Access lines; default: the service's. */
@@ -19,8 +19,8 @@ export interface UiAppOptions {
 }
 
 export function createUiApp(options: UiAppOptions): Express {
-  const { relayUrl, captureUrl, outputsUrl, sourcesUrl } = options.config;
-  const site = { relayUrl, captureUrl, outputsUrl, sourcesUrl };
+  const { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl } = options.config;
+  const site = { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl };
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(options.logger ?? createLogger('ui')));

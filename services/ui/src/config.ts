@@ -1,4 +1,4 @@
-import { relayUrlProblem } from '@live-captions/http';
+import { LOOPBACK_HOSTS, relayUrlProblem } from '@live-captions/http';
 import { ConfigError, issueLine, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
@@ -19,6 +19,11 @@ export interface UiConfig {
   outputsUrl: string | null;
   /** SOURCES_URL: the stream sources service's base with trailing slash; null (set empty): no sources panel. */
   sourcesUrl: string | null;
+  /**
+   * RELAY_API_URL: the relay's HTTP API base with trailing slash (the caption rooms: the links
+   * hub's board, the public "captioning now" page); null: no rooms on these pages.
+   */
+  relayApiUrl: string | null;
 }
 
 const schema = z.object({
@@ -62,6 +67,18 @@ function httpBaseProblem(host: string): (raw: string) => string | undefined {
   };
 }
 
+/**
+ * RELAY_API_URL's default: the relay's own HTTP origin when RELAY_URL is on loopback (the local
+ * stack, where the WebSocket and the API share a port). A public relay is reached through a proxy
+ * path (production: `https://UI_HOST/relay/`) this service cannot guess, so there it is null.
+ */
+export function defaultRelayApiUrl(relayUrl: string | null): string | null {
+  if (!relayUrl || relayUrlProblem(relayUrl)) return null;
+  const url = new URL(relayUrl);
+  if (!LOOPBACK_HOSTS.has(url.hostname) && !/^127\./.test(url.hostname)) return null;
+  return `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}/`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const issues: string[] = [];
   const vars = parseEnvInto(issues, schema, env);
@@ -69,6 +86,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
   const captureUrl = address(env, 'CAPTURE_URL', DEFAULT_CAPTURE_URL, httpBaseProblem('capture'), issues);
   const outputsUrl = address(env, 'OUTPUTS_URL', DEFAULT_OUTPUTS_URL, httpBaseProblem('ui'), issues);
   const sourcesUrl = address(env, 'SOURCES_URL', DEFAULT_SOURCES_URL, httpBaseProblem('ui'), issues);
+  const relayApiUrl = address(
+    env,
+    'RELAY_API_URL',
+    defaultRelayApiUrl(relayUrl) ?? '',
+    httpBaseProblem('ui'),
+    issues,
+  );
   if (issues.length > 0 || !vars) throw new ConfigError(issues);
-  return { bind: vars.UI_BIND, port: vars.UI_PORT, relayUrl, captureUrl, outputsUrl, sourcesUrl };
+  return {
+    bind: vars.UI_BIND,
+    port: vars.UI_PORT,
+    relayUrl,
+    captureUrl,
+    outputsUrl,
+    sourcesUrl,
+    relayApiUrl: relayApiUrl || null,
+  };
 }

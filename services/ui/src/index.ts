@@ -28,6 +28,7 @@ runService(logger, async () => {
       captureUrl: config.captureUrl,
       outputsUrl: config.outputsUrl,
       sourcesUrl: config.sourcesUrl,
+      relayApiUrl: config.relayApiUrl,
     },
     'ui listening',
   );

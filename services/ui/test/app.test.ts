@@ -37,13 +37,31 @@ describe('config', () => {
       captureUrl: DEFAULT_CAPTURE_URL,
       outputsUrl: DEFAULT_OUTPUTS_URL,
       sourcesUrl: DEFAULT_SOURCES_URL,
+      relayApiUrl: 'http://localhost:8080/',
     });
     expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '', SOURCES_URL: '' })).toMatchObject({
       captureUrl: null,
       relayUrl: null,
       outputsUrl: null,
       sourcesUrl: null,
+      relayApiUrl: null,
     });
+  });
+
+  test('RELAY_API_URL: the relay on loopback by default, none for a public relay unless set', () => {
+    expect(loadConfig({ RELAY_URL: 'ws://127.0.0.1:9000/ws' }).relayApiUrl).toBe('http://127.0.0.1:9000/');
+    expect(loadConfig({ RELAY_URL: 'wss://localhost:8443/ws' }).relayApiUrl).toBe('https://localhost:8443/');
+    expect(loadConfig({ RELAY_URL: 'wss://relay.example.org/ws' }).relayApiUrl).toBeNull();
+    expect(
+      loadConfig({ RELAY_URL: 'wss://relay.example.org/ws', RELAY_API_URL: 'https://ui.example.org/relay/' })
+        .relayApiUrl,
+    ).toBe('https://ui.example.org/relay/');
+    expect(loadConfig({ RELAY_API_URL: '' }).relayApiUrl).toBeNull();
+    const error = errorThrown(
+      () => loadConfig({ RELAY_API_URL: 'https://ui.example.org/relay' }),
+      ConfigError,
+    );
+    expect(error.message).toContain('RELAY_API_URL="https://ui.example.org/relay": must end with a slash');
   });
 
   test('every wrong variable is named, once', () => {
@@ -102,20 +120,21 @@ describe('pages', () => {
     expect(hub.text).toContain('<title>Links · Live captions</title>');
   });
 
-  test('/site-config.js carries the four addresses and nothing else', async () => {
+  test('/site-config.js carries the five addresses and nothing else', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org',
         CAPTURE_URL: 'https://capture.example.org/',
         OUTPUTS_URL: 'https://ui.example.org/outputs/',
         SOURCES_URL: 'https://ui.example.org/sources/',
+        RELAY_API_URL: 'https://ui.example.org/relay/',
       }),
     )
       .get('/site-config.js')
       .expect(200)
       .expect('Content-Type', /text\/javascript/);
     expect(response.text).toBe(
-      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/","sourcesUrl":"https://ui.example.org/sources/"});\n',
+      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/","sourcesUrl":"https://ui.example.org/sources/","relayApiUrl":"https://ui.example.org/relay/"});\n',
     );
     const local = await request(app()).get('/site-config.js');
     expect(local.text).toContain(`"relayUrl":"${DEFAULT_RELAY_URL}","captureUrl":"${DEFAULT_CAPTURE_URL}"`);
@@ -133,6 +152,9 @@ describe('pages', () => {
       '/audience.html',
       '/audience.js',
       '/audience.css',
+      '/now.html',
+      '/now.js',
+      '/now.css',
       '/base.css',
       '/components.css',
       '/reset.css',
@@ -172,6 +194,13 @@ describe('security headers', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
+  test("the relay's HTTP API is a connect source when it has its own origin", async () => {
+    const response = await request(
+      app({ RELAY_URL: 'wss://relay.example.org/ws', RELAY_API_URL: 'https://rooms.example.org/relay/' }),
+    ).get('/links.html');
+    expect(response.headers['content-security-policy']).toContain(' https://rooms.example.org ');
+  });
+
   test('the pages have no inline scripts or styles (the CSP would block them)', async () => {
     const server = app();
     for (const path of [
@@ -181,6 +210,7 @@ describe('security headers', () => {
       '/links.html',
       '/index.html',
       '/audience.html',
+      '/now.html',
     ]) {
       const html = (await request(server).get(path)).text;
       expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);

@@ -8,6 +8,7 @@ export function siteConfigScript(config: SiteConfig): string {
     captureUrl: config.captureUrl,
     outputsUrl: config.outputsUrl,
     sourcesUrl: config.sourcesUrl,
+    relayApiUrl: config.relayApiUrl,
   }).replace(/</g, '\\u003c');
   return `window.SITE_CONFIG = Object.freeze(${json});\n`;
 }
@@ -21,11 +22,18 @@ export const OBS_WEBSOCKET_SOURCE = 'ws://127.0.0.1:*';
 /**
  * CSP `connect-src` beyond 'self': the relay (WebSocket), the capture host (the links hub reads
  * its /relay-config), the outputs service (the editor's destinations), the stream sources
- * service (the links hub's sources) and the local OBS WebSocket. Origins only.
+ * service (the links hub's sources), the relay's HTTP API (the caption rooms) and the local OBS
+ * WebSocket. Origins only.
  */
 export function connectSources(config: SiteConfig): string[] {
   const sources = new Set<string>();
-  for (const value of [config.relayUrl, config.captureUrl, config.outputsUrl, config.sourcesUrl]) {
+  for (const value of [
+    config.relayUrl,
+    config.captureUrl,
+    config.outputsUrl,
+    config.sourcesUrl,
+    config.relayApiUrl,
+  ]) {
     if (!value) continue;
     const url = new URL(value);
     sources.add(`${url.protocol}//${url.host}`);

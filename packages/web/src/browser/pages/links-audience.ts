@@ -5,13 +5,9 @@
  * the browser; "Save QR code" downloads it as a PNG for printing.
  */
 
-import { audienceUrl, phoneProblem, qrModules } from '../lib/audience-link.js';
+import { audienceUrl, phoneProblem } from '../lib/audience-link.js';
 import { byId } from '../lib/dom.js';
-
-/** Quiet zone around the code, in modules (the QR standard's 4). */
-const QUIET = 4;
-/** Pixels per module: large enough to print and to read off a projected slide. */
-const MODULE_PX = 8;
+import { drawQr } from '../lib/qr-canvas.js';
 
 /** Shows the audience link and its QR code, or clears both when the room or token is missing. */
 export function updateAudienceLink(
@@ -31,29 +27,13 @@ export function updateAudienceLink(
   input.value = link ?? '';
   canvas.hidden = !link;
   save.disabled = !link;
-  if (link) drawQr(canvas, qrModules(link));
+  if (link) drawQr(canvas, link);
   // A link phones cannot open is worse than none: said beside the code, with the way out.
   const warning = byId('audience-warning');
   const problem = link && relayUrl ? phoneProblem(site, relayUrl) : undefined;
   warning.hidden = !problem;
   warning.textContent = problem ?? '';
   return link;
-}
-
-function drawQr(canvas: HTMLCanvasElement, modules: boolean[][]): void {
-  const size = (modules.length + 2 * QUIET) * MODULE_PX;
-  canvas.width = size;
-  canvas.height = size;
-  const context = canvas.getContext('2d');
-  if (!context) return;
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, size, size);
-  context.fillStyle = '#000000';
-  modules.forEach((row, y) => {
-    row.forEach((dark, x) => {
-      if (dark) context.fillRect((x + QUIET) * MODULE_PX, (y + QUIET) * MODULE_PX, MODULE_PX, MODULE_PX);
-    });
-  });
 }
 
 /** Wires "Save QR code" (a PNG made from the canvas; nothing is uploaded). */

@@ -2,14 +2,16 @@
 /**
  * Links hub: reads the relay settings from the capture host's `GET /relay-config` (with the
  * service access token) or takes them typed, and builds the capture, editor and overlay links;
- * its "Stream sources" panel (links-sources.ts) runs the source room's streams with the same token.
+ * its "Stream sources" panel (links-sources.ts) runs the source room's streams with the same token,
+ * and its "Caption rooms" board (links-rooms.ts) the relay's rooms, each with its own links.
  */
 import type { RelaySettings } from '@live-captions/protocol';
 import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '../lib/dom.js';
-import { buildLinks } from '../lib/links.js';
+import { buildLinks, type OverlayOptions } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
 import { audienceLanguage, overlayLanguage, refreshLanguages, startLanguages } from './links-languages.js';
+import { startRoomsPanel } from './links-rooms.js';
 import { startSourcesPanel } from './links-sources.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
@@ -44,6 +46,8 @@ const ui = {
 };
 
 const site = new URL('./', location.href).href;
+/** The rooms board (started below); update() may run before it is, from a language list's answer. */
+let rooms: ReturnType<typeof startRoomsPanel> | undefined;
 const config = siteConfig();
 ui.captureUrl.value = config.captureUrl ?? '';
 ui.relayUrl.value = config.relayUrl ?? '';
@@ -64,6 +68,24 @@ function numberOrUndefined(element: HTMLInputElement): number | undefined {
   return element.value.trim() !== '' && Number.isFinite(value) ? value : undefined;
 }
 
+/** The overlay's look of step 3, for this pair's links and every room's on the board. */
+function overlayOptions(): OverlayOptions {
+  return {
+    ln: overlayLanguage().value || undefined,
+    maxlines: numberOrUndefined(ui.maxlines),
+    showtime: numberOrUndefined(ui.showtime),
+    fontsize: numberOrUndefined(ui.fontsize),
+    color: ui.color.value.trim() || undefined,
+    font: ui.font.value || undefined,
+    bg: ui.bg.value.trim() || undefined,
+    position: ui.position.value === 'top' ? 'top' : undefined,
+    clear: ui.clear.checked,
+    dual: ui.dual.checked,
+    obsPort: numberOrUndefined(ui.obsPort),
+    obsPassword: ui.obsPassword.value || undefined,
+  };
+}
+
 function update(): void {
   const relayUrl = ui.relayUrl.value.trim();
   const links = isRelayUrl(relayUrl)
@@ -79,20 +101,7 @@ function update(): void {
           outputReadToken: ui.outputRead.value.trim() || null,
           outputWriteToken: ui.outputWrite.value.trim() || null,
         },
-        {
-          ln: overlayLanguage().value || undefined,
-          maxlines: numberOrUndefined(ui.maxlines),
-          showtime: numberOrUndefined(ui.showtime),
-          fontsize: numberOrUndefined(ui.fontsize),
-          color: ui.color.value.trim() || undefined,
-          font: ui.font.value || undefined,
-          bg: ui.bg.value.trim() || undefined,
-          position: ui.position.value === 'top' ? 'top' : undefined,
-          clear: ui.clear.checked,
-          dual: ui.dual.checked,
-          obsPort: numberOrUndefined(ui.obsPort),
-          obsPassword: ui.obsPassword.value || undefined,
-        },
+        overlayOptions(),
       )
     : { capture: null, editor: null, overlay: null };
   ui.captureLink.value = links.capture ?? '';
@@ -106,6 +115,7 @@ function update(): void {
     audienceLanguage().value || undefined,
   );
   refreshLanguages(ui.outputRoom.value.trim(), ui.outputWrite.value.trim(), update);
+  rooms?.relink();
   const all = [links.capture, links.editor, links.overlay, audience];
   const ready = all.filter(Boolean).length;
   setStatus(
@@ -162,6 +172,7 @@ async function fill(): Promise<void> {
   setStatus(ui.fetchStatus, 'Filled in from the capture host.', 'ok');
   update();
   sources.refresh();
+  rooms?.refresh();
 }
 
 ui.fetchForm.addEventListener('submit', (event) => {
@@ -190,7 +201,27 @@ const sources = startSourcesPanel({
   token: () => ui.apiKey.value.trim(),
   room: () => ui.sourceRoom.value.trim(),
 });
-ui.apiKey.addEventListener('change', () => sources.refresh());
+rooms = startRoomsPanel({
+  token: () => ui.apiKey.value.trim(),
+  captureBase,
+  relayUrl: () => config.relayUrl ?? (isRelayUrl(ui.relayUrl.value.trim()) ? ui.relayUrl.value.trim() : null),
+  overlay: overlayOptions,
+  use(room) {
+    ui.sourceRoom.value = room.sourceRoom;
+    ui.outputRoom.value = room.outputRoom;
+    ui.sourceRead.value = room.tokens.sourceRead;
+    ui.sourceWrite.value = room.tokens.sourceWrite;
+    ui.outputRead.value = room.tokens.outputRead;
+    ui.outputWrite.value = room.tokens.outputWrite;
+    update();
+    sources.refresh();
+    ui.sourceRoom.focus();
+  },
+});
+ui.apiKey.addEventListener('change', () => {
+  sources.refresh();
+  rooms?.refresh();
+});
 ui.sourceRoom.addEventListener('change', () => sources.refresh());
 for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('button[data-open]'))) {
   button.addEventListener('click', () => {
