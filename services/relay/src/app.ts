@@ -125,6 +125,7 @@ export function createRelay(options: RelayOptions): Relay {
       logger: log,
       rooms,
       roomsStore: () => registry?.storeReachable,
+      origins: () => origins,
     }),
   );
   server.on(

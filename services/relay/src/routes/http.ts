@@ -15,6 +15,41 @@ export interface HttpRoutesContext {
   rooms?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Whether the rooms store answers (undefined without one): shown in /health. */
   roomsStore?: () => boolean | undefined;
+  /** The pages' origins: a relay without rooms still says so to the links hub in a way it can read. */
+  origins?: () => ReadonlySet<string>;
+}
+
+const ROOMS_PATHS = new Set(['/rooms', '/public/rooms', '/activity/rooms']);
+const isRoomsPath = (path: string) => ROOMS_PATHS.has(path) || path.startsWith('/rooms/');
+
+/**
+ * `/rooms` on a relay without a rooms store: a JSON 404 that says why, with CORS for the pages'
+ * origins (a bare 404 without it reads as a network failure in the browser).
+ */
+function noRoomsStore(req: IncomingMessage, res: ServerResponse, origins: ReadonlySet<string>): void {
+  const origin = req.headers.origin;
+  const listed = origin !== undefined && origins.has(origin);
+  const headers: Record<string, string> = {
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+  if (listed) {
+    headers['access-control-allow-origin'] = origin;
+    headers.vary = 'Origin';
+  }
+  if (req.method === 'OPTIONS' && listed) {
+    res.writeHead(204, {
+      ...headers,
+      'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+      'access-control-allow-headers': 'Authorization, Content-Type',
+      'access-control-max-age': '600',
+    });
+    res.end();
+    return;
+  }
+  const message = 'This relay keeps no caption rooms: start it with RELAY_DATA_DIR or DATABASE_URL';
+  res.writeHead(404, { ...headers, 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message, code: 'not_found' } }));
 }
 
 /**
@@ -25,14 +60,10 @@ export function httpRoutes(context: HttpRoutesContext) {
   const { hub, logger: log } = context;
   return async function route(req: IncomingMessage, res: ServerResponse) {
     const path = pathOf(req.url);
-    if (
-      context.rooms &&
-      (path === '/rooms' ||
-        path.startsWith('/rooms/') ||
-        path === '/public/rooms' ||
-        path === '/activity/rooms')
-    )
-      return context.rooms(req, res);
+    if (isRoomsPath(path)) {
+      if (context.rooms) return context.rooms(req, res);
+      return noRoomsStore(req, res, context.origins?.() ?? new Set());
+    }
     const started = performance.now();
     const id = correlationId(req.headers);
     res.once('finish', () => {
