@@ -1,5 +1,6 @@
 import {
   captionTextFault,
+  RELAY_DELIVERY_CLIENT,
   RELAY_ID_MAX,
   RELAY_LABEL_MAX,
   RELAY_LN_MAX,
@@ -152,10 +153,12 @@ const RELAY_FIELD = Buffer.from(',"relay":');
  */
 export function frameWithDelivery(frame: Buffer, delivery: string): Buffer {
   const cut = delivery.lastIndexOf(':');
+  const client = delivery.slice(0, cut);
   const sequence = Number(delivery.slice(cut + 1));
-  // A cluster entry written by an older relay may have none: the frame goes as it is.
-  if (cut < 1 || !Number.isSafeInteger(sequence) || sequence < 1) return frame;
-  const field = `,"delivery":{"client":${JSON.stringify(delivery.slice(0, cut))},"sequence":${sequence}}}`;
+  // A cluster entry written otherwise (an older relay, by hand) may have none or a malformed one:
+  // the frame goes as it is, since readers refuse a frame whose delivery breaks the schema.
+  if (!RELAY_DELIVERY_CLIENT.test(client) || !Number.isSafeInteger(sequence) || sequence < 1) return frame;
+  const field = `,"delivery":{"client":${JSON.stringify(client)},"sequence":${sequence}}}`;
   return Buffer.concat([frame.subarray(0, frame.length - 1), Buffer.from(field)]);
 }
 
