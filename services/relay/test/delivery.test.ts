@@ -99,41 +99,6 @@ describe('fan-out', () => {
   });
 });
 
-describe('deliveries', () => {
-  it('gives a reader that asks each caption with its publish’s delivery, live and replayed; others get the shared frame', async () => {
-    const { url } = await start();
-    const plain = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
-    const asking = await Client.open(url);
-    asking.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead, deliveries: true });
-    await asking.count(1);
-    const writer = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
-    await publishAll(writer, texts(2), CLIENT);
-    await plain.count(3);
-    const live = (await asking.count(3)).slice(1) as RelayCaption[];
-    expect(live.map((c) => c.delivery)).toEqual([
-      { client: CLIENT, sequence: 1 },
-      { client: CLIENT, sequence: 2 },
-    ]);
-    expect((plain.frames.slice(1) as RelayCaption[]).every((c) => !('delivery' in c))).toBe(true);
-    const epoch = (writer.frames[0] as RelayJoined).epoch;
-    const replay = await Client.open(url);
-    replay.send({
-      protocol: 2,
-      join: SOURCE,
-      role: 'read',
-      token: TOKENS.sourceRead,
-      cursor: { epoch, sequence: 1 },
-      deliveries: true,
-    });
-    const replayed = (await replay.count(2))[1] as RelayCaption;
-    expect(replayed).toMatchObject({ final: 'line 2', delivery: { client: CLIENT, sequence: 2 } });
-    const wrong = await Client.open(url);
-    wrong.send({ protocol: 2, join: SOURCE, role: 'read', token: TOKENS.sourceRead, deliveries: false });
-    expect(await wrong.closed).toEqual({ code: 1008, reason: 'deliveries must be true' });
-    for (const c of [plain, asking, writer, replay]) c.close();
-  });
-});
-
 describe('replay', () => {
   it('replays what a reader missed when it reconnects with its cursor', async () => {
     const { url, relay } = await start();

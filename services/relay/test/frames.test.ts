@@ -4,7 +4,6 @@ import {
   captionFrame,
   FrameError,
   frameHasBody,
-  frameWithDelivery,
   parseJoin,
   parseJson,
   parsePublish,
@@ -278,25 +277,5 @@ describe('captionFrame', () => {
     expect(
       relayCaptionSchema.safeParse(JSON.parse(captionFrame(body, 'epoch', 1, Date.now()))).error,
     ).toBeUndefined();
-  });
-});
-
-describe('frameWithDelivery', () => {
-  it('appends the publish’s delivery for a reader that asked, and leaves a malformed one out', () => {
-    const frame = Buffer.from(captionFrame('{"msg":true,"final":"a","id":1}', 'e', 3, 5));
-    const client = 'publisher_00000001';
-    const withDelivery = JSON.parse(frameWithDelivery(frame, `${client}:12`).toString());
-    expect(withDelivery).toEqual({
-      msg: true,
-      final: 'a',
-      id: 1,
-      relay: { epoch: 'e', sequence: 3 },
-      at: 5,
-      delivery: { client, sequence: 12 },
-    });
-    expect(relayCaptionSchema.safeParse(withDelivery).success).toBe(true);
-    // Written into a cluster's history by something else (an older relay, by hand).
-    for (const odd of ['old:1', '', `${client}:0`, `${client}:x`, 'x'.repeat(200)])
-      expect(frameWithDelivery(frame, odd)).toBe(frame);
   });
 });
