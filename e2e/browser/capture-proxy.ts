@@ -55,6 +55,16 @@ export class CaptureProxy {
     for (const socket of this.tunnels) socket.destroy();
   }
 
+  /**
+   * The next `count` windows' answers are held back `ms` (a gateway slow under load): the page's
+   * audio piles up meanwhile and its lag watchdog skips to the live edge.
+   */
+  slowNext(count: number, ms: number): void {
+    this.slow = { count, ms };
+  }
+
+  private slow = { count: 0, ms: 0 };
+
   /** The next `count` windows get a 503, or `status` (not forwarded). */
   failNext(count: number, status = 503): void {
     this.failures = count;
@@ -136,6 +146,11 @@ export class CaptureProxy {
       const parts: Buffer[] = [];
       for await (const part of answer) parts.push(part as Buffer);
       const text = Buffer.concat(parts);
+      if (record && this.slow.count > 0) {
+        this.slow.count -= 1;
+        // Unref'd: an answer still held when the test ends keeps nothing running.
+        await new Promise((resolve) => setTimeout(resolve, this.slow.ms).unref());
+      }
       if (record) {
         record.status = answer.statusCode ?? 0;
         if (record.status === 200) record.answer = JSON.parse(text.toString());

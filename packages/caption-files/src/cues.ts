@@ -10,8 +10,10 @@
  *   backlog after a relay outage) are spread out: each cue starts at least `minMs` after the one
  *   before it. The file then runs behind the live clock by at most `minMs` per caption of the
  *   burst, and catches up at the next pause longer than that.
- * - **No cue twice**: a caption whose text is the text of the caption just before it (a resend
- *   after an outage, a replay) is the same caption, and adds no cue; the first one keeps its time.
+ * - **One cue per caption**: a caption with the `id` of an earlier one (a correction, a resend
+ *   after an outage, a replay) replaces that cue's text and keeps its time; any other caption is a
+ *   cue of its own, whatever its text. "Aye." after "Aye." in a roll call is two votes, so text is
+ *   never compared.
  */
 
 /** One caption as it went out to the audience. */
@@ -20,6 +22,8 @@ export interface TimedCaption {
   at: number;
   /** Its text; `\n` separates lines. */
   text: string;
+  /** The caption's id: a later caption with the same id is its correction. None: a caption of its own. */
+  id?: string;
 }
 
 /** One cue of a caption file, in milliseconds from the session's start. */
@@ -54,17 +58,28 @@ const seen = (text: string) =>
     .filter((line) => line !== '')
     .join('\n');
 
-/** Cues of captions in the order they went out; empty texts and repeats are left out. */
+/**
+ * Cues of captions in the order they went out: one per caption id (a correction replaces its text
+ * in place; an empty correction takes it out), empty texts left out.
+ */
 export function cuesOf(captions: readonly TimedCaption[], timing: CueTiming = {}): Cue[] {
   const minMs = Math.max(1, timing.minMs ?? MIN_CUE_MS);
   const maxMs = Math.max(minMs, timing.maxMs ?? MAX_CUE_MS);
+  const latest: TimedCaption[] = [];
+  const byId = new Map<string, TimedCaption>();
+  for (const caption of captions) {
+    const known = caption.id === undefined ? undefined : byId.get(caption.id);
+    if (known) known.text = caption.text;
+    else {
+      const copy = { ...caption };
+      latest.push(copy);
+      if (caption.id !== undefined) byId.set(caption.id, copy);
+    }
+  }
   const starts: { startMs: number; text: string }[] = [];
   let origin = timing.originMs;
-  let previous: string | undefined;
-  for (const caption of captions) {
-    const text = seen(caption.text);
-    if (text === '' || text === previous) continue;
-    previous = text;
+  for (const caption of latest) {
+    if (seen(caption.text) === '') continue;
     origin ??= caption.at;
     const last = starts.at(-1);
     const startMs = Math.max(0, caption.at - origin, last ? last.startMs + minMs : 0);

@@ -71,20 +71,41 @@ describe('cuesOf', () => {
     ]);
   });
 
-  it('never writes the same caption twice in a row (a resend after an outage)', () => {
+  it('gives every caption a cue of its own, whatever its text (a roll call)', () => {
     const cues = cuesOf([
-      { at: t0, text: 'Welcome, everyone.' },
-      { at: t0 + 2000, text: 'We begin with the minutes.' },
-      { at: t0 + 17_800, text: 'We begin with the  minutes. ' },
-      { at: t0 + 19_000, text: 'Item one.' },
-      { at: t0 + 22_000, text: 'Welcome, everyone.' },
+      { at: t0, id: '1', text: 'Council member Hall?' },
+      { at: t0 + 2000, id: '2', text: 'Aye.' },
+      { at: t0 + 3000, id: '3', text: 'Aye.' },
+      { at: t0 + 3100, id: '4', text: ' Aye. ' },
+      { at: t0 + 9000, text: 'Thank you.' },
+      { at: t0 + 9000, text: 'Thank you.' },
+    ]);
+    expect(cues).toEqual([
+      { startMs: 0, endMs: 2000, text: 'Council member Hall?' },
+      { startMs: 2000, endMs: 3000, text: 'Aye.' },
+      { startMs: 3000, endMs: 4000, text: 'Aye.' },
+      { startMs: 4000, endMs: 9000, text: ' Aye. ' },
+      { startMs: 9000, endMs: 10_000, text: 'Thank you.' },
+      { startMs: 10_000, endMs: 17_000, text: 'Thank you.' },
+    ]);
+  });
+
+  it('replaces a caption by its correction or resend (same id), in place and at its own time', () => {
+    const cues = cuesOf([
+      { at: t0, id: 'a', text: 'Welcome, everyone.' },
+      { at: t0 + 2000, id: 'b', text: 'We begin with the minuets.' },
+      { at: t0 + 4000, id: 'c', text: 'Item one.' },
+      // The editor's correction of b, then a resend of c after an outage.
+      { at: t0 + 5000, id: 'b', text: 'We begin with the minutes.' },
+      { at: t0 + 17_800, id: 'c', text: 'Item one.' },
+      { at: t0 + 19_000, id: 'd', text: 'gone' },
+      // Taken off the screen: its cue goes.
+      { at: t0 + 19_500, id: 'd', text: '' },
     ]);
     expect(cues).toEqual([
       { startMs: 0, endMs: 2000, text: 'Welcome, everyone.' },
-      { startMs: 2000, endMs: 9000, text: 'We begin with the minutes.' },
-      { startMs: 19_000, endMs: 22_000, text: 'Item one.' },
-      // Not the one just before it: said again, kept.
-      { startMs: 22_000, endMs: 29_000, text: 'Welcome, everyone.' },
+      { startMs: 2000, endMs: 4000, text: 'We begin with the minutes.' },
+      { startMs: 4000, endMs: 11_000, text: 'Item one.' },
     ]);
   });
 
@@ -95,15 +116,16 @@ describe('cuesOf', () => {
 });
 
 describe('files ffmpeg reads', () => {
-  it('have every cue of a burst with repeats read by ffprobe, none shorter than the minimum', () => {
+  it('have every cue of a burst with repeated texts read by ffprobe, none shorter than the minimum', () => {
     const at = [0, 1, 1, 2, 54, 54, 3000, 3001, 15_800, 15_801, 15_802];
-    const captions = at.map((ms, index) => ({ at: t0 + ms, text: `caption ${Math.min(index, 9)}` }));
+    // A roll call's answers: the same text, each its own caption.
+    const captions = at.map((ms, index) => ({ at: t0 + ms, text: index < 6 ? `caption ${index}` : 'Aye.' }));
     const cues = cuesOf(captions);
-    expect(cues).toHaveLength(10);
+    expect(cues).toHaveLength(at.length);
     for (const format of ['srt', 'vtt'] as const) {
       const file = captionFile(cues, format);
       const parsed = format === 'srt' ? parseSrt(file) : parseWebVtt(file);
-      expect(new Set(parsed.map((cue) => cue.text)).size).toBe(parsed.length);
+      expect(parsed.map((cue) => cue.text)).toEqual(captions.map((caption) => caption.text));
       for (const cue of parsed) expect(cue.endMs - cue.startMs).toBeGreaterThanOrEqual(MIN_CUE_MS);
       expect(ffprobeCueCount(file, format)).toBe(cues.length);
     }

@@ -99,3 +99,28 @@ export function gapText(seconds: number, reason: GapReason): string {
 export function gapFrame(seconds: number, reason: GapReason, id: string): CaptionFrame {
   return { final: gapText(seconds, reason), id, label: GAP_LABEL };
 }
+
+/**
+ * Gap markers as a capture publishes them: consecutive gaps of one kind (a lag watchdog skipping
+ * again and again under load) are one marker that grows, republished under its caption id with
+ * the new total (a correction, as the editor makes one), so the room holds one marker per stretch
+ * and never a line per skip. A caption in between ends the stretch.
+ */
+export class GapMarks {
+  private last?: { id: string; reason: GapReason; seconds: number };
+
+  /** A caption went out: the next gap is a marker of its own. */
+  captioned(): void {
+    this.last = undefined;
+  }
+
+  /** The frame to publish for `seconds` more of `reason`; `newId` gives a new marker its id. */
+  add(seconds: number, reason: GapReason, newId: () => string): CaptionFrame {
+    const last = this.last;
+    this.last =
+      last && last.reason === reason
+        ? { ...last, seconds: last.seconds + seconds }
+        : { id: newId(), reason, seconds };
+    return gapFrame(this.last.seconds, reason, this.last.id);
+  }
+}

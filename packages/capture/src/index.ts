@@ -4,6 +4,7 @@ export {
   type FinalCaption,
   formatSeconds,
   GAP_LABEL,
+  GapMarks,
   type GapReason,
   gapFrame,
   gapText,

@@ -4,6 +4,7 @@ import {
   applyWordRules,
   captionFrames,
   GAP_LABEL,
+  GapMarks,
   gapFrame,
   gapText,
   hasText,
@@ -71,6 +72,17 @@ describe('captions of a window', () => {
       id: 'src-4',
       label: GAP_LABEL,
     });
+  });
+
+  test('consecutive gaps of one kind are one marker that grows under its id; a caption or another kind starts a new one', () => {
+    const marks = new GapMarks();
+    let n = 0;
+    const id = () => `cap-${++n}`;
+    expect(marks.add(9, 'skipped', id)).toEqual(gapFrame(9, 'skipped', 'cap-1'));
+    expect(marks.add(6.5, 'skipped', id)).toEqual(gapFrame(15.5, 'skipped', 'cap-1'));
+    expect(marks.add(2, 'dropped', id)).toEqual(gapFrame(2, 'dropped', 'cap-2'));
+    marks.captioned();
+    expect(marks.add(3, 'dropped', id)).toEqual(gapFrame(3, 'dropped', 'cap-3'));
   });
 });
 

@@ -61,6 +61,12 @@ export const relayJoinSchema = z.strictObject({
   cursor: z.optional(relayCursorSchema),
   beat: z.optional(z.literal(true)),
   replayMs: z.optional(count(0)),
+  /**
+   * A reader asks for each caption's `delivery` (the publisher's identity, below): a publisher's
+   * sequences are contiguous, so a skip in them tells captions lost (a relay that restarted
+   * without its history after taking them) from a restart that lost nothing.
+   */
+  deliveries: z.optional(z.literal(true)),
 });
 
 /** The relay's answer to a join. */
@@ -138,7 +144,13 @@ export const relayAckSchema = z.strictObject({
  * relays of an earlier version, which do not send it.
  */
 export const relayCaptionSchema = z
-  .strictObject({ ...captionFields(text), relay: relayCursorSchema, at: z.optional(count(0)) })
+  .strictObject({
+    ...captionFields(text),
+    relay: relayCursorSchema,
+    at: z.optional(count(0)),
+    /** Only to a reader whose join asked for `deliveries`: the publish's delivery identity. */
+    delivery: z.optional(relayDeliverySchema),
+  })
   .check(z.refine(hasOneText, oneText));
 
 /** Captions a reader will not get, mid-stream; it continues with `next`. */

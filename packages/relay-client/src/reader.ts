@@ -20,6 +20,12 @@ export interface RelayReaderOptions extends RelayConnectionOptions {
    * `replayMs` field starts with this value and may be cleared once joined (see there).
    */
   replayMs?: number;
+  /**
+   * Ask for each caption's `delivery` (the publisher's identity): a reader that must tell lost
+   * captions from a relay restart that lost nothing (the outputs service). Needs a relay that
+   * knows the join field.
+   */
+  deliveries?: boolean;
   onCaption: (caption: RelayCaption) => void;
   /** Captions were missed: the history no longer held them, or the relay restarted. */
   onGap?: (gap: RelayGap) => void;
@@ -56,6 +62,7 @@ export class RelayReader extends RelayConnection<RelayReaderOptions> {
     };
     if (this.cursor) join.cursor = { ...this.cursor };
     if (this.replayMs !== undefined) join.replayMs = this.replayMs;
+    if (this.options.deliveries) join.deliveries = true;
     return join;
   }
 

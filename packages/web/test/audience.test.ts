@@ -67,7 +67,8 @@ describe('audience transcript', () => {
     expect(model.tracks[0]).toMatchObject({ ln: 'de', translation: false });
     expect(texts(model)).toEqual(['Zuerst übersetzt. | Translated first.', 'Nur Deutsch. | Sólo alemán.']);
     expect(texts(model, 'en')).toEqual(['Translated first.']);
-    expect(texts(model, 'es')).toEqual(['Sólo alemán.']);
+    // c-1 came before Spanish was added: it shows in the original.
+    expect(texts(model, 'es')).toEqual(['Zuerst übersetzt.', 'Sólo alemán.']);
     expect(texts(model, 'original')).toEqual(['Zuerst übersetzt.', 'Nur Deutsch.']);
     expect(model.line('c-2', 'en')).toBeNull();
   });
@@ -89,6 +90,26 @@ describe('audience transcript', () => {
     again.restore(model.kept());
     expect(texts(again, 'es')).toEqual(['Buenos días a todos.']);
     expect(again.tracks.map((t) => t.key)).toEqual(['original', 'es']);
+  });
+
+  test('a language added mid-session: the captions from before it show in the original, later ones in that language once translated', () => {
+    const model = new AudienceTranscript();
+    model.apply(caption({ id: 1, final: 'Welcome.', ln: 'en' }));
+    model.apply(caption({ id: 2, final: 'Item one.', ln: 'en' }));
+    // Spanish is added now: caption 3 is its first.
+    model.apply(caption({ id: 3, final: 'The vote.', ln: 'en' }));
+    model.apply(caption({ id: 3, final: 'La votación.', label: 'translation', ln: 'es' }));
+    model.apply(caption({ id: 4, final: 'Aye.', ln: 'en' }));
+    expect(texts(model, 'es')).toEqual(['Welcome.', 'Item one.', 'La votación.']);
+    expect(model.line('1', 'es')?.parts[0]?.track).toMatchObject({ key: 'original', ln: 'en' });
+    // Caption 4 waits for its translation, then shows it.
+    model.apply(caption({ id: 4, final: 'Sí.', label: 'translation', ln: 'es' }));
+    expect(texts(model, 'es')).toEqual(['Welcome.', 'Item one.', 'La votación.', 'Sí.']);
+    expect(texts(model, 'original')).toEqual(['Welcome.', 'Item one.', 'The vote.', 'Aye.']);
+    // A reload keeps the rule.
+    const again = new AudienceTranscript();
+    again.restore(model.kept());
+    expect(texts(again, 'es')).toEqual(texts(model, 'es'));
   });
 
   test('keeps at most `limit` captions, dropping the oldest and reporting them once', () => {

@@ -12,9 +12,9 @@ describe('exports of the reviewed captions', () => {
     log.record('ed-3', '', 14_500);
     log.record('ed-4', 'Two\nlines', 16_000);
     expect(log.captions).toEqual([
-      { at: 10_000, text: 'Hello' },
-      { at: 12_000, text: 'World' },
-      { at: 16_000, text: 'Two\nlines' },
+      { id: 'ed-1', at: 10_000, text: 'Hello' },
+      { id: 'ed-2', at: 12_000, text: 'World' },
+      { id: 'ed-4', at: 16_000, text: 'Two\nlines' },
     ]);
     const srt = exportFile(log.captions, 'srt', 'editor');
     expect(srt.name).toBe('editor.srt');
@@ -28,6 +28,27 @@ describe('exports of the reviewed captions', () => {
     expect(exportFile(log.captions, 'vtt', 'x').type).toMatch(/^text\/vtt/);
   });
 
+  test('every caption sent is a cue, whatever its text (a roll call)', () => {
+    const log = new SentLog();
+    log.record('ed-1', 'Thank you.', 10_000);
+    log.record('ed-2', 'Thank you.', 11_500);
+    log.record('ed-3', 'Aye.', 14_000);
+    log.record('ed-4', 'Aye.', 14_200);
+    log.record('ed-4', 'Aye.', 14_900);
+    log.record('ed-5', 'Aye.', 20_000);
+    for (const format of ['srt', 'vtt'] as const) {
+      const file = exportFile(log.captions, format, 'editor').text;
+      const cues = format === 'srt' ? parseSrt(file) : parseWebVtt(file);
+      expect(cues.map((cue) => [cue.startMs, cue.text])).toEqual([
+        [0, 'Thank you.'],
+        [1_500, 'Thank you.'],
+        [4_000, 'Aye.'],
+        [5_000, 'Aye.'],
+        [10_000, 'Aye.'],
+      ]);
+    }
+  });
+
   test('file names carry the date and time', () => {
     expect(exportStem('captions', new Date(2026, 10, 26, 9, 5))).toBe('captions-2026-11-26-0905');
   });
@@ -39,11 +60,13 @@ describe('the capture page’s transcript', () => {
     const lines = [
       { at: new Date(1_000), text: 'Hallo', translation: 'Hello' },
       { at: new Date(4_000), text: 'Welt' },
+      { at: new Date(6_000), text: 'Welt' },
     ];
     const cues = parseWebVtt(exportFile(transcriptCaptions(lines), 'vtt', 't').text);
     expect(cues).toEqual([
       { startMs: 0, endMs: 3_000, text: 'Hallo\nHello' },
-      { startMs: 3_000, endMs: 10_000, text: 'Welt' },
+      { startMs: 3_000, endMs: 5_000, text: 'Welt' },
+      { startMs: 5_000, endMs: 12_000, text: 'Welt' },
     ]);
   });
 });

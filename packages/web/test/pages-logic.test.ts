@@ -166,8 +166,9 @@ describe('overlay model', () => {
     expect(spanish.apply(caption({ id: 2, final: 'Hello.', label: 'translation', ln: 'en' }))).toBe(false);
     // A correction of the translation (same id again) replaces its line.
     spanish.apply(caption({ id: 1, final: 'Buenos días a todos.', label: 'translation', ln: 'es' }));
+    // The line carries its language: the page sets it as the line's `lang`.
     expect(spanish.lines).toEqual([
-      { key: 's:1', text: 'Buenos días a todos.', translation: false, interim: false },
+      { key: 's:1', text: 'Buenos días a todos.', translation: false, interim: false, ln: 'es' },
     ]);
     expect(spanish.apply(caption({ id: 3, final: '', c: true, label: 'translation', ln: 'ca' }))).toBe(false);
     expect(spanish.lines).toHaveLength(1);
@@ -185,6 +186,17 @@ describe('overlay model', () => {
       ['Good morning.', true],
       ['Buenos días.', false],
     ]);
+    // dual without ln: the translation beside the original carries its own language.
+    const dual = new OverlayModel(overlayOptions((name) => ({ dual: '1' })[name]));
+    dual.apply(caption({ id: 1, final: 'Bon dia.', ln: 'ca' }));
+    dual.apply(caption({ id: 1, final: 'Buenos días.', label: 'translation', ln: 'es' }));
+    expect(dual.lines.map((line) => [line.text, line.ln])).toEqual([
+      ['Bon dia.', 'ca'],
+      ['Buenos días.', 'es'],
+    ]);
+    const reloaded = new OverlayModel(overlayOptions((name) => ({ dual: '1' })[name]));
+    reloaded.restore(dual.lines);
+    expect(reloaded.lines).toEqual(dual.lines);
   });
 });
 

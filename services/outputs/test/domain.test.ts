@@ -6,6 +6,7 @@ import {
   maskUrl,
   parseHostList,
 } from '../src/domain/destination-url.js';
+import { DeliveryRuns, gapMessage, missedBefore } from '../src/domain/gaps.js';
 import { clockOffset, youtubeBody, zoomBody } from '../src/domain/platform-bodies.js';
 import { appendQuery, zoomSeqUrl } from '../src/domain/request-urls.js';
 import { backoffMs, outcomeOf } from '../src/domain/retry.js';
@@ -169,5 +170,37 @@ describe('retries and sessions', () => {
     });
     expect(newDestinationSchema.safeParse({ kind: 'fax' }).success).toBe(false);
     expect(newDestinationSchema.safeParse({ kind: 'archive', url: 'x' }).success).toBe(false);
+  });
+});
+
+describe('gaps from the publishers’ delivery sequences', () => {
+  test('a run grows with each next sequence and starts afresh after a skip; a replayed one lies in it', () => {
+    const runs = new DeliveryRuns();
+    const a = 'editor_0000000000000001';
+    expect(runs.see({ client: a, sequence: 4 })).toEqual({ client: a, from: 4, sequence: 4 });
+    expect(runs.see({ client: a, sequence: 5 })).toEqual({ client: a, from: 4, sequence: 5 });
+    expect(runs.see({ client: a, sequence: 4 })).toEqual({ client: a, from: 4, sequence: 4 });
+    expect(runs.see({ client: a, sequence: 9 })).toEqual({ client: a, from: 9, sequence: 9 });
+    expect(runs.see({ client: 'other_00000000000001', sequence: 1 })).toMatchObject({ from: 1 });
+  });
+
+  test('missed: the sequences between the last accepted and the run; a resend is `again`', () => {
+    expect(missedBefore(undefined, { client: 'c', from: 9, sequence: 9 })).toBe(0);
+    expect(missedBefore(5, { client: 'c', from: 6, sequence: 6 })).toBe(0);
+    // A clear (6) needed no write but was seen: the run from 6 to 7 loses nothing.
+    expect(missedBefore(5, { client: 'c', from: 6, sequence: 7 })).toBe(0);
+    expect(missedBefore(5, { client: 'c', from: 9, sequence: 9 })).toBe(3);
+    expect(missedBefore(5, { client: 'c', from: 5, sequence: 5 })).toBe('again');
+    expect(missedBefore(5, { client: 'c', from: 2, sequence: 3 })).toBe('again');
+  });
+
+  test('the error says what happened and what to do', () => {
+    const at = Date.UTC(2026, 11, 7, 14, 3, 5);
+    expect(gapMessage({ kind: 'relay-restarted', missed: 1, at })).toBe(
+      '1 caption missed before 14:03:05 UTC: the relay restarted without its history before this service read them. The archive marks the place; to keep them through a relay restart, run the relay with Redis (REDIS_URL)',
+    );
+    expect(gapMessage({ kind: 'history-expired', next: 12 })).toMatch(
+      /^captions missed before caption 12: .*replayMs/,
+    );
   });
 });

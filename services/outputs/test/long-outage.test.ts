@@ -357,9 +357,9 @@ test.concurrent('beyond a shortened relay history: one gap marker, everything wi
   const { destinations } = (
     await api(outcome.outputs.port, 'GET', `/rooms/${ROOM}/destinations`, TOKENS.write)
   ).json as { destinations: { kind: string; lastError: { message: string } | null }[] };
-  expect(destinations.find((d) => d.kind === 'archive')?.lastError?.message).toBe(
-    `captions missed before caption ${next}: the relay's history no longer held them`,
-  );
+  // The gap's `lastError` (its wording: ingest.test.ts) went once the archive took the replayed
+  // captions after it: delivery is healthy again (issue 42).
+  expect(destinations.find((d) => d.kind === 'archive')?.lastError).toBeNull();
   console.log(
     `short: ${lost.length} captions beyond the ${SHORT_HISTORY_MS} ms history, ${kept.length - outcome.before} replayed`,
   );

@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file relay.proto.
  */
 export const file_relay: GenFile = /*@__PURE__*/
-  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIsEBCgRKb2luEhAKCHByb3RvY29sGAEgASgNEgwKBGpvaW4YAiABKAkSGQoEcm9sZRgDIAEoDjILLnJlbGF5LlJvbGUSDQoFdG9rZW4YBCABKAkSIgoGY3Vyc29yGAUgASgLMg0ucmVsYXkuQ3Vyc29ySACIAQESEQoEYmVhdBgGIAEoCEgBiAEBEhYKCXJlcGxheV9tcxgHIAEoDUgCiAEBQgkKB19jdXJzb3JCBwoFX2JlYXRCDAoKX3JlcGxheV9tcyK/AQoGSm9pbmVkEg4KBmpvaW5lZBgBIAEoCRIZCgRyb2xlGAIgASgOMgsucmVsYXkuUm9sZRIQCghwcm90b2NvbBgDIAEoDRINCgVlcG9jaBgEIAEoCRIMCgRuZXh0GAUgASgNEiMKA2dhcBgGIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIUCgxyZXRlbnRpb25fbXMYByABKA0SFAoHYmVhdF9tcxgIIAEoDUgAiAEBQgoKCF9iZWF0X21zIiwKCERlbGl2ZXJ5Eg4KBmNsaWVudBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoDSL2AQoHUHVibGlzaBILCgNtc2cYASABKAgSDwoFZmluYWwYAiABKAlIABIQCgZpbnRlcm0YAyABKAlIABIiCgJpZBgEIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRISCgVsYWJlbBgFIAEoCUgBiAEBEg8KAmxuGAYgASgJSAKIAQESDgoBYxgHIAEoCEgDiAEBEiEKCGRlbGl2ZXJ5GAggASgLMg8ucmVsYXkuRGVsaXZlcnkSFAoHdHJpbW1lZBgJIAEoCEgEiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZCJECgNBY2sSHAoDYWNrGAEgASgLMg8ucmVsYXkuRGVsaXZlcnkSDQoFZXBvY2gYAiABKAkSEAoIc2VxdWVuY2UYAyABKA0iiQIKB0NhcHRpb24SCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIcCgVyZWxheRgIIAEoCzINLnJlbGF5LkN1cnNvchIUCgd0cmltbWVkGAkgASgISASIAQESDwoCYXQYCiABKAFIBYgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWRCBQoDX2F0Ii8KA0dhcBILCgNnYXAYASABKAkSDQoFZXBvY2gYAiABKAkSDAoEbmV4dBgDIAEoDSIUCgRCZWF0EgwKBGJlYXQYASABKAgqGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATLdAQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEEiUKBEJlYXQSCy5yZWxheS5CZWF0GgouaHJwYy5Wb2lkIgSItRgFGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
+  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIukBCgRKb2luEhAKCHByb3RvY29sGAEgASgNEgwKBGpvaW4YAiABKAkSGQoEcm9sZRgDIAEoDjILLnJlbGF5LlJvbGUSDQoFdG9rZW4YBCABKAkSIgoGY3Vyc29yGAUgASgLMg0ucmVsYXkuQ3Vyc29ySACIAQESEQoEYmVhdBgGIAEoCEgBiAEBEhYKCXJlcGxheV9tcxgHIAEoDUgCiAEBEhcKCmRlbGl2ZXJpZXMYCCABKAhIA4gBAUIJCgdfY3Vyc29yQgcKBV9iZWF0QgwKCl9yZXBsYXlfbXNCDQoLX2RlbGl2ZXJpZXMivwEKBkpvaW5lZBIOCgZqb2luZWQYASABKAkSGQoEcm9sZRgCIAEoDjILLnJlbGF5LlJvbGUSEAoIcHJvdG9jb2wYAyABKA0SDQoFZXBvY2gYBCABKAkSDAoEbmV4dBgFIAEoDRIjCgNnYXAYBiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMcmV0ZW50aW9uX21zGAcgASgNEhQKB2JlYXRfbXMYCCABKA1IAIgBAUIKCghfYmVhdF9tcyIsCghEZWxpdmVyeRIOCgZjbGllbnQYASABKAkSEAoIc2VxdWVuY2UYAiABKA0i9gEKB1B1Ymxpc2gSCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIhCghkZWxpdmVyeRgIIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5EhQKB3RyaW1tZWQYCSABKAhIBIgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWQiRAoDQWNrEhwKA2FjaxgBIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5Eg0KBWVwb2NoGAIgASgJEhAKCHNlcXVlbmNlGAMgASgNIr4CCgdDYXB0aW9uEgsKA21zZxgBIAEoCBIPCgVmaW5hbBgCIAEoCUgAEhAKBmludGVybRgDIAEoCUgAEiIKAmlkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhIKBWxhYmVsGAUgASgJSAGIAQESDwoCbG4YBiABKAlIAogBARIOCgFjGAcgASgISAOIAQESHAoFcmVsYXkYCCABKAsyDS5yZWxheS5DdXJzb3ISFAoHdHJpbW1lZBgJIAEoCEgEiAEBEg8KAmF0GAogASgBSAWIAQESJgoIZGVsaXZlcnkYCyABKAsyDy5yZWxheS5EZWxpdmVyeUgGiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZEIFCgNfYXRCCwoJX2RlbGl2ZXJ5Ii8KA0dhcBILCgNnYXAYASABKAkSDQoFZXBvY2gYAiABKAkSDAoEbmV4dBgDIAEoDSIUCgRCZWF0EgwKBGJlYXQYASABKAgqGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATLdAQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEEiUKBEJlYXQSCy5yZWxheS5CZWF0GgouaHJwYy5Wb2lkIgSItRgFGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
 
 /**
  * Position in a room's stream: `epoch` changes when the relay restarts, `sequence` counts the
@@ -120,6 +120,14 @@ export type Join = Message<"relay.Join"> & {
    * @generated from field: optional uint32 replay_ms = 7;
    */
   replayMs?: number | undefined;
+
+  /**
+   * true: each Caption carries the Delivery that published it (a reader that tells a lost
+   * publish from a relay restart that lost nothing: the outputs service).
+   *
+   * @generated from field: optional bool deliveries = 8;
+   */
+  deliveries?: boolean | undefined;
 };
 
 /**
@@ -173,6 +181,14 @@ export type JoinJson = {
    * @generated from field: optional uint32 replay_ms = 7;
    */
   replayMs?: number;
+
+  /**
+   * true: each Caption carries the Delivery that published it (a reader that tells a lost
+   * publish from a relay restart that lost nothing: the outputs service).
+   *
+   * @generated from field: optional bool deliveries = 8;
+   */
+  deliveries?: boolean;
 };
 
 /**
@@ -550,7 +566,7 @@ export const AckSchema: GenMessage<Ack, {jsonType: AckJson}> = /*@__PURE__*/
   messageDesc(file_relay, 5);
 
 /**
- * A caption as readers get it: the publish fields without the delivery, plus its position.
+ * A caption as readers get it: the publish fields, plus its position (the delivery on request).
  *
  * @generated from message relay.Caption
  */
@@ -614,10 +630,18 @@ export type Caption = Message<"relay.Caption"> & {
    * @generated from field: optional double at = 10;
    */
   at?: number | undefined;
+
+  /**
+   * Only to a reader whose join asked for deliveries: the publisher's delivery identity. A
+   * publisher's sequences are contiguous, so a reader that sees one skip knows publishes were lost.
+   *
+   * @generated from field: optional relay.Delivery delivery = 11;
+   */
+  delivery?: Delivery | undefined;
 };
 
 /**
- * A caption as readers get it: the publish fields without the delivery, plus its position.
+ * A caption as readers get it: the publish fields, plus its position (the delivery on request).
  *
  * @generated from message relay.Caption
  */
@@ -674,6 +698,14 @@ export type CaptionJson = {
    * @generated from field: optional double at = 10;
    */
   at?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * Only to a reader whose join asked for deliveries: the publisher's delivery identity. A
+   * publisher's sequences are contiguous, so a reader that sees one skip knows publishes were lost.
+   *
+   * @generated from field: optional relay.Delivery delivery = 11;
+   */
+  delivery?: DeliveryJson;
 };
 
 /**

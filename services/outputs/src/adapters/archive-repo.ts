@@ -46,13 +46,20 @@ export function archiveRepo(knex: Knex) {
       return tracks;
     },
 
-    /** A track's captions in the order they went out (a correction keeps its place). */
+    /**
+     * A track's captions in the order they went out (a correction keeps its place), each with its
+     * row's id, so that no two are ever taken for one (gap marks have no caption key).
+     */
     async captions(sessionId: string, track: string): Promise<TimedCaption[]> {
       const rows = await knex('out_archive')
         .where({ session_id: sessionId, track })
         .orderBy('id')
-        .select('at', 'text');
-      return rows.map((r: { at: unknown; text: string }) => ({ at: Number(r.at), text: r.text }));
+        .select('id', 'at', 'text');
+      return rows.map((r: { id: unknown; at: unknown; text: string }) => ({
+        id: String(r.id),
+        at: Number(r.at),
+        text: r.text,
+      }));
     },
 
     async remove(room: string, id: string): Promise<boolean> {

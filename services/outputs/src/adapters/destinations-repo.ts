@@ -118,7 +118,7 @@ export function destinationsRepo(knex: Knex) {
     async recordError(id: string, message: string, failing: boolean): Promise<void> {
       await knex('out_destinations')
         .where({ id })
-        .update({ last_error: message, last_error_at: Date.now(), failing });
+        .update({ last_error: message, last_error_at: Date.now(), last_error_kind: null, failing });
     },
 
     async clearError(id: string): Promise<void> {

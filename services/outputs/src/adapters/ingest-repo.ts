@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RelayCursor } from '@live-captions/protocol';
 import type { Knex } from 'knex';
+import { type DeliveryRun, gapMessage, missedBefore } from '../domain/gaps.js';
 import { continuesSession, GAP_MARK } from '../domain/sessions.js';
 import { ORIGINAL } from '../domain/tracks.js';
 
@@ -21,6 +22,8 @@ export interface AcceptedCaption {
   track: string;
   /** A clear (`c`): only the translation targets take it (each publishes a clear of its track). */
   clear: boolean;
+  /** Its publisher's run of delivery sequences as the reader saw it (a relay that sends them). */
+  delivery?: DeliveryRun;
 }
 
 /** What accepting a caption did, for the reader to wake who has work. */
@@ -30,6 +33,8 @@ export interface Accepted {
   sent: boolean;
   /** Translation targets that got a queue row. */
   queued: boolean;
+  /** Only when its publisher's sequences told of lost captions before it: how many (a gap marked). */
+  missed?: number;
 }
 
 /** How long after a caption a correction of it still replaces its text in the archive. */
@@ -113,6 +118,59 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
       .update({ last_at: caption.at, captions: trx.raw('captions + ?', [counted]) });
   }
 
+  /**
+   * The publisher's last accepted sequence against the caption's run (`missedBefore`), and the
+   * caption's sequence stored as the new last one. The room's cursor row, locked by `advance`,
+   * keeps two replicas from doing this at once.
+   */
+  async function publisher(
+    trx: Knex.Transaction,
+    room: string,
+    run: DeliveryRun,
+    at: number,
+  ): Promise<'again' | number> {
+    const [row] = await trx('out_publishers').where({ room, client: run.client }).select('sequence');
+    const missed = missedBefore(row ? Number(row.sequence) : undefined, run);
+    if (missed === 'again') return missed;
+    await trx('out_publishers')
+      .insert({ room, client: run.client, sequence: run.sequence, at })
+      .onConflict(['room', 'client'])
+      .merge();
+    return missed;
+  }
+
+  /**
+   * Captions were missed: every destination of the room shows `message` as its `lastError`, and
+   * the archive marks the gap in `track` (every track of the open session for an original: its
+   * translations were never made either), just after the session's last caption (the captions
+   * that follow keep their own, later, times); at `now` when no session is open.
+   */
+  async function markGap(
+    trx: Knex.Transaction,
+    room: string,
+    now: number,
+    message: string,
+    track = ORIGINAL,
+  ) {
+    await trx('out_destinations')
+      .where({ room })
+      .update({ last_error: message, last_error_at: now, last_error_kind: 'gap' });
+    const [archived] = await trx('out_destinations').where({ room, kind: 'archive' }).select('id');
+    if (!archived) return;
+    const [open] = await trx('out_sessions')
+      .where({ room })
+      .whereNull('ended_at')
+      .orderBy('started_at', 'desc')
+      .limit(1)
+      .select('started_at', 'last_at');
+    const at = open ? Number(open.last_at ?? open.started_at) + 1 : now;
+    const session = await sessionFor(trx, room, at);
+    const rows = await trx('out_archive').where({ session_id: session }).distinct('track');
+    const tracks =
+      track === ORIGINAL ? new Set([ORIGINAL, ...rows.map((r: { track: string }) => r.track)]) : [track];
+    for (const each of tracks) await archive(trx, room, { track: each, key: null, text: GAP_MARK, at });
+  }
+
   return {
     async cursor(room: string): Promise<RelayCursor | undefined> {
       const [row] = await knex('out_cursors').where({ room }).select('epoch', 'sequence');
@@ -123,6 +181,18 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
     async accept(room: string, caption: AcceptedCaption): Promise<Accepted | undefined> {
       return knex.transaction(async (trx) => {
         if (!(await advance(trx, room, caption.cursor))) return undefined;
+        // The archive delivers again: a gap's `lastError` there is no longer news.
+        if (!caption.clear)
+          await trx('out_destinations')
+            .where({ room, kind: 'archive', last_error_kind: 'gap' })
+            .update({ last_error: null, last_error_at: null, last_error_kind: null });
+        const missed = caption.delivery ? await publisher(trx, room, caption.delivery, caption.at) : 0;
+        if (missed === 'again') return undefined;
+        if (missed > 0) {
+          const message = gapMessage({ kind: 'relay-restarted', missed, at: caption.at });
+          await markGap(trx, room, Date.now(), message, caption.track);
+        }
+        const lost = missed > 0 ? { missed } : {};
         let queued = false;
         if (caption.track === ORIGINAL) {
           const targets = await trx('out_translations').where({ room }).select('id');
@@ -139,7 +209,7 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
             queued = true;
           }
         }
-        if (caption.clear) return { archived: false, sent: false, queued };
+        if (caption.clear) return { archived: false, sent: false, queued, ...lost };
         const destinations = await trx('out_destinations').where({ room }).select('id', 'kind', 'track');
         const senders = destinations.filter(
           (d: { kind: string; track: string }) => d.kind !== 'archive' && d.track === caption.track,
@@ -161,7 +231,7 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
             text: caption.text,
             at: caption.at,
           });
-        return { archived, sent: senders.length > 0, queued };
+        return { archived, sent: senders.length > 0, queued, ...lost };
       });
     },
 
@@ -177,36 +247,27 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
     async refused(room: string, cursor: RelayCursor, message: string, at: number): Promise<void> {
       await knex.transaction(async (trx) => {
         await advance(trx, room, cursor);
-        await trx('out_destinations').where({ room }).update({ last_error: message, last_error_at: at });
+        await trx('out_destinations')
+          .where({ room })
+          .update({ last_error: message, last_error_at: at, last_error_kind: null });
       });
     },
 
     /**
-     * Captions were missed: the cursor moves to `next - 1`, every destination of the room shows
-     * `message` as its `lastError`, and the archive marks the gap in every track of the open
-     * session, just after its last caption (the captions that follow keep their own, later,
-     * times); at `now` when no session is open.
+     * A gap the relay reported: the cursor moves to `cursor`. The relay's history no longer held
+     * captions after ours (`message` given): they are marked (`markGap`), and what the publishers
+     * sent before them is no measure any more. A relay restart (no `message`) loses nothing by
+     * itself: the publishers' next captions tell whether something went (`accept`).
      */
-    async gap(room: string, cursor: RelayCursor, now: number, message: string): Promise<void> {
+    async gap(room: string, cursor: RelayCursor, now: number, message?: string): Promise<void> {
       await knex.transaction(async (trx) => {
         await trx('out_cursors')
           .insert({ room, ...cursor })
           .onConflict('room')
           .merge();
-        await trx('out_destinations').where({ room }).update({ last_error: message, last_error_at: now });
-        const [archived] = await trx('out_destinations').where({ room, kind: 'archive' }).select('id');
-        if (!archived) return;
-        const [open] = await trx('out_sessions')
-          .where({ room })
-          .whereNull('ended_at')
-          .orderBy('started_at', 'desc')
-          .limit(1)
-          .select('started_at', 'last_at');
-        const at = open ? Number(open.last_at ?? open.started_at) + 1 : now;
-        const session = await sessionFor(trx, room, at);
-        const rows = await trx('out_archive').where({ session_id: session }).distinct('track');
-        const tracks = new Set([ORIGINAL, ...rows.map((r: { track: string }) => r.track)]);
-        for (const track of tracks) await archive(trx, room, { track, key: null, text: GAP_MARK, at });
+        if (message === undefined) return;
+        await trx('out_publishers').where({ room }).del();
+        await markGap(trx, room, now, message);
       });
     },
   };

@@ -203,6 +203,27 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.schema.alterTable('out_destinations', (t) => t.dropColumn('skipped'));
     },
   },
+  '0005_publisher_sequences': {
+    // Per room and publisher, the last delivery sequence accepted: a caption whose publisher
+    // skipped sequences after it tells captions lost (domain/gaps.ts), which a relay restart
+    // alone does not.
+    // A destination's `lastError` that a gap set (`gap`) clears once the destination delivers
+    // again; others (a refused caption, a platform's answer) keep their own rules.
+    async up(knex) {
+      await knex.schema.alterTable('out_destinations', (t) => t.text('last_error_kind'));
+      await knex.schema.createTable('out_publishers', (t) => {
+        t.text('room').notNullable();
+        t.text('client').notNullable();
+        t.bigInteger('sequence').notNullable();
+        t.bigInteger('at').notNullable();
+        t.primary(['room', 'client']);
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTableIfExists('out_publishers');
+      await knex.schema.alterTable('out_destinations', (t) => t.dropColumn('last_error_kind'));
+    },
+  },
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -89,6 +89,7 @@ export function outboxRepo(knex: Knex) {
             sent: trx.raw('sent + ?', [captions]),
             failing: false,
             last_error: null,
+            last_error_kind: null,
             last_error_at: null,
           });
         return captions;

@@ -12,6 +12,7 @@ import type { Logger } from '@live-captions/runtime';
 import { isDataError, sqlState } from '@live-captions/sql';
 import type { Accepted, IngestRepo } from '../adapters/ingest-repo.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
+import { DeliveryRuns, gapMessage } from '../domain/gaps.js';
 import { ORIGINAL, trackOf } from '../domain/tracks.js';
 
 export interface RoomReaderDeps {
@@ -34,6 +35,8 @@ export class RoomReader {
   private timer?: NodeJS.Timeout;
   /** The database failed and has not answered since: one log line per outage, not per reopen. */
   private unreachable = false;
+  /** The publishers' delivery sequences seen (domain/gaps.ts), through reopens. */
+  private readonly runs = new DeliveryRuns();
   joined = false;
 
   constructor(
@@ -61,6 +64,8 @@ export class RoomReader {
       room: this.room,
       token: this.token,
       ...(cursor ? { cursor } : {}),
+      // Each caption's publisher and sequence: how a loss is told from a lossless relay restart.
+      deliveries: true,
       onCaption: (caption) => this.queue(generation, () => this.caption(caption)),
       onGap: (gap) => this.queue(generation, () => this.gap(gap)),
       onState: ({ state, code }) => {
@@ -99,6 +104,8 @@ export class RoomReader {
   }
 
   private async caption(caption: RelayCaption): Promise<void> {
+    // Every frame counts towards its publisher's run, also one that needs no write below.
+    const delivery = caption.delivery && this.runs.see(caption.delivery);
     const track = trackOf(caption);
     if (track === undefined) return;
     const clear = caption.c === true;
@@ -120,6 +127,7 @@ export class RoomReader {
         at: caption.at ?? Date.now(),
         track,
         clear,
+        ...(delivery ? { delivery } : {}),
       });
     } catch (error) {
       if (!isDataError(error)) throw error;
@@ -127,6 +135,11 @@ export class RoomReader {
       return;
     }
     if (!accepted) return;
+    if (accepted.missed) {
+      this.deps.metrics.gaps.inc();
+      const { epoch, sequence } = caption.relay;
+      this.deps.log.warn({ room: this.room, epoch, sequence, missed: accepted.missed }, 'captions missed');
+    }
     if (accepted.archived) this.deps.metrics.sent.inc({ kind: 'archive' });
     this.deps.onAccepted(accepted);
   }
@@ -158,14 +171,24 @@ export class RoomReader {
     }
   }
 
+  /**
+   * The relay's history no longer held what was missed: a gap, marked. The relay restarted: only
+   * the cursor moves; whether captions went with it, the publishers' next captions tell (`accept`).
+   */
   private async gap(gap: RelayGap): Promise<void> {
-    this.deps.metrics.gaps.inc();
     this.deps.log.warn({ room: this.room, gap: gap.gap, epoch: gap.epoch, next: gap.next }, 'relay gap');
-    const message =
-      gap.gap === 'history-expired'
-        ? `captions missed before caption ${gap.next}: the relay's history no longer held them`
-        : 'captions missed: the relay restarted without its history';
-    await this.deps.ingest.gap(this.room, { epoch: gap.epoch, sequence: gap.next - 1 }, Date.now(), message);
+    const cursor = { epoch: gap.epoch, sequence: gap.next - 1 };
+    if (gap.gap !== 'history-expired') {
+      await this.deps.ingest.gap(this.room, cursor, Date.now());
+      return;
+    }
+    this.deps.metrics.gaps.inc();
+    await this.deps.ingest.gap(
+      this.room,
+      cursor,
+      Date.now(),
+      gapMessage({ kind: 'history-expired', next: gap.next }),
+    );
   }
 
   private retry(error: unknown): void {

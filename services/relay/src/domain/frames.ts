@@ -1,5 +1,6 @@
 import {
   captionTextFault,
+  RELAY_DELIVERY_CLIENT,
   RELAY_ID_MAX,
   RELAY_LABEL_MAX,
   RELAY_LN_MAX,
@@ -54,6 +55,7 @@ const JOIN_REASONS: Reasons<keyof typeof relayJoinSchema.shape> = {
   cursor: 'cursor must be {epoch, sequence}',
   beat: 'beat must be true',
   replayMs: 'replayMs must be a whole number of milliseconds',
+  deliveries: 'deliveries must be true',
 };
 
 const PUBLISH_REASONS: Reasons<keyof typeof relayPublishSchema.shape | 'text'> = {
@@ -143,6 +145,22 @@ export function captionFrame(body: string, epoch: string, sequence: number, at: 
 }
 
 const RELAY_FIELD = Buffer.from(',"relay":');
+
+/**
+ * A retained caption's frame for a reader that asked for deliveries (`join.deliveries`): the
+ * frame with the publish's identity (`client:sequence`) appended. Made per send, since only a
+ * few readers (the outputs service) ask; the audience's frames stay the one shared encoding.
+ */
+export function frameWithDelivery(frame: Buffer, delivery: string): Buffer {
+  const cut = delivery.lastIndexOf(':');
+  const client = delivery.slice(0, cut);
+  const sequence = Number(delivery.slice(cut + 1));
+  // A cluster entry written otherwise (an older relay, by hand) may have none or a malformed one:
+  // the frame goes as it is, since readers refuse a frame whose delivery breaks the schema.
+  if (!RELAY_DELIVERY_CLIENT.test(client) || !Number.isSafeInteger(sequence) || sequence < 1) return frame;
+  const field = `,"delivery":{"client":${JSON.stringify(client)},"sequence":${sequence}}}`;
+  return Buffer.concat([frame.subarray(0, frame.length - 1), Buffer.from(field)]);
+}
 
 /**
  * Whether `frame` (a `captionFrame`) carries the caption body `body`: the body's bytes up to its

@@ -1,4 +1,5 @@
 import { RelayCloseCode, type RelayGap, type RelayGapReason } from '@live-captions/protocol';
+import { frameWithDelivery } from '../domain/frames.js';
 import type { CloseConnection, Connection, HubState } from './types.js';
 
 /** The caption frames are UTF-8 JSON kept as Buffers: sent as text frames. */
@@ -38,6 +39,7 @@ export class Delivery {
       if (
         reader.lastSent === previous &&
         reader.blockedSince === 0 &&
+        !reader.deliveries &&
         !reader.closing &&
         ws.readyState === ws.OPEN &&
         ws.bufferedAmount < limit
@@ -76,7 +78,7 @@ export class Delivery {
         this.gap(reader, 'history-expired', log.oldest);
         continue;
       }
-      ws.send(entry.frame, TEXT_FRAME);
+      ws.send(reader.deliveries ? frameWithDelivery(entry.frame, entry.delivery) : entry.frame, TEXT_FRAME);
       reader.lastSent = entry.sequence;
       this.state.stats.delivered += 1;
     }

@@ -143,6 +143,7 @@ export class Protocol {
     connection.token = join.token;
     connection.lastSent = from;
     connection.beat = join.beat === true;
+    connection.deliveries = join.role === 'read' && join.deliveries === true;
     connection.beatMark = from;
     (join.role === 'read' ? room.readers : room.writers).add(connection);
     if (gap) this.state.stats.gaps += 1;

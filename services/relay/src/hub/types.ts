@@ -52,6 +52,8 @@ export interface Connection {
   blockedSince: number;
   /** Its join asked for beat frames. */
   beat: boolean;
+  /** Reader: its join asked for each caption's delivery identity. */
+  deliveries?: boolean;
   /** Reader: `lastSent` at the last beat tick; moved since means captions went out, no beat needed. */
   beatMark: number;
 }

@@ -63,7 +63,12 @@ export function trackOf(caption: Pick<RelayCaption, 'label' | 'ln'>): Track {
 export class AudienceTranscript {
   /** Insertion order is the order captions first arrived. */
   private readonly entries = new Map<string, Map<string, Part>>();
+  /** Each caption's place in arrival order (kept as captions go at the limit). */
+  private readonly arrival = new Map<string, number>();
+  private arrived = 0;
   private readonly seenTracks = new Map<string, Track>();
+  /** Per track, the arrival place of the first caption after it was first seen. */
+  private readonly trackFrom = new Map<string, number>();
   /** Ids dropped at the limit since the last `takeDropped`. */
   private dropped: string[] = [];
 
@@ -95,28 +100,45 @@ export class AudienceTranscript {
       return { kind: 'removed', id, track, final, text };
     }
     if (existing && existing.text === text && existing.interim === !final) return { kind: 'none' };
-    if (!this.seenTracks.has(track.key)) this.seenTracks.set(track.key, track);
+    if (!this.seenTracks.has(track.key)) {
+      this.seenTracks.set(track.key, track);
+      // A language added to the room now: the captions from before it show in the original.
+      this.trackFrom.set(track.key, entry ? (this.arrival.get(id) ?? this.arrived) : this.arrived + 1);
+    }
     const part: Part = { track, text, interim: !final };
     if (entry) {
       entry.set(track.key, part);
       return { kind: existing ? 'updated' : 'added', id, track, final, text };
     }
     this.entries.set(id, new Map([[track.key, part]]));
+    this.arrival.set(id, ++this.arrived);
     while (this.entries.size > this.limit) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
+      this.arrival.delete(oldest);
       this.dropped.push(oldest);
     }
     return { kind: 'added', id, track, final, text };
   }
 
-  /** The line of `id` with the parts `show` selects (all tracks, or one), or null when none. */
+  /**
+   * The line of `id` with the parts `show` selects (all tracks, or one), or null when none. A
+   * caption from before the chosen language was added to the room (it will never be translated)
+   * shows in the original instead; one after it waits for its translation.
+   */
   line(id: string, show: string = ALL_TRACKS): Line | null {
     const entry = this.entries.get(id);
     if (!entry) return null;
-    const parts = [...entry.values()]
-      .filter((part) => show === ALL_TRACKS || part.track.key === show)
-      .sort((a, b) => Number(a.track.translation) - Number(b.track.translation));
+    const all = [...entry.values()];
+    let parts = all.filter((part) => show === ALL_TRACKS || part.track.key === show);
+    const from = this.trackFrom.get(show);
+    if (
+      parts.length === 0 &&
+      this.seenTracks.get(show)?.translation &&
+      (this.arrival.get(id) ?? 0) < (from ?? 0)
+    )
+      parts = all.filter((part) => !part.track.translation);
+    parts.sort((a, b) => Number(a.track.translation) - Number(b.track.translation));
     return parts.length > 0 ? { id, parts } : null;
   }
 

@@ -53,8 +53,9 @@ export class SentLog {
     else this.entries.set(id, { at, text });
   }
 
+  /** With their output ids: two captions of the same text stay two cues. */
   get captions(): TimedCaption[] {
-    return [...this.entries.values()];
+    return [...this.entries].map(([id, caption]) => ({ ...caption, id }));
   }
 
   get size(): number {
@@ -78,11 +79,15 @@ export class SentLog {
   }
 }
 
-/** The capture page's transcript lines as timed captions (a translation as the second line). */
+/**
+ * The capture page's transcript lines as timed captions (a translation as the second line): each
+ * line is a caption of its own (its place is its id), whatever its text.
+ */
 export function transcriptCaptions(
   lines: readonly { at: Date; text: string; translation?: string }[],
 ): TimedCaption[] {
-  return lines.map((line) => ({
+  return lines.map((line, index) => ({
+    id: String(index),
     at: line.at.getTime(),
     text: line.translation ? `${line.text}\n${line.translation}` : line.text,
   }));

@@ -25,6 +25,8 @@ export interface OverlayLine {
   text: string;
   translation: boolean;
   interim: boolean;
+  /** The caption's language (`ln`): the line's `lang`, so a translation is read in its language. */
+  ln?: string;
 }
 
 /**
@@ -99,7 +101,8 @@ export class OverlayModel {
       this.lines.splice(existing, 1);
       return true;
     }
-    const line: OverlayLine = { key, text, translation, interim };
+    const ln = caption.ln?.trim();
+    const line: OverlayLine = { key, text, translation, interim, ...(ln ? { ln } : {}) };
     if (existing >= 0) {
       this.lines[existing] = line;
     } else if (this.options.clear) {
@@ -125,6 +128,7 @@ export class OverlayModel {
         text: line.text,
         translation: line.translation === true,
         interim: line.interim === true,
+        ...(typeof line.ln === 'string' && line.ln ? { ln: line.ln } : {}),
       }));
     for (const line of this.lines) if (!line.interim) this.remember(`${line.key}\u0000${line.text}`);
     this.trim();

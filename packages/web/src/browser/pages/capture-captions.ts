@@ -10,6 +10,7 @@ import {
   captionFrames,
   type FinalCaption,
   formatSeconds,
+  GapMarks,
   type GapReason,
   gapText,
   hasText,
@@ -33,6 +34,7 @@ export interface CaptionElements {
 
 export class CaptionBoard {
   private count = 0;
+  private readonly gaps = new GapMarks();
 
   constructor(
     private readonly ui: CaptionElements,
@@ -64,11 +66,14 @@ export class CaptionBoard {
   /**
    * Audio that will never be captioned: skipped by the lag watchdog to catch up with the live
    * edge, or dropped because the buffer was full through a long outage. A visible marker in the
-   * list and a gap mark in the transcript, never silently; nothing goes to the relay.
+   * list, a gap mark in the transcript, and a gap caption in the source room (label `gap`, as a
+   * stream source publishes one), so that the editor, the output room, the audience and the
+   * archive show it too; never silently.
    */
   addGap(seconds: number, reason: GapReason): void {
     const text = (total: number) => gapText(total, reason);
     this.transcript.add({ at: new Date(), text: text(seconds) });
+    this.publisher()?.publish(this.gaps.add(seconds, reason, () => `${this.prefix}-${++this.count}`));
     const last = this.ui.captions.lastElementChild as HTMLElement | null;
     // Consecutive gaps of one kind make one marker that grows.
     if (last?.dataset.gap && last.dataset.reason === reason) {
@@ -103,6 +108,7 @@ export class CaptionBoard {
     });
     this.show(text || translation!, text ? translation : undefined);
     this.count += 1;
+    this.gaps.captioned();
     const publisher = this.publisher();
     for (const frame of captionFrames(caption, `${this.prefix}-${this.count}`)) publisher?.publish(frame);
   }

@@ -31,6 +31,12 @@ const SENT_SHOWN = 12;
 const OUTPUT_CHECK_MS = 3000;
 /** After the source room joined, this long for the kept captions to come back before the rest count as missing. */
 const BACK_WITHIN_MS = 3000;
+/**
+ * How long the "Restored after a reload" line stays after its last change: news while the
+ * operator looks back at the page, stale once the event has gone on (a warning twice as long).
+ */
+const RESTORED_NEWS_MS = 30_000;
+let newsTimer: ReturnType<typeof setTimeout> | undefined;
 
 // A change since the page's last tick (a caption that arrived just before a reload) is kept too:
 // these run before the keep's own listeners (registered when it is made, below), which write it.
@@ -82,8 +88,17 @@ export function restoreJournal(): Resume {
     resent: kept.unacked.length,
   };
   const say = () => {
-    setStatus(ui.settingsStatus, restoredLine(restored), restored.missing > 0 ? 'warn' : 'ok');
+    const line = restoredLine(restored);
+    setStatus(ui.settingsStatus, line, restored.missing > 0 ? 'warn' : 'ok');
     document.body.dataset.restored = JSON.stringify(restored);
+    clearTimeout(newsTimer);
+    newsTimer = setTimeout(
+      () => {
+        // Only this line goes: a later message on the settings line is news of its own.
+        if (ui.settingsStatus.textContent === line) setStatus(ui.settingsStatus, '', 'idle');
+      },
+      restored.missing > 0 ? 2 * RESTORED_NEWS_MS : RESTORED_NEWS_MS,
+    );
   };
   const expected = new Set(kept.pending);
   /** Finals the output room holds (their keys: a reviewed caption keeps its source id and track). */

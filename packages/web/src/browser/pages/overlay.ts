@@ -110,6 +110,9 @@ function render(idleMs = options.showtimeMs): void {
       element.className = 'caption-line';
       if (line.translation) element.classList.add('translation');
       if (line.interim) element.classList.add('interim');
+      // Each line in its own language (a translation beside the original with `dual`).
+      const lang = langAttribute(line.ln);
+      if (lang) element.lang = lang;
       element.textContent = line.text;
       return element;
     }),
