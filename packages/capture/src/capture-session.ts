@@ -10,7 +10,7 @@
  * the same window again and carries on, `discard()` forgets the kept audio and carries on.
  */
 
-import type { TranscribeResponse } from '@live-captions/protocol';
+import { RELAY_ROOM_NAME, type TranscribeResponse } from '@live-captions/protocol';
 import { LagWatchdog } from './lag-watchdog.js';
 import { RequestFailedError, type RetryOptions, retryMessage, withRetries } from './retry.js';
 import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
@@ -32,6 +32,11 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
   prompt?: string;
   /** Service access token, when the gateway needs one. */
   apiKey?: string;
+  /**
+   * The caption room this stream captions (its source room), sent as `X-Caption-Room`: the
+   * gateway hands decode slots round robin across rooms, so a room's backlog starves no other.
+   */
+  room?: string;
   fetch?: typeof fetch;
   retry?: RetryOptions;
   newRequestId?: () => string;
@@ -291,6 +296,10 @@ export class CaptureSession {
     return {
       'X-Caption-Local': '1',
       'X-Stream-ID': this.streamId,
+      // Only a name the relay could have: a typo in a form never costs the stream its windows.
+      ...(this.options.room && RELAY_ROOM_NAME.test(this.options.room)
+        ? { 'X-Caption-Room': this.options.room }
+        : {}),
       ...(this.options.apiKey ? { Authorization: `Bearer ${this.options.apiKey}` } : {}),
       ...extra,
     };

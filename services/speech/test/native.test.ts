@@ -159,6 +159,10 @@ describe('POST /transcribe: the error table in validation order', () => {
       .send(tooLong);
     expect(stream.status).toBe(400);
     expect(stream.body).toEqual({ detail: Messages.streamId });
+    const room = await transcribe()
+      .set({ 'X-Stream-ID': 'stream-room', 'X-Caption-Room': 'main hall' })
+      .send(tooLong);
+    expect([room.status, room.body]).toEqual([400, { detail: Messages.room }]);
   });
 
   it('9: 413 before anything about the samples; 10: PCM length, then samples; 11: window', async () => {

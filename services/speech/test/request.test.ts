@@ -3,7 +3,13 @@ import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import type { EngineInfo } from '@live-captions/protocol';
 import { WHISPER_LANGUAGES } from '@live-captions/protocol';
 import { HttpError, Messages } from '../src/domain/errors.js';
-import { checkWindow, parseIds, parseNativeQuery, requestSignature } from '../src/domain/request.js';
+import {
+  checkWindow,
+  parseIds,
+  parseNativeQuery,
+  parseRoom,
+  requestSignature,
+} from '../src/domain/request.js';
 
 const multilingual: EngineInfo = {
   model: 'synthetic-tiny',
@@ -140,6 +146,17 @@ describe('parseIds', () => {
     for (const id of ['', 'a'.repeat(7), 'a'.repeat(81), 'abcdefg.', 'abcdefgé', 'abcd efgh']) {
       expect(refusal(() => parseIds(id, undefined))).toBe(Messages.requestId);
       expect(refusal(() => parseIds(undefined, id))).toBe(Messages.streamId);
+    }
+  });
+});
+
+describe('parseRoom (X-Caption-Room)', () => {
+  it("takes a relay room's name, nothing for none, and refuses anything else naming the header", () => {
+    expect(parseRoom('main-hall_2')).toBe('main-hall_2');
+    expect(parseRoom(undefined)).toBeUndefined();
+    expect(parseRoom('')).toBeUndefined();
+    for (const room of ['a b', 'hall/1', 'x'.repeat(129), 'salle-é']) {
+      expect(refusal(() => parseRoom(room))).toBe(Messages.room);
     }
   });
 });

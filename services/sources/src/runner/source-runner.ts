@@ -283,6 +283,7 @@ export class SourceRunner {
       mode: settings.mode,
       ...(settings.vocabulary ? { prompt: settings.vocabulary } : {}),
       ...(this.deps.apiKey ? { apiKey: this.deps.apiKey } : {}),
+      room: this.source.room,
       threshold: SENSITIVITY[settings.sensitivity],
       intervalSeconds: settings.intervalSeconds,
       onResult: (result) => void this.publishWindow(result, settings.mode),

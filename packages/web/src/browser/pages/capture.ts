@@ -174,6 +174,8 @@ function openSession(inputRate: number, service: SpeechHealth): CaptionSession {
     mode: selectedMode(),
     ...(vocabulary() ? { prompt: vocabulary() } : {}),
     apiKey,
+    // The room it publishes to: its turn at the gateway's decode slots.
+    ...(ui.relayRoom.value.trim() ? { room: ui.relayRoom.value.trim() } : {}),
     threshold: threshold(),
     intervalSeconds: Number(ui.interval.value),
     onResult: (result) => board.addWindow(result, result.mode as TaskMode),
