@@ -51,7 +51,9 @@ export function churchFeed(revision: 1 | 2): string {
           'DTSTART;TZID=Europe/Brussels': ':20270111T110000',
           'DTEND;TZID=Europe/Brussels': ':20270111T120000',
           SUMMARY: ':Opening (moved)',
+          DESCRIPTION: ':Welcome\\, everyone.\\nSecond line.',
           LOCATION: ':Room A',
+          URL: ':https://example.org/opening',
         })
       : []),
     ...vevent({

@@ -34,7 +34,7 @@ export interface PlannedEvent {
   changes?: string[];
   /** Why nothing is done (skip, or unchanged for a reason other than equality). */
   reason?: string;
-  /** What is written (create, update). */
+  /** What the feed says (every action but a cancel by absence). */
   event?: ImportedEvent;
 }
 
@@ -97,7 +97,7 @@ export function planImport(
       );
       continue;
     }
-    const kept = { ...planned, id: current.id };
+    const kept = { ...planned, id: current.id, event };
     if (current.status === 'trash') {
       out.push({ ...kept, action: 'unchanged', reason: 'in the trash' });
       continue;
