@@ -119,6 +119,8 @@ describe('frab schedules', () => {
     expect(() => parseFrabXml(xml, options)).toThrow('schedule/day[1]/room[2]/event[1]/title: is missing');
     expect(() => parseFrabXml('<schedule>\n<day>\n</schedule>', options)).toThrow(/^line 3: /);
     expect(() => parseFrabJson('{"schedule": ', options)).toThrow(/^\$: is not JSON/);
+    const bomb = '<?xml version="1.0"?>\n<!DOCTYPE s [<!ENTITY a "aaaa">]>\n<schedule>&a;</schedule>';
+    expect(() => parseFrabXml(bomb, options)).toThrow('line 2: a DOCTYPE declaration is not accepted');
   });
 });
 

@@ -175,6 +175,12 @@ type XmlNode = Record<string, unknown>;
 
 /** A frab/pentabarf `schedule.xml`. Errors name the line (malformed XML) or the element path. */
 export function parseFrabXml(content: string, options: ParseOptions): ImportedSchedule {
+  // A schedule has no DOCTYPE; one could define entities that expand without bound.
+  const doctype = /<!DOCTYPE/i.exec(content);
+  if (doctype) {
+    const line = content.slice(0, doctype.index).split('\n').length;
+    throw new ImportFileError('a DOCTYPE declaration is not accepted', { line });
+  }
   const valid = XMLValidator.validate(content);
   if (valid !== true) throw new ImportFileError(valid.err.msg, { line: valid.err.line });
   const parser = new XMLParser({
@@ -183,7 +189,7 @@ export function parseFrabXml(content: string, options: ParseOptions): ImportedSc
     parseTagValue: false,
     parseAttributeValue: false,
     trimValues: true,
-    // Never expand entities defined by the document (billion laughs); the five XML ones stay.
+    // The five XML entities and character references only (documents with a DOCTYPE are refused).
     processEntities: true,
     htmlEntities: false,
     isArray: (_name, jpath) =>
