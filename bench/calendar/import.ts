@@ -3,10 +3,11 @@
 // import, a re-import of the same file (nothing to do), and a re-export with 80 talks moved.
 import type { AddressInfo } from 'node:net';
 import { buildApp, parseTokens } from '@live-captions/calendar/embedded';
-import type { Knex } from 'knex';
 import { fosdemSized, frabJson } from '../../services/calendar/test/import-fixtures.js';
 
 const TOKEN = 'bench-import-editor';
+// knex is the calendar's dependency, not the bench's: its type through the app's options.
+type Knex = Parameters<typeof buildApp>[0]['knex'];
 
 export async function benchImport(knex: Knex): Promise<void> {
   const app = buildApp({
