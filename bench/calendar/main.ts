@@ -19,6 +19,7 @@ import {
   viewerOf,
 } from '@live-captions/calendar/embedded';
 import { FROM_SOURCE } from '@live-captions/test-services';
+import { benchImport } from './import.js';
 
 // autocannon is a dev dependency of the calendar package.
 const require = createRequire(new URL('../../services/calendar/package.json', import.meta.url));
@@ -172,15 +173,27 @@ try {
   for (const [label, filter, limit] of planned) {
     console.log(`\nplan of the ${label} statement:\n${(await explain(db.knex, filter, limit)).join('\n')}`);
   }
+  await benchImport(db.knex);
   await db.close();
+  // `pnpm bench calendar --import-only`: the schedule import without the autocannon runs.
+  if (!process.argv.includes('--import-only')) await loadRuns(sample.id);
+} finally {
+  if (child) {
+    child.send('stop');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminDb.close();
+}
 
+async function loadRuns(sampleId: number) {
   const pages = Array.from({ length: 40 }, (_, i) => `${ROOT}/events?per_page=50&page=${i + 1}`);
   const cases: [string, string, string[]?][] = [
     ['GET /events (default window, per_page=50)', `${ROOT}/events?per_page=50`],
     ['GET /events?per_page=50&page=1..40 in turn', pages[0]!, pages],
     ['GET /events?categories=music', `${ROOT}/events?categories=music`],
     ['GET /events?search=jazz', `${ROOT}/events?search=jazz`],
-    ['GET /events/{id}', `${ROOT}/events/${sample.id}`],
+    ['GET /events/{id}', `${ROOT}/events/${sampleId}`],
   ];
   // Uncached: GET cache off. Cold: also no list memo, so every list counts its matches and every
   // event of every page is built, rendered and serialized again. Cached: the GET cache with its
@@ -257,11 +270,4 @@ try {
         `${off.non2xx + on.non2xx + (cold?.non2xx ?? 0)} |`,
     );
   }
-} finally {
-  if (child) {
-    child.send('stop');
-    await new Promise((resolve) => child!.once('exit', resolve));
-  }
-  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminDb.close();
 }

@@ -11,6 +11,7 @@ import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
 import { eventHandlers } from './routes/events.js';
+import { type ImportOptions, importRoute } from './routes/import.js';
 import { linkedHandlers } from './routes/linked.js';
 import { metaHandlers } from './routes/meta.js';
 import { apiRouter } from './routes/router.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   onDatabaseState?: (state: 'down' | 'up', error?: unknown) => void;
   /** Access lines, and the errors of a request with its correlation id. Default: the service's. */
   logger?: Logger;
+  /** Schedule imports (address rule, size and time limits, recurrence horizon). */
+  import?: Partial<ImportOptions>;
   /** Also told of each unexpected error (tests print them). */
   onError?: (error: unknown) => void;
 }
@@ -151,6 +154,14 @@ function databaseErrors(options: AppOptions): ErrorRequestHandler {
   };
 }
 
+/** Nothing private unless listed, 10 MiB, 20 s, a year of recurrences. */
+export const defaultImportOptions: ImportOptions = {
+  allowedHosts: new Set(),
+  maxBytes: 10 * 1024 * 1024,
+  timeoutMs: 20_000,
+  horizonDays: 366,
+};
+
 export function buildApp(options: AppOptions): Express {
   const ctx: AppContext = {
     knex: options.knex,
@@ -180,6 +191,8 @@ export function buildApp(options: AppOptions): Express {
     prefix,
     responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),
   );
+  // Schedule imports take bodies up to the import limit, so they come before the 1 MB parser.
+  app.post(`${prefix}/import`, ...importRoute(ctx, { ...defaultImportOptions, ...options.import }));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 

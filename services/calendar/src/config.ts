@@ -1,4 +1,4 @@
-import { trustedProxiesVar } from '@live-captions/http';
+import { parseHostList, trustedProxiesVar } from '@live-captions/http';
 import { intVar, parseEnv, portVar, postgresUrlVar } from '@live-captions/runtime';
 import { z } from 'zod';
 import { isTimezone } from './domain/dates.js';
@@ -36,6 +36,25 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as USD' })
     .default('USD'),
+  /**
+   * Schedule imports from a URL (issue 41): `host:port` entries the import may call although
+   * private or over plain http (the outputs service's OUTPUTS_ALLOWED_HOSTS rule).
+   */
+  CALENDAR_IMPORT_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return new Set(parseHostList(value));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  CALENDAR_IMPORT_MAX_BYTES: intVar(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+  CALENDAR_IMPORT_TIMEOUT_MS: intVar(1000, 300_000).default(20_000),
+  // How far ahead recurring events (RRULE) are expanded into occurrences.
+  CALENDAR_IMPORT_HORIZON_DAYS: intVar(1, 3660).default(366),
 });
 
 export type Config = z.infer<typeof configSchema>;

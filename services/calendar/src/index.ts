@@ -36,6 +36,12 @@ async function main() {
     },
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
+    import: {
+      allowedHosts: config.CALENDAR_IMPORT_ALLOWED_HOSTS,
+      maxBytes: config.CALENDAR_IMPORT_MAX_BYTES,
+      timeoutMs: config.CALENDAR_IMPORT_TIMEOUT_MS,
+      horizonDays: config.CALENDAR_IMPORT_HORIZON_DAYS,
+    },
     logger: log,
     onDatabaseState: (state, error) =>
       state === 'down'

@@ -8,6 +8,7 @@ import { openDatabase } from '../src/adapters/db.js';
 import { migrate } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
 import { buildApp } from '../src/app.js';
+import type { ImportOptions } from '../src/routes/import.js';
 
 const ADMIN_URL = runPostgresUrl();
 
@@ -76,6 +77,8 @@ export interface TestOptions {
   statementTimeoutMs?: number;
   onDatabaseState?: (state: 'down' | 'up') => void;
   logger?: Logger;
+  /** Schedule import settings (allowed hosts, limits). */
+  import?: Partial<ImportOptions>;
 }
 
 /** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
@@ -102,6 +105,7 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     cacheTtlMs: options.cacheTtlMs,
     onError: (error) => console.error(error),
     onDatabaseState: options.onDatabaseState,
+    import: options.import,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const server = app.listen(0, '127.0.0.1');

@@ -26,6 +26,7 @@ const eventColumns = [
   ...eventFlags,
   'post_parent',
   'venue_id',
+  'event_status',
 ];
 
 export async function findEvent(knex: Knex, by: { id: number } | { slug: string }) {

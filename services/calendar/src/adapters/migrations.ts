@@ -207,6 +207,28 @@ const migrationsFor = (users: User[]): Record<string, Knex.Migration> => ({
       );
     },
   },
+  '0007_event_import': {
+    // Issue 41: events imported from a schedule keep the feed's key (iCalendar UID, frab guid)
+    // under the source they came from, so a second import updates them instead of adding
+    // copies; and an event can be cancelled (schema.org's EventCancelled, TEC's event status)
+    // while it stays listed, as a cancelled talk should still show, marked.
+    async up(knex) {
+      await knex.schema.alterTable('cal_events', (t) => {
+        t.text('import_source');
+        t.text('import_key');
+        t.integer('import_sequence').notNullable().defaultTo(0);
+        t.text('event_status').notNullable().defaultTo('scheduled');
+      });
+      await knex.raw(`CREATE UNIQUE INDEX cal_events_import ON cal_events (import_source, import_key)
+        WHERE import_source IS NOT NULL`);
+    },
+    async down(knex) {
+      await knex.raw('DROP INDEX IF EXISTS cal_events_import');
+      await knex.schema.alterTable('cal_events', (t) => {
+        t.dropColumns('import_source', 'import_key', 'import_sequence', 'event_status');
+      });
+    },
+  },
 });
 
 /** knex's migration source over the list above. */

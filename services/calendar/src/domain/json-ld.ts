@@ -111,7 +111,10 @@ export function eventJsonLd(row: EventRow, event: Event, site: Site) {
     ...imageField(event.image),
     url: event.url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-    eventStatus: 'https://schema.org/EventScheduled',
+    eventStatus:
+      row.event_status === 'cancelled'
+        ? 'https://schema.org/EventCancelled'
+        : 'https://schema.org/EventScheduled',
     startDate: iso(row.start_local, row.start_utc),
     endDate: iso(row.end_local, row.end_utc),
     ...(venue ? { location: venueJsonLd(venue) } : {}),

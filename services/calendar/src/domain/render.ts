@@ -72,6 +72,8 @@ export interface EventRow extends PostRow {
   ticketed: boolean;
   post_parent: number | null;
   venue_id: number | null;
+  /** `cancelled` when a schedule import cancelled it (migration 0007); rows read before carry none. */
+  event_status?: string;
 }
 
 export interface TermRow {
