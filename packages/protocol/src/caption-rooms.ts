@@ -51,6 +51,12 @@ export interface CaptionRoom {
   updatedAt: string | null;
 }
 
+/**
+ * The error code of a relay that keeps no caption rooms (no store): its `/rooms` answers 404 with
+ * it, where an unknown room of a relay with rooms is `not_found`.
+ */
+export const NO_ROOMS_STORE = 'no_rooms_store';
+
 /** `GET /rooms`: every caption room, and the registry's version (also its ETag). */
 export interface CaptionRoomList {
   rooms: CaptionRoom[];

@@ -45,7 +45,7 @@ async function call(base: string, path: string, apiKey: string | undefined, head
 }
 
 async function refusal(response: Response, base: string): Promise<RoomsApiError> {
-  await response.body?.cancel();
+  if (!response.bodyUsed) await response.body?.cancel();
   if (response.status === 401 || response.status === 403)
     return new RoomsApiError(
       'unauthorized',
@@ -97,10 +97,12 @@ export async function fetchCaptionRoom(
   id: string,
 ): Promise<CaptionRoom | undefined> {
   const response = await call(base, `/rooms/${encodeURIComponent(id)}`, apiKey, {});
-  // The rooms API answers an unknown room in JSON; a relay without the API, plain text.
-  if (response.status === 404 && response.headers.get('content-type')?.startsWith('application/json')) {
-    await response.body?.cancel();
-    return undefined;
+  // An unknown room is `not_found`; a relay without rooms answers NO_ROOMS_STORE (or, older,
+  // plain text).
+  if (response.status === 404) {
+    const body = (await response.json().catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
+    if (body?.error?.code === 'not_found') return undefined;
+    throw await refusal(response, base);
   }
   if (response.status !== 200) throw await refusal(response, base);
   const body = (await response.json().catch(() => undefined)) as { room?: unknown } | undefined;

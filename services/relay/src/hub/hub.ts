@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RelayBeat, RelayCloseCode } from '@live-captions/protocol';
+import { RelayCloseCode } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import type { WebSocket } from 'ws';
 import { type RoomActivity, roomActivity } from '../domain/activity.js';
@@ -8,16 +8,11 @@ import type { RoomSnapshot, StoredCaption } from '../domain/cluster.js';
 import { Retention, RoomLog } from '../domain/history.js';
 import { RateLimiter } from '../domain/rate.js';
 import type { RelayConfig, RoomTokens } from '../domain/relay-config.js';
+import { beatAll, startPings } from './beats.js';
 import { ClusterSync } from './cluster-sync.js';
 import { Delivery } from './delivery.js';
 import { Protocol } from './protocol.js';
 import type { ClusterEngine, Connection, HubState, RelayStats } from './types.js';
-
-/** The beat frame, encoded once for every socket. */
-const BEAT_FRAME = Buffer.from(JSON.stringify({ beat: true } satisfies RelayBeat));
-const TEXT_FRAME = Object.freeze({ binary: false });
-/** Sockets beaten per turn of the event loop. */
-const BEAT_SLICE = 1000;
 
 /** A random id of this room's stream in this process: a reader's cursor with another epoch predates a restart. */
 const newEpoch = () => randomBytes(9).toString('base64url');
@@ -256,46 +251,12 @@ export class Hub {
   }
 
   private startHeartbeat(): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      for (const connection of this.connections) {
-        if (!connection.alive) {
-          connection.ws.terminate();
-          continue;
-        }
-        connection.alive = false;
-        connection.ws.ping();
-      }
-    }, this.state.limits.heartbeatMs);
-    timer.unref();
-    return timer;
+    return startPings(this.connections, this.state.limits.heartbeatMs);
   }
 
-  /**
-   * One beat tick (every `beatMs`): a beat frame to each joined socket that asked for one and got
-   * nothing since the last tick (a reader whose `lastSent` moved got captions; writers always get
-   * one). A blocked reader is skipped: its buffer is full and it is receiving. So at most about
-   * two `beatMs` pass between two frames to a served socket.
-   */
+  /** One beat tick (beats.ts): a beat frame to each socket that asked and got nothing since. */
   beat(): void {
-    const sockets = [...this.connections];
-    // In slices, so that a node with thousands of idle readers never holds a caption back for
-    // the whole round (about 11 µs a socket: 1,000 take about 11 ms).
-    const slice = (from: number) => {
-      const end = Math.min(sockets.length, from + BEAT_SLICE);
-      for (let index = from; index < end; index += 1) this.beatOne(sockets[index]!);
-      if (end < sockets.length) setImmediate(() => slice(end));
-    };
-    slice(0);
-  }
-
-  private beatOne(connection: Connection): void {
-    if (!connection.beat || connection.closing || connection.blockedSince !== 0) return;
-    if (connection.role === 'read' && connection.lastSent !== connection.beatMark) {
-      connection.beatMark = connection.lastSent;
-      return;
-    }
-    const ws = connection.ws;
-    if (ws.readyState === ws.OPEN) ws.send(BEAT_FRAME, TEXT_FRAME);
+    beatAll([...this.connections]);
   }
 
   private startBeats(): NodeJS.Timeout {

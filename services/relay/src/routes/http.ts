@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { correlationId, logAccess, pathOf } from '@live-captions/http';
+import { NO_ROOMS_STORE } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import { type NodeState, relayHealth } from '../hub/health.js';
 import type { Hub } from '../hub/hub.js';
@@ -49,7 +50,7 @@ function noRoomsStore(req: IncomingMessage, res: ServerResponse, origins: Readon
   }
   const message = 'This relay keeps no caption rooms: start it with RELAY_DATA_DIR or DATABASE_URL';
   res.writeHead(404, { ...headers, 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { message, code: 'not_found' } }));
+  res.end(JSON.stringify({ error: { message, code: NO_ROOMS_STORE } }));
 }
 
 /**
