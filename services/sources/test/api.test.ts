@@ -134,3 +134,74 @@ describe('from the hub', () => {
     expect(logs.text()).not.toContain(key);
   });
 });
+
+describe('what the database cannot store is refused before it', () => {
+  const call = (method: 'get' | 'post' | 'patch' | 'delete', path: string) =>
+    request(sources.app)[method](path).set('Authorization', `Bearer ${KEY}`);
+  const add = (body: Record<string, unknown>) =>
+    call('post', '/sources').send({
+      room: ROOM,
+      name: 'Chamber',
+      input: { kind: 'rtmp-push' },
+      running: false,
+      ...body,
+    });
+
+  test('a NUL or another control character in the name, the vocabulary or a replacement: 400 naming the field', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'Cham\u0000ber' }, 'name'],
+      [{ name: 'Chamber\u001b[31m' }, 'name'],
+      [{ settings: { vocabulary: 'Gemeinderat,\u0000 Bürgermeisterin' } }, 'settings.vocabulary'],
+      [
+        { settings: { replacements: [{ from: 'gemeinde\u0007rat', to: 'Gemeinderat' }] } },
+        'settings.replacements.0.from',
+      ],
+      [
+        {
+          settings: {
+            replacements: [
+              { from: 'x', to: 'y' },
+              { from: 'rat', to: 'Rat\u0000' },
+            ],
+          },
+        },
+        'settings.replacements.1.to',
+      ],
+    ];
+    for (const [body, field] of cases) {
+      const answer = await add(body);
+      expect(`${answer.status} ${answer.body.error?.code}`).toBe('400 invalid_request');
+      expect(answer.body.error.message).toMatch(
+        new RegExp(`^${field.replace(/\./g, '\\.')}: has U\\+00[01][0-9A-F] at \\d+: no control characters`),
+      );
+    }
+    // Tabs and line breaks are text, as in captions.
+    const fine = await add({
+      name: 'Chamber\tnorth',
+      settings: { vocabulary: 'Gemeinderat\nBürgermeisterin' },
+    });
+    expect(fine.status).toBe(201);
+    const patched = await call('patch', `/sources/${fine.body.source.id}`).send({
+      settings: { vocabulary: 'Rat\u0000haus' },
+    });
+    expect(`${patched.status} ${patched.body.error?.message}`).toMatch(
+      /^400 settings\.vocabulary: has U\+0000 at 3/,
+    );
+    expect((await call('get', `/sources/${fine.body.source.id}`)).body.source.settings.vocabulary).toBe(
+      'Gemeinderat\nBürgermeisterin',
+    );
+    expect((await call('delete', `/sources/${fine.body.source.id}`)).status).toBe(204);
+  });
+
+  test('an id or a room no source can have: 404 and 400, never "Storage unavailable"', async () => {
+    for (const path of ['/sources/%00', '/sources/abc', '/sources/%00/start', '/sources/%00/stop']) {
+      const method = path.endsWith('start') || path.endsWith('stop') ? 'post' : 'get';
+      const answer = await call(method, path);
+      expect(`${path} ${answer.status} ${answer.body.error?.code}`).toBe(`${path} 404 not_found`);
+    }
+    expect((await call('patch', '/sources/%00').send({ settings: {} })).status).toBe(404);
+    expect((await call('delete', '/sources/%00')).status).toBe(404);
+    const room = await call('get', '/sources?room=%00');
+    expect(`${room.status} ${room.body.error?.message}`).toMatch(/^400 room: a room name/);
+  });
+});

@@ -6,6 +6,8 @@ import type { AllowList } from '../domain/addresses.js';
 import {
   bodyProblem,
   newSourceSchema,
+  roomSchema,
+  SOURCE_ID,
   type SourceView,
   STATUS_STALE_MS,
   settingsUpdateSchema,
@@ -68,7 +70,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
   const router = Router();
 
   const found = async (id: string): Promise<SourceRow> => {
-    const row = await deps.repo.get(id);
+    // Not asked of the database: an id that is no UUID (a NUL, say) names no source.
+    const row = SOURCE_ID.test(id) ? await deps.repo.get(id) : undefined;
     if (!row) throw new HttpError(404, 'not_found', 'No such source');
     return row;
   };
@@ -87,6 +90,9 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
 
   router.get('/sources', async (req, res) => {
     const room = typeof req.query.room === 'string' ? req.query.room : undefined;
+    const checked = room === undefined ? undefined : roomSchema.safeParse(room);
+    if (checked && !checked.success)
+      throw new HttpError(400, 'invalid_request', `room: ${checked.error.issues[0]?.message}`);
     res.json({ sources: (await deps.repo.list(room)).map((row) => viewOf(row, deps)) });
   });
 
@@ -149,7 +155,7 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
   router.patch('/sources/:id', async (req, res) => {
     const row = await found(String(req.params.id));
     const parsed = settingsUpdateSchema.safeParse(req.body?.settings ?? {});
-    if (!parsed.success) throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error));
+    if (!parsed.success) throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error, 'settings'));
     await deps.repo.setSettings(row.id, { ...row.settings, ...parsed.data });
     await deps.supervisor.check();
     res.json({ source: viewOf(await found(row.id), deps) });
@@ -169,7 +175,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
 
   router.delete('/sources/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!(await deps.repo.remove(id))) throw new HttpError(404, 'not_found', 'No such source');
+    if (!SOURCE_ID.test(id) || !(await deps.repo.remove(id)))
+      throw new HttpError(404, 'not_found', 'No such source');
     res.locals.logger.info({ source: id }, 'source removed');
     await deps.supervisor.check();
     res.status(204).end();
