@@ -4,15 +4,18 @@
  * token still checked behind a granted preflight, and a push source's key shown once.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { readRelayRooms } from '@live-captions/relay-client/node';
 import { createLogger } from '@live-captions/runtime';
-import { logCapture } from '@live-captions/test-services';
+import { freePort, logCapture } from '@live-captions/test-services';
 import request from 'supertest';
+import { startEgressProxy } from '../src/adapters/egress-proxy.js';
 import { createSources, type Sources } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { AllowList } from '../src/domain/addresses.js';
 
 jest.setTimeout(60_000);
 
@@ -81,6 +84,32 @@ describe('configuration', () => {
     expect(problems({ SOURCES_CA_FILE: '/nonexistent/ca.pem' })).toEqual([
       'SOURCES_CA_FILE="/nonexistent/ca.pem": must be a readable PEM file of certificate authorities',
     ]);
+  });
+});
+
+describe('the egress proxy', () => {
+  test('SOURCES_EGRESS_PORT pins its loopback port (a firewalled host lists it); 0 or unset takes any free one', async () => {
+    const port = await freePort();
+    expect(loadConfig({ SOURCES_EGRESS_PORT: String(port) }).SOURCES_EGRESS_PORT).toBe(port);
+    expect(loadConfig({}).SOURCES_EGRESS_PORT).toBe(0);
+    expect(() => loadConfig({ SOURCES_EGRESS_PORT: '70000' })).toThrow(/SOURCES_EGRESS_PORT/);
+    const proxy = await startEgressProxy(new AllowList([]), () => {}, port);
+    try {
+      expect(proxy.port).toBe(port);
+      expect(proxy.open(() => {}).url).toMatch(new RegExp(`@127\\.0\\.0\\.1:${port}$`));
+      // It is the proxy answering there: a request without a run's token is challenged.
+      const status = await new Promise<number | undefined>((resolve, reject) =>
+        get({ host: '127.0.0.1', port, path: 'http://example.org/' }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).once('error', reject),
+      );
+      expect(status).toBe(407);
+      // A port taken by another: the start fails, rather than listening elsewhere.
+      await expect(startEgressProxy(new AllowList([]), () => {}, port)).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
