@@ -45,7 +45,10 @@ function pushUrl(row: SourceRow, deps: SourceRoutesDeps, reveal: boolean): strin
 
 export function viewOf(row: SourceRow, deps: SourceRoutesDeps): SourceView {
   const fresh = row.status !== null && row.statusAt !== null && Date.now() - row.statusAt < STATUS_STALE_MS;
-  const status = row.running && fresh ? row.status : null;
+  // This replica's own runner answers for itself: its report reaches the database only every
+  // 2 s, and a source just started (a single node) would show "waiting for a node" meanwhile.
+  const local = deps.supervisor.runner(row.id)?.status();
+  const status = row.running ? (local ?? (fresh ? row.status : null)) : null;
   return {
     id: row.id,
     room: row.room,
@@ -57,7 +60,7 @@ export function viewOf(row: SourceRow, deps: SourceRoutesDeps): SourceView {
     settings: row.settings,
     running: row.running,
     state: !row.running ? 'stopped' : (status?.state ?? 'connecting'),
-    reason: !row.running ? null : (status?.reason ?? (fresh ? null : 'waiting for a node to run it')),
+    reason: !row.running ? null : status ? status.reason : 'waiting for a node to run it',
     level: status?.level ?? 0,
     behindSeconds: status?.behindSeconds ?? 0,
     captionsSent: row.captionsSent,
@@ -143,7 +146,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
       throw error;
     }
     res.locals.logger.info({ source: id, room: body.room, kind: body.input.kind }, 'source added');
-    void deps.supervisor.check();
+    // Awaited, as for a start: the answer shows the source run here when this replica takes it.
+    await deps.supervisor.check();
     const row = await found(id);
     // The only answer that shows a push source's key whole: the encoder needs it once.
     res.status(201).json({
