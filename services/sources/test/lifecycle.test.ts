@@ -6,6 +6,8 @@
  * seconds; a single node never shows "waiting for a node"; a live source says when the gateway
  * is away. The gateway is killed by the last test.
  */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { freePort, killAll } from '@live-captions/test-services';
 import {
@@ -160,6 +162,48 @@ test('RTMP and SRT encoders are live within seconds; Stop and Remove disconnect 
   }
   expect([...reasons].filter((reason) => reason !== null)).toEqual([]);
   expectIdsOnce();
+});
+
+test('a server answering with what is no audio: the reason says so within seconds, not after 20 s', async () => {
+  // A radio-rate trickle of noise: ffmpeg probes it for minutes without an error of its own.
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'audio/mpeg' });
+    const timer = setInterval(() => res.write(randomBytes(1600)), 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const added = await api(sources.port, 'POST', '/sources', {
+      room: ROOM,
+      name: 'Not a stream',
+      input: { kind: 'pull', url: `http://127.0.0.1:${port}/live` },
+      settings,
+    });
+    const id = added.json.source.id as string;
+    const started = Date.now();
+    let seen: Record<string, unknown> = {};
+    await until(
+      'a reason',
+      async () => {
+        seen = await view(id);
+        return seen.reason !== null;
+      },
+      15_000,
+    );
+    console.log(
+      `noise over HTTP after ${((Date.now() - started) / 1000).toFixed(1)} s: ${seen.state}: ${seen.reason}`,
+    );
+    expect(seen.state).toBe('connecting');
+    expect(String(seen.reason)).toMatch(
+      /^no audio yet after 5 s: check that the address is the stream itself/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await api(sources.port, 'DELETE', `/sources/${id}`)).status).toBe(204);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
 test('while the gateway is away, a live source falling behind says so; Remove does not hang on it', async () => {

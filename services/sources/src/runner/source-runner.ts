@@ -27,6 +27,9 @@ export interface RunnerDeps extends SourceCaptionsDeps, InputDeps, SessionDeps {
 
 /** A pull input that has not given audio this long after its start is restarted. */
 const FIRST_AUDIO_SECONDS = 20;
+/** A pull input without audio this long after its start is told as such (still `connecting`). */
+const NO_AUDIO_YET_SECONDS = 5;
+const NO_AUDIO_HINT = 'check that the address is the stream itself (not a web page) and that it is on air';
 /** A drop shorter than this (a reconnect within a window) is not marked. */
 const MIN_GAP_SECONDS = 1;
 /** A run that gave audio this long resets the backoff. */
@@ -156,9 +159,12 @@ export class SourceRunner {
           run.stop();
         } else if (now - this.lastVoicedAt > this.deps.silentSeconds * 1000) this.setState('silent', null);
       } else if (input.kind === 'pull' && now - startedAt > FIRST_AUDIO_SECONDS * 1000) {
-        stall = `no audio within ${FIRST_AUDIO_SECONDS} s`;
+        stall = `no audio within ${FIRST_AUDIO_SECONDS} s: ${NO_AUDIO_HINT}`;
         run.stop();
-      }
+      } else if (input.kind === 'pull' && now - startedAt > NO_AUDIO_YET_SECONDS * 1000 && !this.reason)
+        // A server that answers with what is no audio (a web page, noise) keeps ffmpeg probing
+        // with no error until the restart above: the operator hears why meanwhile.
+        this.setState(this.state, `no audio yet after ${NO_AUDIO_YET_SECONDS} s: ${NO_AUDIO_HINT}`);
     }, 500);
     const ended = await run.ended;
     clearInterval(watchdog);
