@@ -54,11 +54,16 @@ export async function createSources(
   const nodes: Nodes = redis ? redisNodes(redis) : singleNode();
   const metrics = sourcesMetrics();
   const repo = sourcesRepo(db.knex);
-  const proxy = await startEgressProxy(config.allowedHosts, () => metrics.refused.inc());
+  const proxy = await startEgressProxy(
+    config.allowedHosts,
+    () => metrics.refused.inc(),
+    config.SOURCES_EGRESS_PORT,
+  );
   const secret = randomBytes(18).toString('base64url');
   let rtmp: RtmpListener | undefined;
   const push = {
     rtmpPlay: undefined as string | undefined,
+    dropRtmp: undefined as ((key: string) => Promise<void>) | undefined,
     srtBind: config.SOURCES_PUSH_BIND.includes(':')
       ? `[${config.SOURCES_PUSH_BIND}]`
       : config.SOURCES_PUSH_BIND,
@@ -165,6 +170,7 @@ export async function createSources(
           log,
         });
         push.rtmpPlay = rtmp.playUrl;
+        push.dropRtmp = rtmp.dropPublisher;
       }
       supervisor.start();
     },

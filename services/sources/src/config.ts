@@ -67,6 +67,8 @@ export const configSchema = z.object({
   SOURCES_SRT_PORTS: portRange.default([9000, 9015]),
   /** The host name encoders reach the push listeners at (shown in the push URLs). */
   SOURCES_PUBLIC_HOST: z.string().min(1).default('localhost'),
+  /** The egress proxy's loopback port (ffmpeg's HTTP(S) goes through it); 0: any free one. */
+  SOURCES_EGRESS_PORT: intVar(0, 65535).default(0),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   NGINX_PATH: z.string().min(1).default('nginx'),
   NGINX_RTMP_MODULE: z.string().min(1).default('/usr/lib/nginx/modules/ngx_rtmp_module.so'),

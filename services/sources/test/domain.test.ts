@@ -113,6 +113,25 @@ describe('ffmpeg command line', () => {
     expect(args.slice(-8)).toEqual(['-dn', '-ac', '1', '-ar', '16000', '-f', 'f32le', 'pipe:1']);
   });
 
+  test("RTMP and SRT inputs, pushed or pulled, are probed for half a second, not ffmpeg's 5 s", () => {
+    const probe = (input: Parameters<typeof ffmpegArgs>[0]) => {
+      const args = ffmpegArgs(input, { threads: 1, caFile: '/ca.pem' });
+      const at = args.indexOf('-analyzeduration');
+      return at >= 0 && at < args.indexOf('-i') ? args[at + 1] : undefined;
+    };
+    const pull = (scheme: 'rtmp' | 'rtmps' | 'srt' | 'rtsp' | 'http') =>
+      probe({ kind: 'pull', scheme, url: `${scheme}://x/a`, hls: false, proxyUrl: 'http://127.0.0.1:1' });
+    expect(probe({ kind: 'rtmp-push', url: 'rtmp://127.0.0.1:1935/live/k' })).toBe('500000');
+    expect(probe({ kind: 'srt-push', url: 'srt://127.0.0.1:9000?mode=listener' })).toBe('500000');
+    expect([pull('rtmp'), pull('rtmps'), pull('srt'), pull('rtsp'), pull('http')]).toEqual([
+      '500000',
+      '500000',
+      '500000',
+      undefined,
+      undefined,
+    ]);
+  });
+
   test('TLS inputs (RTMPS, HTTPS) verify the certificate against the CA file; others have no TLS', () => {
     const verifies = (scheme: 'rtmp' | 'rtmps' | 'srt' | 'rtsp' | 'http' | 'https') => {
       const args = ffmpegArgs(

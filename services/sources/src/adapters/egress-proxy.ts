@@ -19,6 +19,8 @@ export interface EgressProxy {
   open(onRefused: (reason: string) => void): { url: string; close(): void };
   /** Requests refused so far (for tests and metrics). */
   readonly refused: number;
+  /** The loopback port it listens on. */
+  readonly port: number;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,8 @@ function tokenOf(req: IncomingMessage): string | undefined {
 export async function startEgressProxy(
   allowed: AllowList,
   onRefusal: () => void = () => {},
+  /** The loopback port to listen on (SOURCES_EGRESS_PORT); 0: any free one. */
+  port = 0,
 ): Promise<EgressProxy> {
   const runs = new Map<string, (reason: string) => void>();
   let refused = 0;
@@ -136,17 +140,24 @@ export async function startEgressProxy(
     client.on('close', () => upstream.destroy());
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const listening = (server.address() as { port: number }).port;
   return {
     open(onRefused) {
       const token = randomBytes(12).toString('hex');
       runs.set(token, onRefused);
-      return { url: `http://${token}:x@127.0.0.1:${port}`, close: () => runs.delete(token) };
+      return { url: `http://${token}:x@127.0.0.1:${listening}`, close: () => runs.delete(token) };
     },
     get refused() {
       return refused;
     },
+    port: listening,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,6 +6,8 @@
 import { spawnTied } from './tied-process.js';
 
 export const FRAME_SAMPLES = 800;
+/** How long a stopped ffmpeg may take to close its input before it is killed. */
+const STOP_GRACE_MS = 1000;
 
 export interface FfmpegRunOptions {
   ffmpegPath: string;
@@ -80,7 +82,12 @@ export function runFfmpeg(options: FfmpegRunOptions): FfmpegRun {
   return {
     ended,
     stop: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // SIGTERM first: ffmpeg then closes its input, so an SRT encoder sending to it is told at
+      // once (killed, the encoder would wait for SRT's 5 s peer timeout). SIGKILL if it lingers.
+      child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.once('close', () => clearTimeout(kill));
     },
   };
 }

@@ -33,6 +33,22 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.schema.dropTableIfExists('src_sources');
     },
   },
+  // Caption ids were `<prefix>-<n>` with n counted here per caption; a source deleted while
+  // running had no row to count in and sent `<prefix>-0` for each last window. Ids are now
+  // `<prefix>-<run>-<n>`: the column counts runs, n counts in memory. The runs go on from the old
+  // caption count, and the old ids have one part fewer, so none can come again.
+  '0002_run_seq': {
+    async up(knex) {
+      await knex.schema.alterTable('src_sources', (t) => {
+        t.renameColumn('caption_seq', 'run_seq');
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('src_sources', (t) => {
+        t.renameColumn('run_seq', 'caption_seq');
+      });
+    },
+  },
 };
 
 const source: Knex.MigrationSource<string> = {

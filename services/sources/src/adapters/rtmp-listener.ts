@@ -8,6 +8,7 @@
  */
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@live-captions/runtime';
@@ -27,11 +28,19 @@ export interface RtmpListenerOptions {
 export interface RtmpListener {
   /** Where the sources' ffmpeg plays a key from: `rtmp://<loopback>:PORT/live`. */
   readonly playUrl: string;
+  /**
+   * Disconnects the encoder publishing with `key`, if any. Without it an encoder stays connected to
+   * nginx (which keeps taking its stream) after its source stops or is removed, with no error.
+   */
+  dropPublisher(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The address this host reaches the listener at. */
 const playHost = (bind: string) => (bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind);
+
+/** nginx-rtmp's control API (drop a publisher): a socket file in nginx's own folder, no port. */
+const controlSocket = (dir: string) => join(dir, 'control.sock');
 
 export function nginxConfig(options: RtmpListenerOptions, dir: string): string {
   const listen = options.bind.includes(':')
@@ -45,6 +54,19 @@ export function nginxConfig(options: RtmpListenerOptions, dir: string): string {
     `pid ${join(dir, 'nginx.pid')};`,
     'error_log stderr warn;',
     'events { worker_connections 512; }',
+    'http {',
+    '  access_log off;',
+    // The compiled-in temporary paths are Debian's /var/lib/nginx, which a non-root service
+    // cannot create; nothing is buffered there.
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (kind) => `  ${kind}_temp_path ${join(dir, `temp-${kind}`)};`,
+    ),
+    '  server {',
+    `    listen unix:${controlSocket(dir)};`,
+    '    location /control { rtmp_control all; }',
+    '    location / { return 404; }',
+    '  }',
+    '}',
     'rtmp {',
     // The RTMP module's access log defaults to nginx's compiled-in path (Debian's
     // /var/log/nginx/access.log), which a non-root service cannot open: nginx would refuse to
@@ -81,6 +103,8 @@ export function startRtmpListener(options: RtmpListenerOptions): RtmpListener {
   let delay = 1000;
   let timer: NodeJS.Timeout | undefined;
   const start = () => {
+    // A socket file left by an nginx that was killed would keep the next one from listening.
+    rmSync(controlSocket(dir), { force: true });
     const startedAt = Date.now();
     const proc = spawnTied(options.nginxPath, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -107,6 +131,18 @@ export function startRtmpListener(options: RtmpListenerOptions): RtmpListener {
   options.log.info({ bind: options.bind, port: options.port }, 'RTMP listener started');
   return {
     playUrl: `rtmp://${playHost(options.bind)}:${options.port}/live`,
+    dropPublisher: (key) =>
+      new Promise<void>((resolve) => {
+        const path = `/control/drop/publisher?app=live&name=${encodeURIComponent(key)}`;
+        const req = request({ socketPath: controlSocket(dir), path, timeout: 2000 }, (res) => {
+          res.resume();
+          res.once('end', () => resolve());
+        });
+        // nginx down or restarting: its publishers are gone with it.
+        req.once('error', () => resolve());
+        req.once('timeout', () => req.destroy());
+        req.end();
+      }),
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -16,7 +16,8 @@ export interface SourceRow {
   settings: SourceSettings;
   running: boolean;
   createdAt: number;
-  captionSeq: number;
+  /** Runs so far: each runner of the source takes the next for its caption ids. */
+  runSeq: number;
   captionsSent: number;
   status: SourceStatus | null;
   statusAt: number | null;
@@ -33,7 +34,7 @@ const rowOf = (r: Record<string, unknown>): SourceRow => ({
   settings: JSON.parse(String(r.settings)) as SourceSettings,
   running: Boolean(r.running),
   createdAt: Number(r.created_at),
-  captionSeq: Number(r.caption_seq),
+  runSeq: Number(r.run_seq),
   captionsSent: Number(r.captions_sent),
   status: r.status ? (JSON.parse(String(r.status)) as SourceStatus) : null,
   statusAt: r.status_at === null ? null : Number(r.status_at),
@@ -113,10 +114,10 @@ export function sourcesRepo(knex: Knex) {
       return (await table().where({ id }).del()) > 0;
     },
 
-    /** Takes the next caption number of a source (one row update, whichever replica asks). */
-    async nextCaption(id: string): Promise<number> {
-      const [row] = await table().where({ id }).increment('caption_seq', 1).returning(['caption_seq']);
-      return Number((row as { caption_seq: number } | undefined)?.caption_seq ?? 0);
+    /** Takes the next run number of a source (one row update, whichever replica asks); 0: no such source. */
+    async nextRun(id: string): Promise<number> {
+      const [row] = await table().where({ id }).increment('run_seq', 1).returning(['run_seq']);
+      return Number((row as { run_seq: number } | undefined)?.run_seq ?? 0);
     },
 
     async countSent(id: string, captions: number): Promise<void> {

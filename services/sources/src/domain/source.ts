@@ -6,6 +6,8 @@
 import { MAX_PROMPT_CHARS } from '@live-captions/audio';
 import { SENSITIVITY } from '@live-captions/capture';
 import {
+  CAPTION_TEXT_RULE,
+  captionTextFault,
   RELAY_ROOM_NAME,
   type StreamSource,
   type StreamSourceSettings,
@@ -16,15 +18,37 @@ import { STREAM_KEY } from './source-input.js';
 
 export type SourceState = StreamSourceState;
 
+/**
+ * A string within the caption text rule (`@live-captions/protocol`'s caption-text.ts): a name, the
+ * vocabulary and the word rules reach the decoder's prompt, the captions and the database, and
+ * none of them can carry a NUL (PostgreSQL refuses it) or a control character (never matched in
+ * a caption, so a rule holding one would silently never apply). The message names the character.
+ */
+const ruledText = (schema: z.ZodString) =>
+  schema.check((ctx) => {
+    const fault = captionTextFault(ctx.value);
+    if (fault)
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `has ${fault.codePoint} at ${fault.index}: ${CAPTION_TEXT_RULE}`,
+      });
+  });
+
 export const settingsSchema = z.strictObject({
   language: z
     .string()
     .regex(/^(auto|[a-z]{2,3})$/, { message: 'a language code or auto' })
     .default('en'),
   mode: z.enum(['transcribe', 'translate', 'both']).default('transcribe'),
-  vocabulary: z.string().max(MAX_PROMPT_CHARS).default(''),
+  vocabulary: ruledText(z.string().max(MAX_PROMPT_CHARS)).default(''),
   replacements: z
-    .array(z.strictObject({ from: z.string().min(1).max(200), to: z.string().max(200) }))
+    .array(
+      z.strictObject({
+        from: ruledText(z.string().min(1).max(200)),
+        to: ruledText(z.string().max(200)),
+      }),
+    )
     .max(200)
     .default([]),
   maskProfanity: z.boolean().default(false),
@@ -37,9 +61,16 @@ export type SourceSettings = z.infer<typeof settingsSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const SETTINGS_MATCH_PROTOCOL: Same<SourceSettings, StreamSourceSettings> = true;
 
+/** A source's id (a UUID, given when it is added): anything else names no source. */
+export const SOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const roomSchema = z
+  .string()
+  .regex(RELAY_ROOM_NAME, { message: 'a room name (1-128 of A-Z a-z 0-9 _ -)' });
+
 export const newSourceSchema = z.strictObject({
-  room: z.string().regex(RELAY_ROOM_NAME, { message: 'a room name (1-128 of A-Z a-z 0-9 _ -)' }),
-  name: z.string().min(1).max(100),
+  room: roomSchema,
+  name: ruledText(z.string().min(1).max(100)),
   input: z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('pull'), url: z.string().min(1) }),
     z.strictObject({ kind: z.literal('rtmp-push'), streamKey: z.string().regex(STREAM_KEY).optional() }),
@@ -52,10 +83,11 @@ export type NewSource = z.infer<typeof newSourceSchema>;
 
 export const settingsUpdateSchema = settingsSchema.partial();
 
-/** One line naming the first problem of a refused body (never its values). */
-export function bodyProblem(error: z.ZodError): string {
+/** One line naming the first problem of a refused body (never its values); `under`: the part parsed. */
+export function bodyProblem(error: z.ZodError, under?: string): string {
   const issue = error.issues[0];
-  return `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`;
+  const path = [...(under ? [under] : []), ...(issue?.path ?? [])].join('.');
+  return `${path || 'body'}: ${issue?.message ?? 'invalid'}`;
 }
 
 /** What a replica running a source reports. */

@@ -6,6 +6,8 @@ import type { AllowList } from '../domain/addresses.js';
 import {
   bodyProblem,
   newSourceSchema,
+  roomSchema,
+  SOURCE_ID,
   type SourceView,
   STATUS_STALE_MS,
   settingsUpdateSchema,
@@ -43,7 +45,10 @@ function pushUrl(row: SourceRow, deps: SourceRoutesDeps, reveal: boolean): strin
 
 export function viewOf(row: SourceRow, deps: SourceRoutesDeps): SourceView {
   const fresh = row.status !== null && row.statusAt !== null && Date.now() - row.statusAt < STATUS_STALE_MS;
-  const status = row.running && fresh ? row.status : null;
+  // This replica's own runner answers for itself: its report reaches the database only every
+  // 2 s, and a source just started (a single node) would show "waiting for a node" meanwhile.
+  const local = deps.supervisor.runner(row.id)?.status();
+  const status = row.running ? (local ?? (fresh ? row.status : null)) : null;
   return {
     id: row.id,
     room: row.room,
@@ -55,7 +60,7 @@ export function viewOf(row: SourceRow, deps: SourceRoutesDeps): SourceView {
     settings: row.settings,
     running: row.running,
     state: !row.running ? 'stopped' : (status?.state ?? 'connecting'),
-    reason: !row.running ? null : (status?.reason ?? (fresh ? null : 'waiting for a node to run it')),
+    reason: !row.running ? null : status ? status.reason : 'waiting for a node to run it',
     level: status?.level ?? 0,
     behindSeconds: status?.behindSeconds ?? 0,
     captionsSent: row.captionsSent,
@@ -68,7 +73,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
   const router = Router();
 
   const found = async (id: string): Promise<SourceRow> => {
-    const row = await deps.repo.get(id);
+    // Not asked of the database: an id that is no UUID (a NUL, say) names no source.
+    const row = SOURCE_ID.test(id) ? await deps.repo.get(id) : undefined;
     if (!row) throw new HttpError(404, 'not_found', 'No such source');
     return row;
   };
@@ -87,6 +93,9 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
 
   router.get('/sources', async (req, res) => {
     const room = typeof req.query.room === 'string' ? req.query.room : undefined;
+    const checked = room === undefined ? undefined : roomSchema.safeParse(room);
+    if (checked && !checked.success)
+      throw new HttpError(400, 'invalid_request', `room: ${checked.error.issues[0]?.message}`);
     res.json({ sources: (await deps.repo.list(room)).map((row) => viewOf(row, deps)) });
   });
 
@@ -137,7 +146,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
       throw error;
     }
     res.locals.logger.info({ source: id, room: body.room, kind: body.input.kind }, 'source added');
-    void deps.supervisor.check();
+    // Awaited, as for a start: the answer shows the source run here when this replica takes it.
+    await deps.supervisor.check();
     const row = await found(id);
     // The only answer that shows a push source's key whole: the encoder needs it once.
     res.status(201).json({
@@ -149,7 +159,7 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
   router.patch('/sources/:id', async (req, res) => {
     const row = await found(String(req.params.id));
     const parsed = settingsUpdateSchema.safeParse(req.body?.settings ?? {});
-    if (!parsed.success) throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error));
+    if (!parsed.success) throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error, 'settings'));
     await deps.repo.setSettings(row.id, { ...row.settings, ...parsed.data });
     await deps.supervisor.check();
     res.json({ source: viewOf(await found(row.id), deps) });
@@ -169,7 +179,8 @@ export function sourceRoutes(deps: SourceRoutesDeps): Router {
 
   router.delete('/sources/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!(await deps.repo.remove(id))) throw new HttpError(404, 'not_found', 'No such source');
+    if (!SOURCE_ID.test(id) || !(await deps.repo.remove(id)))
+      throw new HttpError(404, 'not_found', 'No such source');
     res.locals.logger.info({ source: id }, 'source removed');
     await deps.supervisor.check();
     res.status(204).end();
