@@ -121,7 +121,9 @@ export async function createOutputs(
       check: () => supervisor.check(),
     }),
   );
-  app.use(archiveRoutes({ archive, rooms, sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS }));
+  app.use(
+    archiveRoutes({ archive, rooms, sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS, apiKey: config.apiKey }),
+  );
   app.use((_req, res) => {
     res.status(404).json({ error: { message: 'Not found', code: 'not_found' } });
   });

@@ -90,6 +90,15 @@ test('a room created on the relay is served within 2 s, and dropped within 2 s o
   await until('the removed room dropped', async () => (await held()) === 0);
   expect(Date.now() - removed).toBeLessThan(2000);
   expect((await api(outputs.port, 'GET', archive, room.tokens.outputRead)).status).toBe(401);
+  // Its transcript outlives it: the operator (the service token) still lists and downloads it.
+  const kept = await api(outputs.port, 'GET', archive, API_KEY);
+  expect(kept.status).toBe(200);
+  const session = (kept.json as { sessions: { id: string; captions: number }[] }).sessions[0]!;
+  expect(session.captions).toBe(1);
+  const file = await fetch(`http://127.0.0.1:${outputs.port}${archive}/${session.id}.txt`, {
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
+  expect([file.status, (await file.text()).trim()]).toEqual([200, '[00:00:00] Welcome to hall B.']);
   expect(outputs.proc.logLines(/^room released$/).map((line) => line.room)).toEqual([room.outputRoom]);
   // The file's rooms stay served; no token in any line.
   expect(

@@ -16,6 +16,8 @@ export interface ArchiveRoutesDeps {
   archive: ArchiveRepo;
   rooms: () => Map<string, RoomTokens>;
   sessionIdleMs: number;
+  /** CAPTION_API_KEY: reads and deletes any room's archive, a removed room's included. */
+  apiKey?: string;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -32,8 +34,8 @@ const FILE = /^([0-9a-f-]{36})(?:\.([A-Za-z0-9-]{2,64}))?\.(srt|vtt|txt)$/;
 
 export function archiveRoutes(deps: ArchiveRoutesDeps): Router {
   const router = Router();
-  const reader = requireToken(deps.rooms, 'read');
-  const writer = requireToken(deps.rooms, 'write');
+  const reader = requireToken(deps.rooms, 'read', deps.apiKey);
+  const writer = requireToken(deps.rooms, 'write', deps.apiKey);
 
   router.get('/rooms/:room/archive', reader, async (req, res) => {
     const now = Date.now();
