@@ -16,7 +16,7 @@ RUN apt-get update \
 COPY compose/apertium-health.py /usr/local/bin/apertium-health
 # APy through the launcher `pnpm start` uses: its access log without the query strings, which
 # carry the captions being translated.
-COPY scripts/apertium-loopback.py /usr/local/lib/apertium-serve.py
+COPY packages/apertium/src/apertium-loopback.py /usr/local/lib/apertium-serve.py
 # Python reads and writes the pipelines' text as UTF-8 whatever the host's locale.
 ENV LC_ALL=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 APERTIUM_PORT=2737
 # APy may write files where it runs (a missing-word database, when asked to): /tmp, in memory.

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APERTIUM_MODES, apertiumApyScript, apertiumCommand } from './apertium.mjs';
+import { APERTIUM_MODES, apertiumApyScript, apertiumCommand } from '@live-captions/apertium';
 import { build, run } from './build.mjs';
 import { hubLink, modelHelp } from './start-text.mjs';
 

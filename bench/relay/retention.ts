@@ -16,9 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { captionFrame, parsePublish } from '../../services/relay/src/domain/frames.js';
-import { Retention, RoomLog } from '../../services/relay/src/domain/history.js';
-import { DEFAULT_LIMITS } from '../../services/relay/src/domain/limits.js';
+import { captionFrame, DEFAULT_LIMITS, parsePublish, Retention, RoomLog } from '@live-captions/relay';
 import { arg, joinAsWriter, openSocket, pause, writeRelayConfig } from './clients.js';
 import { startServer, stopServer } from './servers.js';
 

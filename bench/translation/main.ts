@@ -13,12 +13,7 @@
 
 import { createPublisher } from '@live-captions/relay-client/node';
 import { type ApertiumServer, captionsAsCaptured, startApertium } from '@live-captions/test-services';
-import {
-  chrF,
-  createEngine,
-  type TranslateTexts,
-  translateText,
-} from '../../packages/translation/src/index.js';
+import { chrF, createEngine, type TranslateTexts, translateText } from '@live-captions/translation';
 import { load1, machineLine } from '../lib/machine.js';
 import { percentile, table } from '../lib/stats.js';
 import { cpuSeconds } from '../relay/servers.js';

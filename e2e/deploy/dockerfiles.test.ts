@@ -303,7 +303,7 @@ describe('compose/apertium.Dockerfile (Apertium APy from Debian packages)', () =
     expect(runs).toContain('rm -rf /var/lib/apt/lists/*');
     // Through the launcher whose access log leaves out the query (the caption text).
     expect(keywords('COPY').map((item) => item.args)).toContain(
-      'scripts/apertium-loopback.py /usr/local/lib/apertium-serve.py',
+      'packages/apertium/src/apertium-loopback.py /usr/local/lib/apertium-serve.py',
     );
     expect(keywords('CMD').at(-1)?.args).toContain('python3 /usr/local/lib/apertium-serve.py 0.0.0.0');
   });

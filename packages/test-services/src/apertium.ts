@@ -1,13 +1,13 @@
 /**
  * A real Apertium APy (Debian's `apertium-apy` with the installed pairs of
  * /usr/share/apertium/modes) on a free loopback port, for tests and benchmarks. It runs through
- * scripts/apertium.mjs, as `pnpm start` does, so that it listens on 127.0.0.1 only. APy
+ * @live-captions/apertium, as `pnpm start` does, so that it listens on 127.0.0.1 only. APy
  * and the translation pipelines it starts form their own process group: stopping or killing it
  * ends them all, and their CPU time is measured together.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { apertiumCommand, apertiumPython } from '../../../scripts/apertium.mjs';
+import { apertiumCommand, apertiumPython } from '@live-captions/apertium';
 import { childExit } from './child-output.js';
 import { freePort } from './free-port.js';
 import { processGroupCpuSeconds } from './process-cpu.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { APERTIUM_MODES } from '../../../scripts/apertium.mjs';
+import { APERTIUM_MODES } from '@live-captions/apertium';
 
 /** A system program the tests run, and the Debian package that provides it. */
 export interface SystemProgram {

@@ -5,8 +5,8 @@ import { createHash, type Hash } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelError } from './catalog.js';
-import type { DownloadEvent, DownloadOptions } from './download.js';
 import { ensureSpace, hashInto, sizeOf, writeAll } from './download-files.js';
+import type { DownloadEvent, DownloadOptions } from './download-types.js';
 
 const MAX_BACKOFF_MS = 30_000;
 const MAX_RETRY_AFTER_MS = 120_000;

@@ -13,6 +13,9 @@ import { roomsApp } from './routes/rooms.js';
 import { upgradeHandler } from './routes/ws-upgrade.js';
 
 export { RoomsStore } from './adapters/rooms-store.js';
+// The history's parts, for the retention benchmark (bench/relay/retention.ts) through this entry.
+export { captionFrame, parsePublish } from './domain/frames.js';
+export { Retention, RoomLog } from './domain/history.js';
 export { DEFAULT_LIMITS, type RelayLimits } from './domain/limits.js';
 export type { RelayConfig } from './domain/relay-config.js';
 export { parseRelayConfig, parseRelayConfigText, RelayConfigError } from './domain/relay-config.js';

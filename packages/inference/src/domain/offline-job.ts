@@ -7,6 +7,7 @@
 import { SAMPLE_RATE } from '@live-captions/audio';
 import type { InferenceProgress, InferenceRequest, ResultSegment } from '@live-captions/protocol';
 import type { Transcription } from '@live-captions/whisper';
+import type { DecodeSlot } from './decode-slot.js';
 import {
   DEFAULT_GUARDS,
   emptyReport,
@@ -15,7 +16,6 @@ import {
   guardSegments,
 } from './guards/index.js';
 import { isSilent, sliceSeconds } from './pcm.js';
-import type { DecodeSlot } from './run-job.js';
 import { round3 } from './word-cut.js';
 
 export interface SpeechRegion {

@@ -5,29 +5,15 @@ import type {
   InferenceResult,
   ResultSegment,
 } from '@live-captions/protocol';
-import type { DecodeOptions, SpeechSegment, Transcription } from '@live-captions/whisper';
 import { InferenceError } from '../queue.js';
-import {
-  addReports,
-  DEFAULT_GUARDS,
-  emptyReport,
-  type GuardReport,
-  type GuardSettings,
-  guardSegments,
-} from './guards/index.js';
+import type { DecodeSlot } from './decode-slot.js';
+
+export type { DecodeSlot } from './decode-slot.js';
+
+import { addReports, DEFAULT_GUARDS, emptyReport, type GuardReport, guardSegments } from './guards/index.js';
 import { runOfflineDecode, speechSeconds } from './offline-job.js';
 import { isSilent, sliceSeconds } from './pcm.js';
 import { cutoffFor, cutWords, round3 } from './word-cut.js';
-
-/** What a job needs of the engine: one decode slot and the model's abilities. */
-export interface DecodeSlot {
-  multilingual: boolean;
-  decode(audio: Float32Array, options: DecodeOptions): Promise<Transcription>;
-  /** Speech regions of a clip, when the engine has a VAD model (off the JS thread, own state). */
-  detectSpeech?(audio: Float32Array): Promise<SpeechSegment[]>;
-  /** The hallucination and loop guards (default: DEFAULT_GUARDS). */
-  guards?: GuardSettings;
-}
 
 /** Shortest audio whisper.cpp decodes; it returns nothing below 100 ms. */
 const MIN_DECODE_SECONDS = 0.1;

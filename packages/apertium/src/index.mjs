@@ -1,7 +1,7 @@
 // How Apertium APy (Debian's `apertium-apy`) is started on one address: by `pnpm start`
 // (scripts/start-stack.mjs) on 127.0.0.1:2737, and by tests and benchmarks on a free loopback
 // port (packages/test-services). APy binds every interface and has no option for it, so it runs
-// through scripts/apertium-loopback.py with the interpreter of APy's own script (Debian's
+// through apertium-loopback.py (beside this file) with the interpreter of APy's own script (Debian's
 // Python, which has Tornado; another python3 first on the PATH may not).
 import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

@@ -1,4 +1,4 @@
-// Types of scripts/apertium.mjs, for the TypeScript that imports it (packages/test-services).
+// Types of index.mjs, for the TypeScript that imports it (packages/test-services).
 export declare const APERTIUM_MODES: string;
 export declare function apertiumApyScript(
   path?: string,

@@ -4,7 +4,7 @@
 # (the apertium image runs it on 0.0.0.0 of its internal network). Tornado's access log prints
 # each request's URI, and `/translate?q=...` carries the caption being translated: the query is
 # left out of those lines. Usage (with APy's interpreter):
-#   python3 scripts/apertium-loopback.py ADDRESS [apertium-apy arguments...]
+#   python3 packages/apertium/src/apertium-loopback.py ADDRESS [apertium-apy arguments...]
 import logging
 import re
 import sys
