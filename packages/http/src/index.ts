@@ -1,3 +1,4 @@
+export { embeddedV4, isPrivateAddress } from './addresses.js';
 export { corsFor, parseOriginList } from './cors.js';
 export { listenMetrics, METRICS_PATH, type ServiceMetrics, serviceMetrics } from './metrics.js';
 export { type AccessFields, correlationId, logAccess, pathOf, requestLog } from './request-log.js';
