@@ -5,7 +5,12 @@
 // the time from the fault until /health answers 200 again. Figures only; nothing fails on them.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { type RedisServer, startQueueStack, startRedisServer } from '@live-captions/test-services';
+import {
+  queuedJobs,
+  type RedisServer,
+  startQueueStack,
+  startRedisServer,
+} from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { table } from '../lib/stats.js';
 
@@ -95,7 +100,7 @@ const startStack = (redis: RedisServer, workerIds: string[], env: Record<string,
 /** Resolves once all `count` requests are jobs in Redis (running or queued): all in flight. */
 async function allQueued(inspector: Redis, queueName: string, count: number): Promise<void> {
   const jobs = async () =>
-    (await inspector.llen(`bull:${queueName}:active`)) + (await inspector.llen(`bull:${queueName}:wait`));
+    (await inspector.llen(`bull:${queueName}:active`)) + (await queuedJobs(inspector, queueName));
   while ((await jobs()) < count) await sleep(20);
 }
 

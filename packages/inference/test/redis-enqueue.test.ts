@@ -23,7 +23,9 @@ describe('enqueue', () => {
     expect(ttl).toBeLessThanOrEqual(20_000 + AUDIO_GRACE_MS);
 
     const job = await producer.queue.getJob(entry.jobId);
-    expect(await job?.getState()).toBe('waiting');
+    expect(await job?.getState()).toBe('prioritized');
+    // The request's room (or stream) had nothing else in flight: first in its turn.
+    expect(job?.opts.priority).toBe(1);
     expect(job?.data).toMatchObject({ ...entry.request, samples: entry.audio.length });
     expect(job?.data.startDeadline).toBeGreaterThanOrEqual(before + 5_000);
     expect(job?.data.startDeadline).toBeLessThanOrEqual(Date.now() + 5_000);

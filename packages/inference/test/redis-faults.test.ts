@@ -4,7 +4,7 @@
  * does. (The whole path with worker processes is in services/speech/test/faults.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { queuedJobs, type RedisServer, startRedisServer } from '@live-captions/test-services';
 import { Redis } from 'ioredis';
 import { createRedisQueue, InferenceError } from '../src/index.js';
 import { later, request, seconds } from './fixtures.js';
@@ -31,7 +31,7 @@ describe('Redis queue while Redis is away', () => {
       .submit(request(), seconds(1), { startDeadline: later(1_000) })
       .catch((error) => error);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await inspector.llen(`bull:${queueName}:wait`)).toBe(1);
+    expect(await queuedJobs(inspector, queueName)).toBe(1);
     inspector.disconnect();
 
     try {

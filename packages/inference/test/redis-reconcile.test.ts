@@ -73,7 +73,7 @@ describe('a reconcile pass', () => {
     expect(entry.jobId).not.toBe(lost);
     expect(producer.pending.get(lost)).toBeUndefined();
     expect(producer.pending.get(entry.jobId)).toBe(entry);
-    expect(await (await producer.queue.getJob(entry.jobId))?.getState()).toBe('waiting');
+    expect(await (await producer.queue.getJob(entry.jobId))?.getState()).toBe('prioritized');
     expect(await producer.redis.exists(producer.keys.audio(entry.jobId))).toBe(1);
     // The lost job's timers are gone: one request deadline, one start deadline for the new job.
     expect(entry.timers).toHaveLength(2);

@@ -17,6 +17,7 @@ export {
 export { type LogCapture, logCapture } from './log-capture.js';
 export { type PostgresCluster, reapOrphanClusters, startPostgresCluster } from './postgres-cluster.js';
 export { processGroupCpuSeconds } from './process-cpu.js';
+export { queuedJobs } from './queued-jobs.js';
 export { type RedisServer, startRedisServer } from './redis-server.js';
 export { runPostgresUrl, runRedisUrl } from './run-services.js';
 export { type ApiAnswer, callApi } from './service-api.js';

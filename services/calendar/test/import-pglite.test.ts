@@ -54,5 +54,5 @@ describe('schedule import on PGlite', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 120_000); // PGlite is one WASM process: six imports take well over jest's 30 s on a loaded CI machine.
 });

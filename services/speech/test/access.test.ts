@@ -140,7 +140,7 @@ describe('origins and CORS', () => {
       'access-control-allow-origin': UI,
       'access-control-allow-methods': 'GET, POST, DELETE',
       'access-control-allow-headers':
-        'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Backlog, X-Caption-Skipped',
+        'Authorization, Content-Type, X-Caption-Local, X-Stream-ID, X-Request-ID, X-Caption-Room, X-Caption-Backlog, X-Caption-Skipped',
       'access-control-max-age': '600',
     });
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
   type QueueStack,
+  queuedJobs,
   type RedisServer,
   type ServiceProcess as Started,
   startQueueStack,
@@ -155,7 +156,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     const streams = ['stream-restart-1', 'stream-restart-2', 'stream-restart-3'];
     const answers = streams.map((stream) => transcribe(stack.base, stream));
     await activeJob(stack);
-    await until(async () => (await inspector.llen(`bull:${stack.queueName}:wait`)) === 2, '2 queued jobs');
+    await until(async () => (await queuedJobs(inspector, stack.queueName)) === 2, '2 queued jobs');
 
     await redis.kill();
     await until(() => stack.gateway.logLines(/redis connection lost/).length === 1, 'the gateway to notice');
@@ -184,7 +185,7 @@ describe('speech path faults (gateway, workers and Redis as processes)', () => {
     // A frozen worker leaves the request queued in Redis (its announcement lives a few seconds).
     worker.child.kill('SIGSTOP');
     const inFlight = transcribe(stack.base, 'stream-in-flight');
-    await until(async () => (await inspector.llen(`bull:${stack.queueName}:wait`)) === 1, 'the queued job');
+    await until(async () => (await queuedJobs(inspector, stack.queueName)) === 1, 'the queued job');
 
     await redis.kill();
     await until(() => stack.gateway.logLines(/redis connection lost/).length === 1, 'the gateway to notice');

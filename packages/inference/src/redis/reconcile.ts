@@ -23,7 +23,7 @@ export async function reconcilePass(producer: Producer, goOn: () => boolean): Pr
         await resubmit(producer, entry);
         continue;
       }
-      // Another state (waiting, active, delayed): its events will come.
+      // Another state (waiting, prioritized, active, delayed): its events will come.
       const state = await job.getState();
       if (state === 'completed') answerWithResult(producer.pending, entry, job.returnvalue, producer.logger);
       else if (state === 'failed')

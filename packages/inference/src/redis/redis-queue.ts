@@ -147,7 +147,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisInferenceQueu
     },
 
     async status(): Promise<QueueStatus> {
-      const [workers, waiting] = await whileUp(() => Promise.all([liveWorkers(), queue.getWaitingCount()]));
+      // Jobs waiting to start: BullMQ keeps prioritized ones (all of ours: fair rooms) apart.
+      const [workers, waiting] = await whileUp(() =>
+        Promise.all([liveWorkers(), queue.getJobCountByTypes('waiting', 'prioritized')]),
+      );
       return { workers: workers.filter((worker) => worker.ready), pending: waiting };
     },
 

@@ -7,6 +7,8 @@ import type { Producer } from './producer.js';
  * is answered `queue_timeout` (the gateway's 429): removed first, so that a job can never run
  * after its submitter was told it would not.
  */
+const QUEUED = new Set(['waiting', 'prioritized']);
+
 export function armStartDeadline(producer: Producer, entry: PendingRequest, startDeadline: number): void {
   const jobId = entry.jobId;
   const timer = setTimeout(
@@ -30,7 +32,8 @@ export async function expireWaitingJob(
   if (!pending.waiting(entry)) return false;
   try {
     const job = await queue.getJob(jobId);
-    if (job?.attemptsStarted !== 0 || !(await job.isWaiting())) return false;
+    // Waiting is BullMQ's `waiting`, or `prioritized` (every job has a priority: fair rooms).
+    if (job?.attemptsStarted !== 0 || !QUEUED.has(await job.getState())) return false;
     // Throws when a worker took it at the last moment (locked): then it runs, and is answered.
     await job.remove();
     pending.settle(entry);
