@@ -7,6 +7,7 @@
  */
 import { type CaptionRoom, outputRoomOf, type RelayRoomTokens } from '@live-captions/protocol';
 import { fetchCaptionRooms, RoomsApiError, type RoomsApiProblem, relayHttpUrl } from './rooms-api.js';
+import { readRelayRooms } from './rooms-file.js';
 
 /** What the watch logs with (pino's shape); never given a token. */
 export interface RoomsWatchLogger {
@@ -81,6 +82,21 @@ export class RoomsWatch {
   setFile(file: Map<string, RelayRoomTokens>): void {
     this.file = file;
     this.merge();
+  }
+
+  /**
+   * A started watch over the relay's file at `configPath` (relay.private.json) and its rooms API:
+   * what a service that joins rooms by itself (outputs, stream sources) runs; `reloadFile()` on
+   * SIGHUP.
+   */
+  static async follow(
+    options: Omit<RoomsWatchOptions, 'file'> & { configPath: string },
+  ): Promise<RoomsWatch & { reloadFile(): void }> {
+    const watch = new RoomsWatch({ ...options, file: readRelayRooms(options.configPath) });
+    await watch.start();
+    return Object.assign(watch, {
+      reloadFile: () => watch.setFile(readRelayRooms(options.configPath)),
+    });
   }
 
   /** Asks the relay once (a failure is logged, not thrown), then every poll interval. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { RoomsWatch, readRelayRooms } from '@live-captions/relay-client/node';
+import { RoomsWatch } from '@live-captions/relay-client/node';
 import {
   closeServer,
   createLogger,
@@ -16,13 +16,12 @@ const log = createLogger('sources');
 runService(log, async () => {
   const config = loadConfig(sourcesEnvironment());
   // The rooms of the relay's file and of its rooms API, followed while the service runs.
-  const rooms = new RoomsWatch({
+  const rooms = await RoomsWatch.follow({
     relayUrl: config.RELAY_URL,
     apiKey: config.apiKey,
-    file: readRelayRooms(config.CAPTION_RELAY_CONFIG),
+    configPath: config.CAPTION_RELAY_CONFIG,
     logger: log,
   });
-  await rooms.start();
   const sources = await createSources(
     { ...config, SOURCES_DATA_DIR: resolve(config.SOURCES_DATA_DIR) },
     log,
@@ -49,7 +48,7 @@ runService(log, async () => {
 
   // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
   reloadOnHangup(log, 'rooms', () => {
-    rooms.setFile(readRelayRooms(config.CAPTION_RELAY_CONFIG));
+    rooms.reloadFile();
     void sources.supervisor.check();
     return { rooms: rooms.rooms().size };
   });
