@@ -124,7 +124,7 @@ describe('a room at a glance', () => {
       input({ activity: { source: relayRoom({ publishers: 2 }), output: relayRoom() }, publisherSince: NOW }),
     );
     expect(status.source).toBe('2 capture pages connected');
-    expect(status.trouble).toEqual(['2 publishers at once in the source room']);
+    expect(status.trouble).toEqual(['2 publishers at once']);
   });
 
   test('stream sources: each one state, seconds behind; failed, silent long or far behind is trouble', () => {
@@ -223,11 +223,14 @@ describe('a room at a glance', () => {
     expect(troubleLine([])).toBe('');
     expect(troubleLine(['a', 'b'])).toBe('Needs attention: a; b');
     expect(firstWords('  one two  ')).toBe('one two');
-    expect(boardSummary(0, 0)).toBe('');
-    expect(boardSummary(1, 0)).toBe('The room is fine');
-    expect(boardSummary(40, 0)).toBe('All 40 rooms are fine');
-    expect(boardSummary(40, 1)).toBe('1 of 40 rooms needs attention');
-    expect(boardSummary(40, 3)).toBe('3 of 40 rooms need attention');
+    expect(boardSummary(0, [])).toBe('');
+    expect(boardSummary(1, [])).toBe('The room is fine');
+    expect(boardSummary(40, [])).toBe('All 40 rooms are fine');
+    expect(boardSummary(40, ['Main hall'])).toBe('1 of 40 rooms needs attention: Main hall');
+    expect(boardSummary(40, ['A', 'B', 'C'])).toBe('3 of 40 rooms need attention: A, B, C');
+    expect(boardSummary(40, ['A', 'B', 'C', 'D', 'E', 'F'])).toBe(
+      '6 of 40 rooms need attention: A, B, C, D and 2 more',
+    );
   });
 
   test('the publisher watch: since the first refresh that saw one, reset when none', () => {

@@ -73,7 +73,7 @@ function sourcePart(input: RoomStatusInput, trouble: string[]): string {
   }
   if (publishers !== undefined && publishers >= 2)
     // Two writers interleave their captions in one room: the issue's "two publishers at once".
-    trouble.push(`${publishers} publishers at once in the source room`);
+    trouble.push(`${publishers} publishers at once`);
   if (parts.length > 0) return parts.join(' · ');
   if (publishers === undefined) return sources ? 'Source unknown (relay)' : 'Source unknown';
   if (publishers === 0) return 'No source connected';
@@ -137,11 +137,20 @@ export function troubleLine(trouble: readonly string[]): string {
   return trouble.length > 0 ? `Needs attention: ${trouble.join('; ')}` : '';
 }
 
-/** The board's summary line: "3 of 40 rooms need attention", "All 40 rooms are fine". */
-export function boardSummary(rooms: number, inTrouble: number): string {
+/** Rooms the summary names: enough to find them among 40 without reading every row. */
+const NAMED = 4;
+
+/**
+ * The board's summary line: "2 of 40 rooms need attention: Main hall, Room B", "All 40 rooms are
+ * fine"; `troubled` are the names of the rooms in trouble, in the board's order.
+ */
+export function boardSummary(rooms: number, troubled: readonly string[]): string {
   if (rooms === 0) return '';
-  if (inTrouble === 0) return rooms === 1 ? 'The room is fine' : `All ${rooms} rooms are fine`;
-  return `${inTrouble} of ${plural(rooms, 'room')} ${inTrouble === 1 ? 'needs' : 'need'} attention`;
+  const count = troubled.length;
+  if (count === 0) return rooms === 1 ? 'The room is fine' : `All ${rooms} rooms are fine`;
+  const more = count > NAMED ? ` and ${count - NAMED} more` : '';
+  const names = `${troubled.slice(0, NAMED).join(', ')}${more}`;
+  return `${count} of ${plural(rooms, 'room')} ${count === 1 ? 'needs' : 'need'} attention: ${names}`;
 }
 
 /**
