@@ -2,7 +2,8 @@
  * The stack of the caption rooms suites: a real relay with its rooms store (PGlite in a
  * temporary folder) and the service access token, the UI service pointing at it (its
  * RELAY_API_URL derived from the loopback relay), one pair of the relay's file as a `file` room,
- * and the relay's `/rooms` API called from Node to confirm what the pages did.
+ * the speech gateway (synthetic model) as the capture host, whose `/health` the board reads for
+ * the workers' line, and the relay's `/rooms` API called from Node to confirm what the pages did.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,16 +11,20 @@ import { join } from 'node:path';
 import type { CaptionRoom } from '@live-captions/protocol';
 import { newToken } from '@live-captions/secret-files';
 import { buildPages } from '@live-captions/web';
-import { type RelayUi, startRelayUi } from './relay-ui.js';
+import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { processLogs, type RelayUi, startRelayUi } from './relay-ui.js';
+import { MODEL } from './stack.js';
 
 export interface RoomsStack {
   ui: RelayUi;
   apiKey: string;
   /** The relay's HTTP API base (http://127.0.0.1:<port>/). */
   api: string;
-  /** The hub, with a capture host that is never asked (its links are only checked). */
+  /** The hub; its capture host is the gateway (the board reads its `/health`). */
   hub: string;
   captureUrl: string;
+  /** Every process's output, for a failure's message. */
+  logs(): string;
   rooms(): Promise<CaptionRoom[]>;
   create(name: string): Promise<CaptionRoom>;
   stop(): Promise<void>;
@@ -29,7 +34,8 @@ export async function startRoomsStack(): Promise<RoomsStack> {
   await buildPages();
   const dir = mkdtempSync(join(tmpdir(), 'e2e-rooms-'));
   const apiKey = newToken();
-  const captureUrl = 'http://127.0.0.1:9/';
+  const gatewayPort = await freePort();
+  const captureUrl = `http://127.0.0.1:${gatewayPort}/`;
   const ui = await startRelayUi({
     dir,
     rooms: { source: 'plenary', output: 'plenary-output' },
@@ -40,11 +46,27 @@ export async function startRoomsStack(): Promise<RoomsStack> {
     },
     uiEnv: { CAPTURE_URL: captureUrl, OUTPUTS_URL: '' },
   });
+  // Started once the UI's origin is known: the gateway answers the hub's browser from there only.
+  let gateway: ServiceProcess | undefined;
   try {
     await ui.ready();
+    gateway = startService('speech', {
+      LOG_LEVEL: 'warn',
+      CAPTION_BIND: '127.0.0.1',
+      CAPTION_PORT: String(gatewayPort),
+      CAPTION_MODEL: MODEL,
+      CAPTION_OFFLINE: '1',
+      CAPTION_THREADS: '1',
+      CAPTION_API_KEY: apiKey,
+      CAPTION_ALLOWED_ORIGINS: ui.uiOrigin,
+      CAPTION_LOCAL_ENV_FILE: join(dir, 'no-caption-local.env'),
+    });
+    const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
+    await until('the gateway', async () => (await fetch(`${captureUrl}health`, auth)).ok, 90_000);
   } catch (error) {
-    await ui.stop();
-    throw error;
+    const logs = processLogs([...ui.processes(), ...(gateway ? [gateway] : [])]);
+    await Promise.all([ui.stop(), gateway?.stop()]);
+    throw new Error(`${(error as Error).message}\n${logs}`, { cause: error });
   }
   const api = ui.relayUrl.replace(/^ws/, 'http').replace(/ws$/, '');
   const call = async (path: string, init: RequestInit = {}) => {
@@ -62,11 +84,12 @@ export async function startRoomsStack(): Promise<RoomsStack> {
     api,
     hub: `${ui.uiOrigin}/`,
     captureUrl,
+    logs: () => processLogs([...ui.processes(), gateway!]),
     rooms: async () => (await call('rooms')).rooms as CaptionRoom[],
     create: async (name) =>
       (await call('rooms', { method: 'POST', body: JSON.stringify({ name }) })).room as CaptionRoom,
     async stop() {
-      await ui.stop();
+      await Promise.all([ui.stop(), gateway?.stop()]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
