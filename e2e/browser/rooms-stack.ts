@@ -13,6 +13,7 @@ import { newToken } from '@live-captions/secret-files';
 import { buildPages } from '@live-captions/web';
 import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
 import { processLogs, type RelayUi, startRelayUi } from './relay-ui.js';
+import { boardServicesPorts, startBoardServices } from './rooms-services.js';
 import { MODEL } from './stack.js';
 
 export interface RoomsStack {
@@ -23,6 +24,9 @@ export interface RoomsStack {
   /** The hub; its capture host is the gateway (the board reads its `/health`). */
   hub: string;
   captureUrl: string;
+  /** The outputs and stream sources services' bases, when the stack has them. */
+  outputsUrl?: string;
+  sourcesUrl?: string;
   /** Every process's output, for a failure's message. */
   logs(): string;
   rooms(): Promise<CaptionRoom[]>;
@@ -30,12 +34,21 @@ export interface RoomsStack {
   stop(): Promise<void>;
 }
 
-export async function startRoomsStack(): Promise<RoomsStack> {
+export interface RoomsStackOptions {
+  /**
+   * Also the outputs and stream sources services (rooms-services.ts), posting only to
+   * `outputsHosts`; without: the site has neither.
+   */
+  services?: { outputsHosts: string };
+}
+
+export async function startRoomsStack(options: RoomsStackOptions = {}): Promise<RoomsStack> {
   await buildPages();
   const dir = mkdtempSync(join(tmpdir(), 'e2e-rooms-'));
   const apiKey = newToken();
   const gatewayPort = await freePort();
   const captureUrl = `http://127.0.0.1:${gatewayPort}/`;
+  const ports = options.services ? await boardServicesPorts() : undefined;
   const ui = await startRelayUi({
     dir,
     rooms: { source: 'plenary', output: 'plenary-output' },
@@ -44,10 +57,15 @@ export async function startRoomsStack(): Promise<RoomsStack> {
       CAPTION_API_KEY: apiKey,
       CAPTION_LOCAL_ENV_FILE: join(dir, 'no-caption-local.env'),
     },
-    uiEnv: { CAPTURE_URL: captureUrl, OUTPUTS_URL: '' },
+    uiEnv: {
+      CAPTURE_URL: captureUrl,
+      OUTPUTS_URL: ports ? `http://127.0.0.1:${ports.outputs}/` : '',
+      SOURCES_URL: ports ? `http://127.0.0.1:${ports.sources}/` : '',
+    },
   });
   // Started once the UI's origin is known: the gateway answers the hub's browser from there only.
   let gateway: ServiceProcess | undefined;
+  let services: ServiceProcess[] = [];
   try {
     await ui.ready();
     gateway = startService('speech', {
@@ -57,12 +75,25 @@ export async function startRoomsStack(): Promise<RoomsStack> {
       CAPTION_MODEL: MODEL,
       CAPTION_OFFLINE: '1',
       CAPTION_THREADS: '1',
+      // Not downloaded here: without them the gateway logs a warning per /health, which the board polls.
+      CAPTION_VAD_MODEL: 'off',
+      CAPTION_REALTIME_VAD_MODEL: join(dir, 'no-realtime-vad.bin'),
       CAPTION_API_KEY: apiKey,
       CAPTION_ALLOWED_ORIGINS: ui.uiOrigin,
       CAPTION_LOCAL_ENV_FILE: join(dir, 'no-caption-local.env'),
     });
     const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
     await until('the gateway', async () => (await fetch(`${captureUrl}health`, auth)).ok, 90_000);
+    if (ports && options.services)
+      services = await startBoardServices({
+        dir,
+        ports,
+        relayUrl: ui.relayUrl,
+        captureUrl,
+        uiOrigin: ui.uiOrigin,
+        apiKey,
+        outputsHosts: options.services.outputsHosts,
+      });
   } catch (error) {
     const logs = processLogs([...ui.processes(), ...(gateway ? [gateway] : [])]);
     await Promise.all([ui.stop(), gateway?.stop()]);
@@ -84,12 +115,15 @@ export async function startRoomsStack(): Promise<RoomsStack> {
     api,
     hub: `${ui.uiOrigin}/`,
     captureUrl,
-    logs: () => processLogs([...ui.processes(), gateway!]),
+    ...(ports
+      ? { outputsUrl: `http://127.0.0.1:${ports.outputs}/`, sourcesUrl: `http://127.0.0.1:${ports.sources}/` }
+      : {}),
+    logs: () => processLogs([...ui.processes(), gateway!, ...services]),
     rooms: async () => (await call('rooms')).rooms as CaptionRoom[],
     create: async (name) =>
       (await call('rooms', { method: 'POST', body: JSON.stringify({ name }) })).room as CaptionRoom,
     async stop() {
-      await Promise.all([ui.stop(), gateway?.stop()]);
+      await Promise.all([ui.stop(), gateway?.stop(), ...services.map((service) => service.stop())]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,11 +1,13 @@
 /**
  * The rooms board's status at a glance in chromium, on the caption rooms stack (rooms-stack.ts:
- * relay with its rooms store, UI, speech gateway as the capture host): two real relay writers in
- * one room's source room make its row say so and stand out (words and colour), with the summary
- * line naming it; a room with a capture page shows its captions of the last minute and its
- * audience readers; a service the site lacks reads "unknown"; the workers' line comes from the
- * gateway's `/health`; axe finds nothing serious or critical with a room in trouble; 40 rooms
- * with their status on 1366x768 and on a phone.
+ * relay with its rooms store, UI, speech gateway as the capture host, outputs and stream sources
+ * services) with the YouTube stand-in as the platform: two real relay writers in one room's
+ * source room make its row say so and stand out (words and colour), with the summary line naming
+ * it; a room with a capture page shows its captions of the last minute and its audience readers;
+ * a pulled stream nobody answers (failed) and a YouTube destination the platform refuses
+ * (failing) each put their room in trouble, with the reason's first words; the workers' line
+ * comes from the gateway's `/health`; axe finds nothing serious or critical with rooms in
+ * trouble; 40 rooms with their status on 1366x768 and on a phone.
  */
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import {
@@ -14,15 +16,18 @@ import {
   type RelayPublisher,
   type RelayReader,
 } from '@live-captions/relay-client/node';
+import { type StandIn, startYouTubeStandIn } from '@live-captions/test-services';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, until } from '../deploy/helpers/processes.js';
 import { axeViolations, serious } from './axe-audit.js';
 import { launchBrowser, phoneContext, screenshot, watchErrors } from './browser.js';
 import { layout, openHub, row, waitForText } from './rooms-pages.js';
 import { type RoomsStack, startRoomsStack } from './rooms-stack.js';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 let stack: RoomsStack;
+let youtube: StandIn;
 let browser: Browser;
 let desk: BrowserContext;
 let hub: Page;
@@ -30,7 +35,8 @@ let errors: string[];
 const closers: (RelayPublisher | RelayReader)[] = [];
 
 beforeAll(async () => {
-  stack = await startRoomsStack();
+  youtube = await startYouTubeStandIn();
+  stack = await startRoomsStack({ services: { outputsHosts: `127.0.0.1:${youtube.port}` } });
   browser = await launchBrowser('/dev/null');
   desk = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   for (const name of ['Main hall', 'Room B']) await stack.create(name);
@@ -40,6 +46,7 @@ afterAll(async () => {
   for (const client of closers) client.close();
   await browser?.close();
   await stack?.stop();
+  await youtube?.close();
 });
 
 const hasText = (page: Page, selector: string, text: string) => waitForText(page, selector, text, stack.logs);
@@ -55,6 +62,22 @@ async function publisher(id: string): Promise<RelayPublisher> {
 }
 
 const cell = (id: string, part: string) => `#rooms tr[data-id="${id}"] .room-status .${part}`;
+
+/** Waits (90 s: a source fails after three attempts) until room `id`'s trouble line matches. */
+async function troubleOf(id: string, pattern: RegExp): Promise<void> {
+  try {
+    await hub.waitForFunction(
+      ([selector, source]) => new RegExp(source!).test(document.querySelector(selector!)?.textContent ?? ''),
+      [cell(id, 'status-trouble'), pattern.source],
+      { timeout: 90_000 },
+    );
+  } catch (error) {
+    const now = await row(hub, id).textContent();
+    throw new Error(`${id}'s row never matched ${pattern} (it reads "${now}")\n${stack.logs()}`, {
+      cause: error,
+    });
+  }
+}
 
 describe('the board at a glance', () => {
   test('a capture page: connected, its captions of the last minute and the readers of the room', async () => {
@@ -80,8 +103,7 @@ describe('the board at a glance', () => {
     await hasText(hub, cell('room-b', 'status-source'), 'Capture page connected');
     await hasText(hub, cell('room-b', 'status-captions'), '3 captions in the last minute');
     await hasText(hub, cell('room-b', 'status-audience'), '2 readers');
-    // This site has no outputs service: that part is unknown, and not trouble.
-    await hasText(hub, cell('room-b', 'status-outputs'), 'Destinations unknown');
+    await hasText(hub, cell('room-b', 'status-outputs'), 'No destinations');
     expect(await row(hub, 'room-b').getAttribute('data-trouble')).toBeNull();
     expect(await hub.locator(cell('room-b', 'status-trouble')).isHidden()).toBe(true);
   });
@@ -126,6 +148,93 @@ describe('the board at a glance', () => {
         .locator('#rooms-summary')
         .evaluate((node) => (node.firstChild as Text & { mark?: boolean }).mark === true),
     ).toBe(true);
+  });
+});
+
+/** A call to the stream sources service with the service token. */
+function sourcesCall(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(new URL(path, stack.sourcesUrl), {
+    ...init,
+    headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': 'application/json' },
+  });
+}
+
+describe('stream sources and destinations', () => {
+  test('a failed pulled stream and a refused YouTube destination: each room in trouble, with why', async () => {
+    const lectern = await stack.create('Lectern');
+    const workshop = await stack.create('Workshop');
+    // A stream nobody serves: reconnecting, then failed (the rooms API's room is known within 2 s).
+    const dead = `rtmp://127.0.0.1:${await freePort()}/live/program`;
+    let sourceId = '';
+    await until(
+      'the sources service to take the new room',
+      async () => {
+        const response = await sourcesCall('sources', {
+          method: 'POST',
+          body: JSON.stringify({
+            room: lectern.id,
+            name: 'Dead encoder',
+            input: { kind: 'pull', url: dead },
+          }),
+        });
+        if (response.ok) sourceId = ((await response.json()) as { source: { id: string } }).source.id;
+        return response.ok;
+      },
+      15_000,
+    );
+    // YouTube refuses the stream's parameters (403): failing, with the platform's status.
+    const refused = new URL(youtube.url);
+    refused.searchParams.set('cid', 'not-this-stream');
+    const destinations = new URL(`rooms/${workshop.outputRoom}/destinations`, stack.outputsUrl);
+    const writer = {
+      Authorization: `Bearer ${workshop.tokens.outputWrite}`,
+      'Content-Type': 'application/json',
+    };
+    let destinationId = '';
+    await until(
+      'the outputs service to take the new room',
+      async () => {
+        const response = await fetch(destinations, {
+          method: 'POST',
+          headers: writer,
+          body: JSON.stringify({ kind: 'youtube', url: refused.href }),
+        });
+        if (response.ok)
+          destinationId = ((await response.json()) as { destination: { id: string } }).destination.id;
+        return response.ok;
+      },
+      15_000,
+    );
+    const output = createPublisher({
+      url: stack.ui.relayUrl,
+      room: workshop.outputRoom,
+      token: workshop.tokens.outputWrite,
+    });
+    closers.push(output);
+    // Captions keep coming, as in a session: the service's reader of the new room may join after the first.
+    let n = 0;
+    const talk = setInterval(
+      () => output.publish({ final: `For the stream ${++n}.`, id: `w-${n}`, ln: 'en' }),
+      1000,
+    );
+
+    await troubleOf('workshop', /^Needs attention: YouTube Live failing: .*403/);
+    await troubleOf('lectern', /^Needs attention: Dead encoder failed: \S/);
+    clearInterval(talk);
+    await hasText(hub, '#rooms-summary', '2 of 5 rooms need attention: Lectern, Workshop');
+    expect(await hub.locator(cell('lectern', 'status-source')).textContent()).toBe('Dead encoder: failed');
+    expect(await hub.locator(cell('workshop', 'status-outputs')).textContent()).toBe('YouTube Live: failing');
+    await screenshot(hub, 'rooms-status-failing');
+    expect((await axeViolations(hub)).filter(serious)).toEqual([]);
+
+    // Fixed (here: removed), the rooms are fine again.
+    expect((await sourcesCall(`sources/${sourceId}`, { method: 'DELETE' })).status).toBe(204);
+    const removed = await fetch(new URL(destinationId, `${destinations.href}/`), {
+      method: 'DELETE',
+      headers: writer,
+    });
+    expect(removed.status).toBe(204);
+    await hasText(hub, '#rooms-summary', 'All 5 rooms are fine');
     expect(errors).toEqual([]);
   });
 });

@@ -180,7 +180,7 @@ describe('a room at a glance', () => {
       input({
         outputs: {
           destinations: [
-            destination({}),
+            destination({ track: 'original' }),
             destination({
               id: 'd2',
               kind: 'zoom',

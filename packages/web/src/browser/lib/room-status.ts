@@ -96,7 +96,9 @@ function outputsPart(outputs: RoomOutputs | undefined, trouble: string[]): strin
   if (!outputs) return 'Destinations unknown';
   const parts: string[] = [];
   for (const destination of outputs.destinations) {
-    const name = destination.track ? `${destination.label} (${destination.track})` : destination.label;
+    // The original is what a destination takes by default: only a translation track is named.
+    const track = destination.track && destination.track !== 'original' ? destination.track : undefined;
+    const name = track ? `${destination.label} (${track})` : destination.label;
     parts.push(`${name}: ${destination.state}`);
     if (destination.state === 'failing')
       trouble.push(
