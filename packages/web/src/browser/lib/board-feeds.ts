@@ -16,6 +16,11 @@ import { isWorkersHealth, type WorkersHealth } from './workers-watch.js';
 
 /** Outputs requests in flight at once: 40 rooms are 80 requests, not to be fired all together. */
 const OUTPUTS_AT_ONCE = 6;
+/**
+ * Longest wait for one answer: a service that hangs reads "unknown" instead of holding up the
+ * board's rounds (the next one starts only when this one is done).
+ */
+const ANSWER_WITHIN_MS = 8000;
 
 export interface BoardAddresses {
   token: string;
@@ -112,11 +117,13 @@ export async function readBoardFeeds(
   withOutputs: boolean,
   fetcher: typeof fetch = (...args) => fetch(...args),
 ): Promise<BoardFeeds> {
+  const timed: typeof fetch = (input, init) =>
+    fetcher(input, { ...init, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
   const [a, s, o, w] = await Promise.all([
-    quietly(() => activity(to, fetcher)),
-    quietly(() => sources(to, fetcher)),
-    withOutputs ? quietly(() => outputs(to, rooms, fetcher)) : Promise.resolve(undefined),
-    quietly(() => workers(to, fetcher)),
+    quietly(() => activity(to, timed)),
+    quietly(() => sources(to, timed)),
+    withOutputs ? quietly(() => outputs(to, rooms, timed)) : Promise.resolve(undefined),
+    quietly(() => workers(to, timed)),
   ]);
   return { activity: a, sources: s, outputs: o, workers: w };
 }
