@@ -4,7 +4,12 @@
  * public "captioning now" page reads `public/rooms`, which needs none. Browser-safe; `fetch` is
  * injectable. Every failure is a `ServiceRequestError` carrying the relay's own message.
  */
-import type { CaptionRoom, CaptionRoomList, PublicCaptionRoom } from '@live-captions/protocol';
+import type {
+  CaptionRoom,
+  CaptionRoomActivityList,
+  CaptionRoomList,
+  PublicCaptionRoom,
+} from '@live-captions/protocol';
 import { requestProblem, ServiceRequestError, serviceRequest } from './service-request.js';
 
 const SERVICE = 'relay';
@@ -28,6 +33,12 @@ export class RoomsClient {
   async list(): Promise<CaptionRoomList> {
     const body = (await (await this.#request('rooms')).json()) as Partial<CaptionRoomList>;
     return { rooms: Array.isArray(body.rooms) ? body.rooms : [], version: String(body.version ?? '') };
+  }
+
+  /** Each caption room's source and output room now: publishers, readers, captions (the board). */
+  async activity(): Promise<CaptionRoomActivityList['rooms']> {
+    const body = (await (await this.#request('activity/rooms')).json()) as Partial<CaptionRoomActivityList>;
+    return Array.isArray(body.rooms) ? body.rooms : [];
   }
 
   /** A new room named `name`; its id is made from the name by the relay. */

@@ -35,6 +35,12 @@ export class SourcesClient {
     return Array.isArray(body.sources) ? body.sources : [];
   }
 
+  /** Every source of every room (the rooms board shows each room's). */
+  async all(): Promise<StreamSource[]> {
+    const body = (await (await this.#request('sources')).json()) as { sources?: StreamSource[] };
+    return Array.isArray(body.sources) ? body.sources : [];
+  }
+
   /** The new source; for a push source also its URL and key, which no later answer shows whole. */
   async add(source: NewStreamSource): Promise<CreatedStreamSource> {
     const response = await this.#request('sources', {

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * One row of the links hub's rooms board: the room's name, id and kind, its four links (each
+ * One row of the links hub's rooms board: the room's name, id and kind, its status at a glance
+ * (links-room-status.ts), its four links (each
  * opening its page in a new tab, with only that page's tokens), its QR code and "Use", and for a
  * room made through the API Rename (in place), New tokens and Remove. Rows are updated in place by
  * each refresh, so that a poll never moves a control being used or ends a rename being typed.
@@ -8,6 +9,8 @@
 import type { CaptionRoom } from '@live-captions/protocol';
 import { element } from '../lib/dom.js';
 import type { RoomLinks } from '../lib/room-links.js';
+import type { RoomStatus } from '../lib/room-status.js';
+import { newStatusCell } from './links-room-status.js';
 
 export interface RowActions {
   rename(room: CaptionRoom, name: string): Promise<boolean>;
@@ -20,6 +23,8 @@ export interface RowActions {
 export interface RoomRow {
   item: HTMLTableRowElement;
   update(room: CaptionRoom, links: RoomLinks): void;
+  /** The room's status at a glance (links-board-status.ts). */
+  status(status: RoomStatus | undefined): void;
 }
 
 const LINKS = [
@@ -43,9 +48,12 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
   const head = element('th');
   head.scope = 'row';
   const name = element('span', '', 'room-name');
-  head.append(name);
-  const id = element('td', '', 'room-id');
-  const kind = element('td', '', 'room-kind');
+  // The id and kind under the name rather than columns of their own: the width goes to the status.
+  const id = element('span', '', 'room-id');
+  const kind = element('span', '', 'room-kind');
+  const about = element('span', '', 'room-about');
+  about.append(id, ' · ', kind);
+  head.append(name, about);
   const open = element('td', '', 'room-open');
   const anchors = LINKS.map(([key, text]) => {
     const anchor = element('a', text);
@@ -58,7 +66,8 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
   const use = smallButton('Use');
   open.append(...anchors, qr, use);
   const manage = element('td', '', 'room-manage');
-  item.append(head, id, kind, open, manage);
+  const status = newStatusCell(item);
+  item.append(head, status.cell, open, manage);
 
   qr.addEventListener('click', () => links && actions.qr(room, links.audience));
   use.addEventListener('click', () => actions.use(room));
@@ -78,7 +87,7 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
     const cancel = smallButton('Cancel');
     const stop = () => {
       renaming = false;
-      head.replaceChildren(name);
+      head.replaceChildren(name, about);
       show();
       manage.querySelector<HTMLButtonElement>('button')?.focus();
     };
@@ -91,7 +100,7 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
       if (event.key === 'Escape') stop();
     });
     form.append(input, save, cancel);
-    head.replaceChildren(form);
+    head.replaceChildren(form, about);
     input.focus();
     input.select();
   }
@@ -140,5 +149,6 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
       links = nextLinks;
       show();
     },
+    status: status.show,
   };
 }

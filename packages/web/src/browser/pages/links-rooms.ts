@@ -13,6 +13,7 @@ import type { OverlayOptions } from '../lib/links.js';
 import { drawQr } from '../lib/qr-canvas.js';
 import { roomLinks, shortRoomLink } from '../lib/room-links.js';
 import { RoomsClient, roomsProblem } from '../lib/rooms-client.js';
+import { startBoardStatus } from './links-board-status.js';
 import { newRoomRow, type RoomRow } from './links-room-row.js';
 
 const REFRESH_MS = 3000;
@@ -48,6 +49,8 @@ let inputs: RoomsPanelInputs;
 const site = new URL('./', location.href).href;
 const rows = new Map<string, RoomRow>();
 let rooms: CaptionRoom[] = [];
+/** Asks the services for every row's status (set up when the board is shown). */
+let status: { refresh(): void } | undefined;
 
 function client(): RoomsClient | undefined {
   const baseUrl = siteConfig().relayApiUrl;
@@ -103,12 +106,14 @@ function show(): void {
   const relayUrl = inputs.relayUrl();
   const seen = new Set<string>();
   const items: HTMLElement[] = [];
+  let added = false;
   for (const room of rooms) {
     seen.add(room.id);
     let row = rows.get(room.id);
     if (!row) {
       row = newRoomRow(room, actions);
       rows.set(room.id, row);
+      added = true;
     }
     if (relayUrl) row.update(room, roomLinks(site, inputs.captureBase(), relayUrl, room, inputs.overlay()));
     items.push(row.item);
@@ -117,7 +122,7 @@ function show(): void {
   if (items.length === 0) {
     const empty = element('tr');
     const cell = element('td', 'No caption rooms yet: create the first one above.', 'hint');
-    cell.colSpan = 5;
+    cell.colSpan = 4;
     empty.append(cell);
     items.push(empty);
   }
@@ -126,6 +131,8 @@ function show(): void {
   const current = Array.from(panel.list.children);
   if (current.length !== items.length || current.some((node, index) => node !== items[index]))
     panel.list.replaceChildren(...items);
+  // A new row gets its status now rather than at the next round.
+  if (added) status?.refresh();
 }
 
 /** Reads the list and shows it; false when the relay could not be read (the status says why). */
@@ -170,6 +177,22 @@ export function startRoomsPanel(from: RoomsPanelInputs): { refresh(): void; reli
       void copyText(target.value, target);
     });
   byId('room-qr-close').addEventListener('click', () => panel.dialog.close());
+  status = startBoardStatus({
+    addresses() {
+      const token = inputs.token();
+      if (!token) return undefined;
+      const config = siteConfig();
+      return {
+        token,
+        relayApiUrl: config.relayApiUrl,
+        sourcesUrl: config.sourcesUrl,
+        outputsUrl: config.outputsUrl,
+        captureUrl: inputs.captureBase(),
+      };
+    },
+    rooms: () => rooms,
+    row: (id) => rows.get(id),
+  });
   void refresh();
   setInterval(() => {
     if (document.visibilityState === 'visible') void refresh(false);
