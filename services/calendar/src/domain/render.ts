@@ -137,6 +137,12 @@ export function renderEventTerm(row: TermRow, site: Site) {
   };
 }
 
+/**
+ * A post text as TEC's Post_Repository answers it: `trim( apply_filters( 'the_content' | 'the_excerpt', ... ) )`
+ * (get_event_data, get_venue_data, get_organizer_data), so wpautop's closing newline goes.
+ */
+const postText = (text: string) => autop(text).trimEnd();
+
 export function renderImage(image: string | null) {
   if (!image) return false as const;
   const id = /^\d+$/.test(image) ? Number(image) : 0;
@@ -175,8 +181,8 @@ function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
     ...postDates(row, site),
     url: `${site.origin}/${kind}/${row.slug}/`,
     [kind]: row.title,
-    description: autop(row.description),
-    excerpt: autop(row.excerpt),
+    description: postText(row.description),
+    excerpt: postText(row.excerpt),
     slug: row.slug,
     image: row.image ? renderImage(row.image) : null,
   };
@@ -264,8 +270,8 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     url,
     rest_url: `${restBase(site)}/events/${row.id}`,
     title: row.title,
-    description: locked ? '' : autop(row.description),
-    excerpt: locked ? '' : autop(row.excerpt),
+    description: locked ? '' : postText(row.description),
+    excerpt: locked ? '' : postText(row.excerpt),
     slug: row.slug,
     image: locked ? false : renderImage(row.image),
     all_day: flag(row.all_day),
