@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import { canPublish, canWritePosts, isEditor, type User } from '../domain/auth.js';
+import { canManageTerms, canWritePosts, type User } from '../domain/auth.js';
 import { type Method, routeSpecs } from './table.js';
 
 /** May `user` call `method` on the collection named by a route's first segment. */
 function mayUse(user: User | undefined, collection: string, method: Method): boolean {
   if (method === 'GET') return true;
-  if (collection === 'categories') return method === 'DELETE' ? isEditor(user) : canPublish(user);
-  if (collection === 'tags') return isEditor(user);
+  if (collection === 'categories' || collection === 'tags') return canManageTerms(user, collection);
   return canWritePosts(user);
 }
 
