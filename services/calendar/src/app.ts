@@ -7,6 +7,7 @@ import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
 import { type Currency, defaultCurrency } from './domain/cost.js';
 import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domain/errors.js';
+import { ownerOf } from './adapters/owners.js';
 import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
@@ -197,7 +198,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 
   const api = express.Router();
-  api.use(allowHeader());
+  api.use(allowHeader((collection, by) => ownerOf(options.knex, collection, by)));
   api.use(
     apiRouter({
       ...metaHandlers(ctx),
