@@ -55,10 +55,12 @@ describe('Allow on events', () => {
   });
 });
 
-describe.each([
+const linkedCases: ['venues' | 'organizers', 'venue' | 'organizer'][] = [
   ['venues', 'venue'],
   ['organizers', 'organizer'],
-] as const)('Allow on %s', (path, name) => {
+];
+
+describe.each(linkedCases)('Allow on %s', (path, name) => {
   it('answers per record; a missing one allows only GET (map_meta_cap: do_not_allow)', async () => {
     const theirs = (await api.by('admin').post(path, { [name]: `Admin ${name}` })).body;
     const mine = (await api.by('author').post(path, { [name]: `Author ${name}` })).body;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { type Role, ROOT, useTestApi } from './helpers.js';
+import { ROOT, type Role, useTestApi } from './helpers.js';
 
 // Issue 44 point 2: the term routes' rights as TEC 6.17.2 maps them. Term_Single_Base::can_create,
 // can_edit and can_delete are one check: edit_tribe_events and the taxonomy's manage_terms, which

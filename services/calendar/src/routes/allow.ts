@@ -54,7 +54,10 @@ function itemOf(groups: Record<string, string>): { id: number } | { slug: string
   }
 }
 
-export type OwnerLookup = (collection: PostCollection, by: { id: number } | { slug: string }) => Promise<Owned | null>;
+export type OwnerLookup = (
+  collection: PostCollection,
+  by: { id: number } | { slug: string },
+) => Promise<Owned | null>;
 
 /**
  * WordPress's headers on every answer of a matched route: `Allow` with the methods the caller
