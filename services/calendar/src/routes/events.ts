@@ -27,8 +27,8 @@ export function eventHandlers(ctx: AppContext): Handlers {
     'events.list': handle(async (req, res) => {
       const query = validate(eventListQuery, params(req));
       const site = siteOf(req, ctx);
-      const { events: page, page: paging } = await events.list(userOf(res), query, site);
-      sendList(req, res, site, 'events', { json: page }, paging);
+      const { events: page, page: paging, urls } = await events.list(userOf(res), query, site);
+      sendList(req, res, site, 'events', { json: page }, paging, urls);
     }),
     'events.read': handle(async (req, res) => {
       const by = byKey(req, keyOf(req));

@@ -18,6 +18,7 @@ import {
 import { invalidParam, refusals } from '../domain/errors.js';
 import { fragmentStore } from '../domain/fragments.js';
 import { withEventJsonLd } from '../domain/json-ld.js';
+import { eventListUrls } from '../domain/list-urls.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import type { EventListQuery, EventWrite } from '../domain/schemas.js';
@@ -191,9 +192,10 @@ export function eventService(ctx: ServiceContext) {
         const absent = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
         throw invalidParam(absent, 'geoloc_lat and geoloc_lng must be given together.');
       }
+      const bounds = dateBounds(query, ctx.timezone, ctx.now());
       const filter: EventFilter = {
         ...statusFilter(user, query.status),
-        bounds: dateBounds(query, ctx.timezone, ctx.now()),
+        bounds,
         search: query.search,
         featured: query.featured,
         ticketed: query.ticketed,
@@ -215,7 +217,8 @@ export function eventService(ctx: ServiceContext) {
       checkReferences(query, found);
       const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
       const events = pageEvents(found, remembered, viewer.scope, site, query.password);
-      return { events, page };
+      const urls = eventListUrls(query, { perPage, bounds, mayEdit: canWritePosts(user) }, site, page);
+      return { events, page, urls };
     },
 
     async read(user: User | undefined, by: EventKey, password: string | undefined, site: Site) {
