@@ -160,6 +160,18 @@ function postDates(row: PostRow, site: Site) {
   };
 }
 
+/** WordPress's post types of TEC's records, as a trashed record's link names them. */
+const postTypes = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' } as const;
+
+/**
+ * A record's `url`: its pretty permalink, or, in the trash, the plain link get_permalink gives a
+ * post no longer published (`/?p=ID&post_type=tribe_venue`, as TEC 6.17.2 answered on WordPress 7.0.4).
+ */
+const permalink = (row: PostRow, site: Site, kind: keyof typeof postTypes) =>
+  row.status === 'trash'
+    ? `${site.origin}/?p=${row.id}&post_type=${postTypes[kind]}`
+    : `${site.origin}/${kind}/${row.slug}/`;
+
 const globalIds = (row: PostRow, site: Site) => {
   const id = `${host(site)}?id=${row.id}`;
   return { global_id: id, global_id_lineage: [id] };
@@ -179,7 +191,7 @@ function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
     author: String(row.author),
     status: row.status,
     ...postDates(row, site),
-    url: `${site.origin}/${kind}/${row.slug}/`,
+    url: permalink(row, site, kind),
     [kind]: row.title,
     description: postText(row.description),
     excerpt: postText(row.excerpt),
@@ -258,7 +270,7 @@ export type EventRelations = ReturnType<typeof renderRelations>;
 export function renderEvent(row: EventRow, relations: EventRelations, site: Site, locked = false) {
   const start = parseWall(row.start_local);
   const end = parseWall(row.end_local);
-  const url = `${site.origin}/event/${row.slug}/`;
+  const url = permalink(row, site, 'event');
   const flag = (value: boolean) => (locked ? null : value);
   const cost = locked ? '' : row.cost;
   return {

@@ -27,11 +27,11 @@ import { saveEvent } from './save-event.js';
 import { renderOne, type ServiceContext } from './shared.js';
 
 /** No event with this id (also id 0). */
-export const eventNotFound = () => refusals.notFound('event');
+export const eventNotFound = (id: number) => refusals.notFound('event', id);
 
 /** No such event: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
 const missing = (by: EventKey) =>
-  'slug' in by ? invalidParam('slug', 'slug: no event with this slug.') : eventNotFound();
+  'slug' in by ? invalidParam('slug', 'slug: no event with this slug.') : eventNotFound(by.id);
 
 /** Filter references the list statement did not find: 400, as The Events Calendar. */
 function checkReferences(query: EventListQuery, found: EventPage) {
