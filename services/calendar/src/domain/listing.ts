@@ -78,10 +78,13 @@ export interface Page {
   totalPages: number;
 }
 
-/** Paging of a list; page > 1 past the end is an error (`notFoundCode` 404, or 400 for terms). */
-export function paginate(page: number, perPage: number, total: number, pastEnd: () => ApiError): Page {
+/**
+ * Paging of a list. A page > 1 past the end is `pastEnd` (events, venues, organizers: 404), or,
+ * without one, an empty page (terms: WP_REST_Terms_Controller::get_items has no such check).
+ */
+export function paginate(page: number, perPage: number, total: number, pastEnd?: () => ApiError): Page {
   const totalPages = Math.ceil(total / perPage);
-  if (page > 1 && page > totalPages) throw pastEnd();
+  if (pastEnd && page > 1 && page > totalPages) throw pastEnd();
   return { page, perPage, total, totalPages };
 }
 

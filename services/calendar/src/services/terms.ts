@@ -153,9 +153,9 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         perPage,
         (query.page - 1) * perPage,
       );
-      const page = paginate(query.page, perPage, total, () =>
-        invalidParam('page', 'The page number requested is larger than the number of pages available.'),
-      );
+      // Past the last page: 200 and an empty list, as TEC answers (Term_Archive_Base::get passes
+      // WordPress's terms controller through, which does not refuse it); issue 44.
+      const page = paginate(query.page, perPage, total);
       const paths = await categoryPaths(knex, rows);
       return { items: rows.map((row) => renderTerm(row, site, paths.get(row.id))), page };
     },
