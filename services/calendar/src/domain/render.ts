@@ -1,6 +1,6 @@
-import { autop } from './autop.js';
 import { type Currency, costDetails, displayCost } from './cost.js';
 import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
+import { compact, permalink, postText } from './post-parts.js';
 
 /** Where the API lives, as the caller reached it; every URL in a response is built from it. */
 export interface Site {
@@ -137,12 +137,6 @@ export function renderEventTerm(row: TermRow, site: Site) {
   };
 }
 
-/**
- * A post text as TEC's Post_Repository answers it: `trim( apply_filters( 'the_content' | 'the_excerpt', ... ) )`
- * (get_event_data, get_venue_data, get_organizer_data), so wpautop's closing newline goes.
- */
-const postText = (text: string) => autop(text).trimEnd();
-
 export function renderImage(image: string | null) {
   if (!image) return false as const;
   const id = /^\d+$/.test(image) ? Number(image) : 0;
@@ -160,29 +154,10 @@ function postDates(row: PostRow, site: Site) {
   };
 }
 
-/** WordPress's post types of TEC's records, as a trashed record's link names them. */
-const postTypes = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' } as const;
-
-/**
- * A record's `url`: its pretty permalink, or, in the trash, the plain link get_permalink gives a
- * post no longer published (`/?p=ID&post_type=tribe_venue`, as TEC 6.17.2 answered on WordPress 7.0.4).
- */
-const permalink = (row: PostRow, site: Site, kind: keyof typeof postTypes) =>
-  row.status === 'trash'
-    ? `${site.origin}/?p=${row.id}&post_type=${postTypes[kind]}`
-    : `${site.origin}/${kind}/${row.slug}/`;
-
 const globalIds = (row: PostRow, site: Site) => {
   const id = `${host(site)}?id=${row.id}`;
   return { global_id: id, global_id_lineage: [id] };
 };
-
-/** Drops null and empty-string fields, as venue and organizer objects omit empty ones. */
-function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(object).filter(([, v]) => v !== null && v !== '' && v !== undefined),
-  ) as Partial<T>;
-}
 
 /** The post fields venues and organizers share; the title goes out under the kind's name. */
 function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
