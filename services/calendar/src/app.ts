@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '@live-captions/runtime';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isStatementTimeout } from './adapters/db.js';
+import { ownerOf } from './adapters/owners.js';
 import type { Tokens } from './adapters/tokens.js';
 import { canWritePosts, type User } from './domain/auth.js';
 import { type Currency, defaultCurrency } from './domain/cost.js';
@@ -197,7 +198,7 @@ export function buildApp(options: AppOptions): Express {
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 
   const api = express.Router();
-  api.use(allowHeader());
+  api.use(allowHeader((collection, by) => ownerOf(options.knex, collection, by)));
   api.use(
     apiRouter({
       ...metaHandlers(ctx),

@@ -154,10 +154,15 @@ describe('DST transitions, resolved as PHP DateTime does', () => {
 describe('dateBounds', () => {
   const base = { strict_dates: false };
 
-  it('defaults to yesterday 00:00 until now + 24 months (site time)', () => {
+  // Issue 44: TEC's defaults are its arguments' ('yesterday 23:59', '+24 months'), widened to
+  // whole days like given dates (Archive_Event::get); the end used to be now + 24 months.
+  it('defaults to yesterday 00:00 until the end of the day 24 months ahead (site time)', () => {
     const bounds = dateBounds(base, 'UTC', now);
     expect(fmt(bounds.startFrom)).toBe('2030-06-14 00:00:00');
-    expect(fmt(bounds.endUntil)).toBe('2032-06-15 12:00:00');
+    expect(fmt(bounds.endUntil)).toBe('2032-06-15 23:59:59');
+    const strict = dateBounds({ strict_dates: true }, 'UTC', now);
+    expect(fmt(strict.startFrom)).toBe('2030-06-14 23:59:00');
+    expect(fmt(strict.endUntil)).toBe('2032-06-15 12:00:00');
   });
 
   it('computes the default window in the site timezone', () => {

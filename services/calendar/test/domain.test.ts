@@ -74,8 +74,8 @@ describe('refusals', () => {
     const seen = (e: { status: number; code: string }) => `${e.status} ${e.code}`;
     expect(
       [
-        refusals.notFound('event'),
-        refusals.notFound('venue'),
+        refusals.notFound('event', 1),
+        refusals.notFound('venue', 2),
         refusals.noLongerAvailable('organizer'),
         refusals.notAccessible('event'),
         refusals.passwordProtected(),

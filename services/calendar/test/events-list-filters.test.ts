@@ -127,7 +127,7 @@ describe('GET /events status and passwords', () => {
     expect(locked.body.events[0].description).toBe('');
     expect(locked.body.events[0].title).toBe('Secret Party');
     const open = await api.request.get(`${ROOT}/events?include=${ids['Secret Party']}&password=open-sesame`);
-    expect(open.body.events[0].description).toBe('<p>Only for friends</p>\n');
+    expect(open.body.events[0].description).toBe('<p>Only for friends</p>');
   });
 
   it('answers 403 for a protected single event without its password', async () => {
@@ -136,6 +136,6 @@ describe('GET /events status and passwords', () => {
     expect(res.body.code).toBe('event-password-protected');
     const ok = await api.request.get(`${ROOT}/events/${ids['Secret Party']}?password=open-sesame`);
     expect(ok.status).toBe(200);
-    expect(ok.body.description).toBe('<p>Only for friends</p>\n');
+    expect(ok.body.description).toBe('<p>Only for friends</p>');
   });
 });

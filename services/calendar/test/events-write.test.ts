@@ -148,7 +148,7 @@ describe('update events', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         title: `Partial ${method}`,
-        description: '<p>Keep me</p>\n',
+        description: '<p>Keep me</p>',
         cost: '$10',
         start_date: created.start_date,
       });
@@ -165,9 +165,9 @@ describe('update events', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(created.id);
-    expect(res.body.excerpt).toBe('<p>Short</p>\n');
+    expect(res.body.excerpt).toBe('<p>Short</p>');
     const read = await api.request.get(`${ROOT}/events/by-slug/${created.slug}`);
-    expect(read.body.excerpt).toBe('<p>Short</p>\n');
+    expect(read.body.excerpt).toBe('<p>Short</p>');
   });
 
   it('answers 404 rest-event-not-found for missing ids and 404 rest_no_route for non-digit ids', async () => {

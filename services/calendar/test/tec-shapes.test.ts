@@ -111,7 +111,9 @@ describe('time zones', () => {
   });
 });
 
-describe('HTML paragraphs (wpautop)', () => {
+// TEC's Post_Repository::get_event_data / get_venue_data / get_organizer_data answer
+// trim( apply_filters( 'the_content' ) ): wpautop's paragraphs without the last newline (issue 44).
+describe('HTML paragraphs (wpautop, trimmed as TEC)', () => {
   it('answers descriptions and excerpts of events, venues and organizers as paragraphs', async () => {
     const event = await create({
       title: 'Paragraphs',
@@ -120,14 +122,23 @@ describe('HTML paragraphs (wpautop)', () => {
       venue: { venue: 'Para Hall', description: 'A hall' },
       organizer: [{ organizer: 'Para Org', description: 'An organizer' }],
     });
-    expect(event.description).toBe('<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>\n');
-    expect(event.excerpt).toBe('<p>Short</p>\n');
-    expect(event.venue.description).toBe('<p>A hall</p>\n');
-    expect(event.organizer[0].description).toBe('<p>An organizer</p>\n');
+    expect(event.description).toBe('<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>');
+    expect(event.excerpt).toBe('<p>Short</p>');
+    expect(event.venue.description).toBe('<p>A hall</p>');
+    expect(event.organizer[0].description).toBe('<p>An organizer</p>');
     const venue = await api.request.get(`${ROOT}/venues/${event.venue.id}`);
-    expect(venue.body.description).toBe('<p>A hall</p>\n');
+    expect(venue.body.description).toBe('<p>A hall</p>');
+    const organizer = await api.request.get(`${ROOT}/organizers/${event.organizer[0].id}`);
+    expect(organizer.body.description).toBe('<p>An organizer</p>');
+    const listed = await api.request.get(`${ROOT}/events`).query({ include: String(event.id) });
+    expect(listed.body.events[0]).toMatchObject({
+      description: '<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>',
+      excerpt: '<p>Short</p>',
+      venue: { description: '<p>A hall</p>' },
+      organizer: [{ description: '<p>An organizer</p>' }],
+    });
     const html = await create({ title: 'Already HTML', description: '<ul><li>one</li></ul>' });
-    expect(html.description).toBe('<ul><li>one</li></ul>\n');
+    expect(html.description).toBe('<ul><li>one</li></ul>');
   });
 });
 

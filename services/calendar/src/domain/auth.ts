@@ -34,6 +34,19 @@ export const canPublish = (user: User | undefined) => user !== undefined && rank
 export const canWritePosts = (user: User | undefined) =>
   user !== undefined && rank[user.role] >= rank.contributor;
 
+/**
+ * The term routes' rights, as TEC 6.17.2 maps them: Term_Single_Base::can_create, can_edit and
+ * can_delete are one check, the event post type's edit_posts (edit_tribe_events: contributors
+ * and up) and the taxonomy's manage_terms. Tribe__Events__Main registers the category taxonomy
+ * with manage_terms = publish_tribe_events (authors and up); post_tag is WordPress's, whose
+ * manage_terms is manage_categories (editors and up). So authors create, edit and delete
+ * categories; contributors and subscribers manage no terms.
+ */
+export function canManageTerms(user: User | undefined, kind: 'categories' | 'tags'): boolean {
+  if (!canWritePosts(user)) return false;
+  return kind === 'categories' ? canPublish(user) : isEditor(user);
+}
+
 /** May `user` edit (or delete) `record`, as WordPress's edit_post/delete_post capabilities. */
 export function canEdit(user: User | undefined, record: Owned): boolean {
   if (!user) return false;

@@ -80,26 +80,28 @@ export const unavailable = () =>
 /** A post kind of the API: events, venues and organizers share their refusals. */
 export type PostKind = 'event' | 'venue' | 'organizer';
 
+const capitalized = (kind: PostKind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+
 /** The catalogue: one constructor per refusal, code and message fixed here only. */
 export const refusals = {
-  /** GET/update/delete of an id that does not exist. */
-  notFound: (kind: PostKind) =>
-    new ApiError(404, `rest-${kind}-not-found`, `The requested ${kind} could not be found.`),
-  /** GET of a trashed record. */
+  // Worded as TEC 6.17.2's Tribe__Events__REST__V1__Messages (no closing period where it has none).
+  /** GET/update/delete of an id that does not exist: `rest-event-not-found`, sprintf'd with the id. */
+  notFound: (kind: PostKind, id: number) =>
+    new ApiError(404, `rest-${kind}-not-found`, `${capitalized(kind)} with ID ${id} does not exist.`),
+  /** GET of a trashed record (`event-no-longer-available`). */
   noLongerAvailable: (kind: PostKind) =>
-    new ApiError(403, `${kind}-no-longer-available`, `The requested ${kind} is no longer available.`),
+    new ApiError(403, `${kind}-no-longer-available`, `This ${kind} is no longer available`),
   /** GET of a record the caller may not read (someone else's draft). */
   notAccessible: (kind: PostKind) =>
-    new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible.`),
+    new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
   /** GET of a protected event without its password. */
   passwordProtected: () =>
-    new ApiError(403, 'event-password-protected', 'The requested event is password protected.'),
+    new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password'),
   /** DELETE of a record already in the trash. */
-  inTrash: (kind: PostKind) =>
-    new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already in the trash.`),
+  inTrash: (kind: PostKind) => new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`),
   /** A page past the last one of an event, venue or organizer list. */
   archivePageNotFound: (kind: PostKind) =>
-    new ApiError(404, `${kind}-archive-page-not-found`, 'The requested archive page does not exist.'),
+    new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`),
   /**
    * A term id that does not exist (`/categories/{id}`, `/tags/{id}`, any method, a second delete
    * too): The Events Calendar validates the path's `id` before its handler runs (issue 36).

@@ -28,10 +28,12 @@ export function escJs(text: string): string {
 
 /**
  * tribe_post_excerpt: the excerpt, or else the first 55 words of the content without its tags,
- * through wpautop. `excerpt` and `description` arrive rendered (already through wpautop).
+ * through wpautop. `excerpt` and `description` arrive rendered as the REST fields are: through
+ * wpautop, then trimmed (Post_Repository trims them); tribe_post_excerpt does not trim, so the
+ * closing newline wpautop puts after every paragraph comes back.
  */
 function excerptOf(record: { excerpt?: string; description?: string }): string {
-  if (record.excerpt) return record.excerpt;
+  if (record.excerpt) return `${record.excerpt}\n`;
   const words = (record.description ?? '')
     .replace(/<[^>]*>/g, ' ')
     .split(/\s+/)

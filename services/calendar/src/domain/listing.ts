@@ -30,7 +30,8 @@ export interface DateQuery {
 
 /**
  * The date window of an event list, as The Events Calendar reads it: by default from yesterday
- * 00:00 to now + 24 months (site time); any starts_ or ends_ bound drops the defaults that were not
+ * 00:00 to the end of the day 24 months from now (site time; strict_dates: yesterday 23:59 to
+ * now + 24 months); any starts_ or ends_ bound drops the defaults that were not
  * given; without strict_dates, start_date goes to the start of its day and every other bound to
  * the end of its day.
  */
@@ -59,9 +60,13 @@ export function dateBounds(query: DateQuery, timeZone: string, now: Date = new D
     endsAfter: at(read('ends_after'), endOfDay),
     endsBefore: at(read('ends_before'), endOfDay),
   };
+  // TEC's defaults are the arguments' own ('yesterday 23:59', '+24 months'), widened to whole
+  // days like given ones unless strict_dates (Archive_Event::get, READ_args).
   if (!hasRelative) {
-    bounds.startFrom ??= fromWall(startOfDay(addDays(today, -1)), timeZone);
-    bounds.endUntil ??= fromWall(addMonths(today, 24), timeZone);
+    const yesterday = { ...addDays(today, -1), hour: 23, minute: 59, second: 0 };
+    const later = addMonths(today, 24);
+    bounds.startFrom ??= fromWall(strict ? yesterday : startOfDay(yesterday), timeZone);
+    bounds.endUntil ??= fromWall(strict ? later : endOfDay(later), timeZone);
   }
   return bounds;
 }
@@ -73,10 +78,13 @@ export interface Page {
   totalPages: number;
 }
 
-/** Paging of a list; page > 1 past the end is an error (`notFoundCode` 404, or 400 for terms). */
-export function paginate(page: number, perPage: number, total: number, pastEnd: () => ApiError): Page {
+/**
+ * Paging of a list. A page > 1 past the end is `pastEnd` (events, venues, organizers: 404), or,
+ * without one, an empty page (terms: WP_REST_Terms_Controller::get_items has no such check).
+ */
+export function paginate(page: number, perPage: number, total: number, pastEnd?: () => ApiError): Page {
   const totalPages = Math.ceil(total / perPage);
-  if (page > 1 && page > totalPages) throw pastEnd();
+  if (pastEnd && page > 1 && page > totalPages) throw pastEnd();
   return { page, perPage, total, totalPages };
 }
 

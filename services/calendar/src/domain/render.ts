@@ -1,6 +1,6 @@
-import { autop } from './autop.js';
 import { type Currency, costDetails, displayCost } from './cost.js';
 import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
+import { compact, permalink, postText } from './post-parts.js';
 
 /** Where the API lives, as the caller reached it; every URL in a response is built from it. */
 export interface Site {
@@ -159,13 +159,6 @@ const globalIds = (row: PostRow, site: Site) => {
   return { global_id: id, global_id_lineage: [id] };
 };
 
-/** Drops null and empty-string fields, as venue and organizer objects omit empty ones. */
-function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(object).filter(([, v]) => v !== null && v !== '' && v !== undefined),
-  ) as Partial<T>;
-}
-
 /** The post fields venues and organizers share; the title goes out under the kind's name. */
 function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
   return {
@@ -173,10 +166,10 @@ function postFields(row: PostRow, site: Site, kind: 'venue' | 'organizer') {
     author: String(row.author),
     status: row.status,
     ...postDates(row, site),
-    url: `${site.origin}/${kind}/${row.slug}/`,
+    url: permalink(row, site, kind),
     [kind]: row.title,
-    description: autop(row.description),
-    excerpt: autop(row.excerpt),
+    description: postText(row.description),
+    excerpt: postText(row.excerpt),
     slug: row.slug,
     image: row.image ? renderImage(row.image) : null,
   };
@@ -252,7 +245,7 @@ export type EventRelations = ReturnType<typeof renderRelations>;
 export function renderEvent(row: EventRow, relations: EventRelations, site: Site, locked = false) {
   const start = parseWall(row.start_local);
   const end = parseWall(row.end_local);
-  const url = `${site.origin}/event/${row.slug}/`;
+  const url = permalink(row, site, 'event');
   const flag = (value: boolean) => (locked ? null : value);
   const cost = locked ? '' : row.cost;
   return {
@@ -264,8 +257,8 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     url,
     rest_url: `${restBase(site)}/events/${row.id}`,
     title: row.title,
-    description: locked ? '' : autop(row.description),
-    excerpt: locked ? '' : autop(row.excerpt),
+    description: locked ? '' : postText(row.description),
+    excerpt: locked ? '' : postText(row.excerpt),
     slug: row.slug,
     image: locked ? false : renderImage(row.image),
     all_day: flag(row.all_day),

@@ -4,6 +4,7 @@ import type { Tokens } from '../adapters/tokens.js';
 import { tzAbbreviation } from '../adapters/tzdata.js';
 import type { User } from '../domain/auth.js';
 import type { Currency } from '../domain/cost.js';
+import type { ListUrls } from '../domain/list-urls.js';
 import { MAX_PER_PAGE } from '../domain/listing.js';
 import { restBase, type Site } from '../domain/render.js';
 
@@ -67,6 +68,8 @@ const COMMA = Buffer.from(',');
  * Sends a collection in The Events Calendar's envelope: items under `key`, rest_url,
  * next/previous links when they apply, total and total_pages, and the total headers. The
  * body is the text `res.json` would send, spliced from serialized items when given those.
+ * `urls`, where the list resolved its own (events, as TEC: domain/list-urls.ts), replace the
+ * links that repeat the request's query.
  */
 export function sendList(
   req: Request,
@@ -75,6 +78,7 @@ export function sendList(
   key: string,
   items: unknown[] | SerializedItems,
   page: { page: number; total: number; totalPages: number },
+  urls?: ListUrls,
 ) {
   const collection = `${restBase(site)}/${key}/`;
   const original = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
@@ -87,9 +91,9 @@ export function sendList(
     const text = query.toString();
     return text ? `${collection}?${text}` : collection;
   };
-  const body: Record<string, unknown> = { rest_url: linkTo(page.page) };
-  if (page.page < page.totalPages) body.next_rest_url = linkTo(page.page + 1);
-  if (page.page > 1) body.previous_rest_url = linkTo(page.page - 1);
+  const body: Record<string, unknown> = urls ? { ...urls } : { rest_url: linkTo(page.page) };
+  if (!urls && page.page < page.totalPages) body.next_rest_url = linkTo(page.page + 1);
+  if (!urls && page.page > 1) body.previous_rest_url = linkTo(page.page - 1);
   body.total = page.total;
   body.total_pages = page.totalPages;
   res.set({

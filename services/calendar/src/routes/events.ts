@@ -19,7 +19,7 @@ export function eventHandlers(ctx: AppContext): Handlers {
 
   const byKey = (req: { params: Record<string, unknown> }, key: 'id' | 'slug') => {
     // Id 0 names no event (The Events Calendar: 404), rather than a malformed id (400).
-    if (key === 'id' && /^0+$/.test(String(req.params.id))) throw eventNotFound();
+    if (key === 'id' && /^0+$/.test(String(req.params.id))) throw eventNotFound(0);
     return key === 'id' ? validate(idParam, req.params) : storedSlug(validate(slugParam, req.params));
   };
 
@@ -27,8 +27,8 @@ export function eventHandlers(ctx: AppContext): Handlers {
     'events.list': handle(async (req, res) => {
       const query = validate(eventListQuery, params(req));
       const site = siteOf(req, ctx);
-      const { events: page, page: paging } = await events.list(userOf(res), query, site);
-      sendList(req, res, site, 'events', { json: page }, paging);
+      const { events: page, page: paging, urls } = await events.list(userOf(res), query, site);
+      sendList(req, res, site, 'events', { json: page }, paging, urls);
     }),
     'events.read': handle(async (req, res) => {
       const by = byKey(req, keyOf(req));

@@ -62,7 +62,11 @@ export function rootDescription(base: string, namespace: string) {
       ...(spec.route.includes('(') ? {} : { _links: { self: [{ href: `${base}${spec.route}` }] } }),
     };
   }
-  return { namespace, routes, _links: { up: [{ href: base.slice(0, base.lastIndexOf(`/${namespace}`)) }] } };
+  return {
+    namespace,
+    routes,
+    _links: { up: [{ href: `${base.slice(0, base.lastIndexOf(`/${namespace}`))}/` }] },
+  };
 }
 
 const components = z.registry<{ id: string }>();

@@ -18,6 +18,7 @@ import {
 import { invalidParam, refusals } from '../domain/errors.js';
 import { fragmentStore } from '../domain/fragments.js';
 import { withEventJsonLd } from '../domain/json-ld.js';
+import { eventListUrls } from '../domain/list-urls.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import type { EventListQuery, EventWrite } from '../domain/schemas.js';
@@ -26,11 +27,11 @@ import { saveEvent } from './save-event.js';
 import { renderOne, type ServiceContext } from './shared.js';
 
 /** No event with this id (also id 0). */
-export const eventNotFound = () => refusals.notFound('event');
+export const eventNotFound = (id: number) => refusals.notFound('event', id);
 
 /** No such event: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
 const missing = (by: EventKey) =>
-  'slug' in by ? invalidParam('slug', 'slug: no event with this slug.') : eventNotFound();
+  'slug' in by ? invalidParam('slug', 'slug: no event with this slug.') : eventNotFound(by.id);
 
 /** Filter references the list statement did not find: 400, as The Events Calendar. */
 function checkReferences(query: EventListQuery, found: EventPage) {
@@ -191,9 +192,10 @@ export function eventService(ctx: ServiceContext) {
         const absent = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
         throw invalidParam(absent, 'geoloc_lat and geoloc_lng must be given together.');
       }
+      const bounds = dateBounds(query, ctx.timezone, ctx.now());
       const filter: EventFilter = {
         ...statusFilter(user, query.status),
-        bounds: dateBounds(query, ctx.timezone, ctx.now()),
+        bounds,
         search: query.search,
         featured: query.featured,
         ticketed: query.ticketed,
@@ -215,7 +217,8 @@ export function eventService(ctx: ServiceContext) {
       checkReferences(query, found);
       const page = paginate(query.page, perPage, found.total, pastEndOf('event'));
       const events = pageEvents(found, remembered, viewer.scope, site, query.password);
-      return { events, page };
+      const urls = eventListUrls(query, { perPage, bounds, mayEdit: canWritePosts(user) }, site, page);
+      return { events, page, urls };
     },
 
     async read(user: User | undefined, by: EventKey, password: string | undefined, site: Site) {

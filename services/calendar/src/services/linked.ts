@@ -49,7 +49,7 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
   const collection = `${kind}s`;
   /** No such record: 404 by id, 400 by slug (The Events Calendar validates the slug argument). */
   const missing = (by: LinkedKey) =>
-    'slug' in by ? invalidParam('slug', `slug: no ${kind} with this slug.`) : refusals.notFound(kind);
+    'slug' in by ? invalidParam('slug', `slug: no ${kind} with this slug.`) : refusals.notFound(kind, by.id);
 
   /** The stored record `by` names, when `user` may write it (`action` names the refusal). */
   async function writable(by: LinkedKey, user: User | undefined, action: 'edit' | 'delete') {

@@ -12,7 +12,7 @@ import {
   slugTaken,
   updateTerm,
 } from '../adapters/terms-repo.js';
-import { canPublish, forbidden, isEditor, type User } from '../domain/auth.js';
+import { canManageTerms, forbidden, type User } from '../domain/auth.js';
 import { invalidParam, refusals } from '../domain/errors.js';
 import { clampPerPage, paginate } from '../domain/listing.js';
 import { renderTerm, type Site, type TermKind, type TermRow, taxonomies } from '../domain/render.js';
@@ -32,12 +32,11 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
   const taxonomy = taxonomies[kind];
 
   /**
-   * Tags and every delete: editors and administrators. Creating and editing categories: authors
-   * too, as The Events Calendar ties category rights to publishing events.
+   * Every write of a term, delete included, under TEC's mapping (canManageTerms). Refused with
+   * WordPress's words for a permission_callback that says no (WP_REST_Server::respond_to_request).
    */
-  const mayWrite = (user: User | undefined, action: 'write' | 'delete') => {
-    const allowed = kind === 'categories' && action === 'write' ? canPublish(user) : isEditor(user);
-    if (!allowed) throw forbidden(user, 'Sorry, you are not allowed to manage terms.');
+  const mayWrite = (user: User | undefined) => {
+    if (!canManageTerms(user, kind)) throw forbidden(user);
   };
 
   /** A term as the routes answer it, a category's URL under its ancestors' slugs. */
@@ -154,9 +153,9 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
         perPage,
         (query.page - 1) * perPage,
       );
-      const page = paginate(query.page, perPage, total, () =>
-        invalidParam('page', 'The page number requested is larger than the number of pages available.'),
-      );
+      // Past the last page: 200 and an empty list, as TEC answers (Term_Archive_Base::get passes
+      // WordPress's terms controller through, which does not refuse it); issue 44.
+      const page = paginate(query.page, perPage, total);
       const paths = await categoryPaths(knex, rows);
       return { items: rows.map((row) => renderTerm(row, site, paths.get(row.id))), page };
     },
@@ -167,7 +166,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
 
     async create(user: User | undefined, sent: TermWrite, site: Site) {
       await knownParent(sent);
-      mayWrite(user, 'write');
+      mayWrite(user);
       const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const changes = await checkWrite(trx, input);
@@ -186,7 +185,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
     async update(user: User | undefined, id: number, sent: Partial<TermWrite>, site: Site) {
       await existing(id);
       await knownParent(sent);
-      mayWrite(user, 'write');
+      mayWrite(user);
       const input = filtered(sent, user);
       const row = await writeTransaction(knex, async (trx) => {
         const current = await findTerm(trx, taxonomy, id);
@@ -199,7 +198,7 @@ export function termService(ctx: ServiceContext, kind: TermKind) {
 
     async delete(user: User | undefined, id: number, site: Site) {
       await existing(id);
-      mayWrite(user, 'delete');
+      mayWrite(user);
       const row = await writeTransaction(knex, async (trx) => {
         const current = await findTerm(trx, taxonomy, id);
         if (!current) throw refusals.termInvalid();
