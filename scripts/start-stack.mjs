@@ -40,8 +40,9 @@ const COLOURS = {
 };
 
 /**
- * What a service needs beyond the shared environment on one machine: the editor (ui, port 8081)
- * calls the outputs service cross-origin here, where no proxy makes it same-origin; the relay
+ * What a service needs beyond the shared environment on one machine: the editor and the links hub
+ * (ui, port 8081) call the outputs and sources services cross-origin here, where no proxy makes
+ * them same-origin; the relay
  * keeps its caption rooms (the links hub's board) in PGlite under data/ (git-ignored).
  */
 const SERVICE_ENV = {
@@ -49,6 +50,8 @@ const SERVICE_ENV = {
   // other services read rooms from the relay's API).
   relay: { RELAY_DATA_DIR: 'data/relay' },
   outputs: { OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
+  // The hub's "Stream sources" panel calls it cross-origin too.
+  sources: { SOURCES_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
 };
 
 /** Lines of this script: on the terminal with the services, else on stderr (stdout is JSON). */
