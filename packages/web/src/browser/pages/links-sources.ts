@@ -7,12 +7,13 @@
  * or a push listener with its language, mode and vocabulary, and after Edit changes those of a
  * source (its address and kind stay: a new address is a new source, so that a push key is never
  * moved). A push source's address and key are shown once, right after it is created (the service
- * never shows the key whole again). Hidden when the site has no sources service.
+ * never shows the key whole again; links-push.ts). Hidden when the site has no sources service.
  */
 import type { NewStreamSource, StreamSource, StreamSourceSettings } from '@live-captions/protocol';
 import { byId, element, setStatus, siteConfig } from '../lib/dom.js';
 import { requestProblem } from '../lib/service-request.js';
 import { SourcesClient, sourceSettingsLine, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
+import { hidePush, showPush } from './links-push.js';
 
 const REFRESH_MS = 2000;
 
@@ -28,9 +29,6 @@ const panel = {
   vocabulary: byId<HTMLTextAreaElement>('source-vocabulary'),
   submit: byId<HTMLButtonElement>('source-submit'),
   cancel: byId<HTMLButtonElement>('source-cancel'),
-  push: byId('source-push'),
-  pushUrl: byId<HTMLInputElement>('push-url'),
-  pushKey: byId<HTMLInputElement>('push-key'),
   pushDone: byId<HTMLButtonElement>('push-done'),
   status: byId('sources-status'),
 };
@@ -152,6 +150,8 @@ async function act(done: string, request: (c: SourcesClient) => Promise<unknown>
 }
 
 let lastRoom = '';
+/** What the last failed list showed on the status line; undefined once a list loads. */
+let listProblem: string | undefined;
 
 async function refresh(sayWhy = true): Promise<void> {
   const c = client();
@@ -175,10 +175,15 @@ async function refresh(sayWhy = true): Promise<void> {
   }
   try {
     showSources(await c.list(room));
-    if (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error')
+    // A failed list (the service unreachable, restarting) said so in red: the list now loads, so
+    // that line is no longer true. What an action said stays until the next one.
+    const listLine = listProblem !== undefined && panel.status.textContent === listProblem;
+    listProblem = undefined;
+    if (listLine || (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error'))
       setStatus(panel.status, '', 'idle');
   } catch (error) {
-    setStatus(panel.status, requestProblem(error), 'error');
+    listProblem = requestProblem(error);
+    setStatus(panel.status, listProblem, 'error');
   }
 }
 
@@ -231,12 +236,6 @@ function stopEditing(): void {
   showFields();
 }
 
-function hidePush(): void {
-  panel.push.hidden = true;
-  panel.pushUrl.value = '';
-  panel.pushKey.value = '';
-}
-
 /** Shows the panel when the site has a sources service, and keeps it current while visible. */
 export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void } {
   inputs = from;
@@ -266,11 +265,8 @@ export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void }
       const created = await c.add(source);
       panel.name.value = '';
       panel.url.value = '';
-      if (created.push) {
-        panel.pushUrl.value = created.push.url;
-        panel.pushKey.value = created.push.streamKey;
-        panel.push.hidden = false;
-      } else hidePush();
+      if (created.push) showPush(created.push);
+      else hidePush();
     });
   });
   void refresh();
