@@ -140,22 +140,44 @@ export async function hubOpenAndToken({ session }: OperatorLoop): Promise<void> 
   ]);
   await opened.waitForFunction(() => document.body.dataset.relay === 'joined');
   await opened.close();
-  // Not remembered unless asked: a reload starts empty; ticked, it fills itself in.
+  // A reload of this tab keeps what it showed (issue 43.2: it showed "0 of 4 links ready"),
+  // the token included, still out of the address bar; the hint says where the token lives.
+  const allReady = (page: Page) =>
+    page.waitForFunction(
+      () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
+    );
+  await hub.fill('#maxlines', '2');
   await hub.reload();
-  expect(await hub.inputValue('#api-key')).toBe('');
-  await hub.fill('#api-key', stack.apiKey);
-  await hub.check('#remember-token');
-  await hub.click('#fetch');
-  await hub.waitForFunction(
+  await allReady(hub);
+  expect(await hub.inputValue('#api-key')).toBe(stack.apiKey);
+  expect(await hub.inputValue('#maxlines')).toBe('2');
+  expect(await hub.inputValue('#overlay-link')).toContain('maxlines=2');
+  expect(hub.url()).not.toContain(stack.apiKey);
+  expect(await hub.textContent('#api-key-hint')).toContain('CAPTION_API_KEY in secrets/caption-local.env');
+  // Not remembered on the device unless asked: a new tab starts empty; ticked, it fills itself in.
+  const fresh = async () => {
+    const page = await context.newPage();
+    errors[`hubTab${Object.keys(errors).length}`] = watchErrors(page);
+    await page.goto(stack.uiUrl);
+    return page;
+  };
+  let tab = await fresh();
+  expect(await tab.inputValue('#api-key')).toBe('');
+  expect(await tab.textContent('#links-status')).toBe('0 of 4 links ready.');
+  await tab.fill('#api-key', stack.apiKey);
+  await tab.check('#remember-token');
+  await tab.click('#fetch');
+  await tab.waitForFunction(
     () => document.querySelector('#fetch-status')?.textContent === 'Filled in from the capture host.',
   );
-  await hub.reload();
-  await hub.waitForFunction(
-    () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
-  );
-  expect(await hub.isChecked('#remember-token')).toBe(true);
-  await hub.uncheck('#remember-token');
-  await hub.reload();
-  expect(await hub.inputValue('#api-key')).toBe('');
+  await tab.close();
+  tab = await fresh();
+  await allReady(tab);
+  expect(await tab.isChecked('#remember-token')).toBe(true);
+  await tab.uncheck('#remember-token');
+  await tab.close();
+  tab = await fresh();
+  expect(await tab.inputValue('#api-key')).toBe('');
+  await tab.close();
   await hub.close();
 }
