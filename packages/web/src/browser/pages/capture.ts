@@ -50,8 +50,8 @@ import {
 } from './capture-form.js';
 import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
-import { tokenEntered } from './capture-token.js';
 import { sessionLine } from './capture-status.js';
+import { tokenEntered } from './capture-token.js';
 import { applyWords, vocabulary, wireWords } from './capture-words.js';
 
 const baseUrl = new URL('./', location.href).href;

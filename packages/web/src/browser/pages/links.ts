@@ -10,9 +10,9 @@ import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '.
 import { buildLinks, type OverlayOptions } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
+import { keepHub, restoreHub, watchHub } from './links-keep.js';
 import { audienceLanguage, overlayLanguage, refreshLanguages, startLanguages } from './links-languages.js';
 import { startRoomsPanel } from './links-rooms.js';
-import { keepHub, restoreHub, watchHub } from './links-keep.js';
 import { startSourcesPanel } from './links-sources.js';
 
 const input = (id: string) => byId<HTMLInputElement>(id);
