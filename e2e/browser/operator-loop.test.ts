@@ -14,7 +14,7 @@ import {
   shortcuts,
   timedPipeline,
 } from './editor-scenarios.js';
-import { captureTokenTab } from './first-event-scenarios.js';
+import { captureTokenTab, twoPublishers } from './first-event-scenarios.js';
 import { type OperatorLoop, openLoop } from './operator-loop.js';
 import { hubOpenAndToken, visualLines, wrongTokenNotice } from './overlay-scenarios.js';
 import { closeSession, printPages } from './session.js';
@@ -61,6 +61,11 @@ describe('the overlay and the links hub', () => {
     120_000,
   );
   test('capture: a token typed and left with Tab unlocks Start, as Enter does', () => captureTokenTab(loop));
+  test(
+    'two capture pages in one room both warn; the warning goes once one is left',
+    () => twoPublishers(loop),
+    150_000,
+  );
   test('no page broke its CSP or threw', () => {
     // The relay restarted under the pages; the capture page's first /health before its token.
     const expected = [/WebSocket connection to .* failed/, /status of 401 \(Unauthorized\)/];
