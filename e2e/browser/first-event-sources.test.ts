@@ -5,12 +5,15 @@
  *   answers and the list loads, that line goes (it used to stay);
  * - 43.4: a new push source's address is shown as OBS asks for it (Server, Stream Key), plus the
  *   whole address for single-field encoders; an SRT address is one field; an address at
- *   localhost is warned of, as the hub warns of phone links.
+ *   localhost is warned of, as the hub warns of phone links;
+ * - 43.5: a source publishing into a room another publisher writes into says so on its row, and
+ *   the other publisher (a capture page's relay client here) is told by the relay too.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { createPublisher } from '@live-captions/relay-client/node';
 import { newToken, relayConfigText } from '@live-captions/secret-files';
 import { buildPages } from '@live-captions/web';
 import type { Browser, Page } from 'playwright-core';
@@ -31,6 +34,13 @@ let uiOrigin: string;
 let sourcesEnv: Record<string, string>;
 let sourcesPort: number;
 let rtmpPort: number;
+let relayUrl: string;
+const tokens = {
+  sourceRead: newToken(),
+  sourceWrite: newToken(),
+  outputRead: newToken(),
+  outputWrite: newToken(),
+};
 
 const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
 
@@ -46,14 +56,8 @@ beforeAll(async () => {
   sourcesPort = await freePort();
   rtmpPort = await freePort();
   uiOrigin = `http://127.0.0.1:${uiPort}`;
-  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
+  relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
   const config = join(dir, 'relay.private.json');
-  const tokens = {
-    sourceRead: newToken(),
-    sourceWrite: newToken(),
-    outputRead: newToken(),
-    outputWrite: newToken(),
-  };
   writeFileSync(
     config,
     relayConfigText({
@@ -104,6 +108,7 @@ beforeAll(async () => {
   }
   browser = await launchBrowser('/dev/null');
   page = await (await browser.newContext()).newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
   errors = watchErrors(page);
 }, 180_000);
 
@@ -209,5 +214,42 @@ describe("a volunteer's first event: the hub's stream sources panel", () => {
     expect(
       errors.filter((e) => !/status of (422|400)|ERR_CONNECTION_REFUSED|Failed to fetch/.test(e)),
     ).toEqual([]);
+  });
+
+  test('43.5: a source in a room another publisher writes into says so on its row; the other is told too', async () => {
+    const rowOf = (name: string) => `#sources .source:has(strong:text-is("${name}"))`;
+    // The SRT source goes (Remove disconnects it): the OBS source is alone in the room again.
+    await page.click(`${rowOf('SRT encoder')} button:text-is("Remove")`);
+    await page.waitForFunction(
+      () => !document.querySelector('#sources')?.textContent?.includes('SRT encoder'),
+    );
+    expect(await page.isVisible(`${rowOf('OBS main')} .shared-room`)).toBe(false);
+    // A capture page (its relay client) publishes into the room; then a second source is added.
+    const counts: number[] = [];
+    const capture = createPublisher({
+      url: relayUrl,
+      room: ROOM,
+      token: tokens.sourceWrite,
+      onWriters: (writers) => counts.push(writers),
+    });
+    try {
+      await until('the capture page joined', () => capture.state === 'joined', 15_000);
+      expect(counts.at(-1)).toBe(2);
+      await addPush('Second encoder', 'rtmp-push');
+      await page.click('#push-done');
+      await page.waitForSelector(`${rowOf('Second encoder')} .shared-room:not([hidden])`, {
+        timeout: 30_000,
+      });
+      expect(await page.textContent(`${rowOf('Second encoder')} .shared-room`)).toMatch(
+        /^2 other publishers are writing into the room "first-event" too: their captions and these interleave/,
+      );
+      // The capture page hears it with its next caption's ack.
+      capture.publish({ final: 'Who else is here?', id: 'capture-1' });
+      await until('the ack', () => counts.at(-1) === 3, 15_000);
+      expect((await axeViolations(page)).filter(serious)).toEqual([]);
+      await screenshot(page, 'links-sources-shared-room');
+    } finally {
+      capture.close();
+    }
   });
 });

@@ -11,6 +11,7 @@
  */
 import type { NewStreamSource, StreamSource, StreamSourceSettings } from '@live-captions/protocol';
 import { byId, element, setStatus, siteConfig } from '../lib/dom.js';
+import { sharedRoomWarning } from '../lib/room-writers.js';
 import { requestProblem } from '../lib/service-request.js';
 import { SourcesClient, sourceSettingsLine, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
 import { hidePush, showPush } from './links-push.js';
@@ -55,6 +56,7 @@ interface Row {
   settings: HTMLElement;
   level: HTMLMeterElement;
   stats: HTMLElement;
+  shared: HTMLElement;
   edit: HTMLButtonElement;
   toggle: HTMLButtonElement;
   remove: HTMLButtonElement;
@@ -76,6 +78,9 @@ function newRow(source: StreamSource): Row {
   level.setAttribute('aria-label', `Audio level of ${source.name}`);
   const stats = element('span', '', 'stats');
   const settings = element('span', '', 'hint settings');
+  // Another publisher in its room (issue 43.5): said on the row, as the capture page says it.
+  const shared = element('span', '', 'shared-room');
+  shared.hidden = true;
   const edit = element('button', 'Edit');
   edit.type = 'button';
   edit.setAttribute('aria-label', `Edit the settings of ${source.name}`);
@@ -84,7 +89,7 @@ function newRow(source: StreamSource): Row {
   const remove = element('button', 'Remove', 'danger');
   remove.type = 'button';
   remove.setAttribute('aria-label', `Remove ${source.name}`);
-  const row: Row = { item, state, target, settings, level, stats, edit, toggle, remove, source };
+  const row: Row = { item, state, target, settings, level, stats, shared, edit, toggle, remove, source };
   edit.addEventListener('click', () => startEditing(row.source));
   toggle.addEventListener('click', () => {
     const running = row.source.running;
@@ -96,7 +101,7 @@ function newRow(source: StreamSource): Row {
     if (confirm(`Remove ${row.source.name}? Its captions stop; a push source's key stops working.`))
       void act(`Removed ${row.source.name}`, (c) => c.remove(row.source.id));
   });
-  item.append(title, state, target, settings, level, stats, edit, toggle, remove);
+  item.append(title, state, target, settings, level, stats, shared, edit, toggle, remove);
   return row;
 }
 
@@ -108,6 +113,10 @@ function showRow(row: Row, source: StreamSource): void {
   row.settings.textContent = sourceSettingsLine(source.settings);
   row.level.value = source.running ? source.level : 0;
   row.stats.textContent = sourceSummary(source);
+  const warning = sharedRoomWarning(source.roomWriters ?? 1, source.room);
+  if (row.shared.textContent !== (warning ?? '')) row.shared.textContent = warning ?? '';
+  row.shared.hidden = warning === undefined;
+  row.item.dataset.roomWriters = String(source.roomWriters ?? '');
   row.toggle.textContent = source.running ? 'Stop' : 'Start';
   row.toggle.setAttribute('aria-label', `${source.running ? 'Stop' : 'Start'} ${source.name}`);
 }
