@@ -53,7 +53,7 @@ describe('the overlay and the links hub', () => {
   test('a wrong token shows a notice, an unreachable relay only with notice=1: on air the captions stay and nothing shows', () =>
     wrongTokenNotice(loop));
   test('a limit in visual lines, at the top, in serif; it fits a phone', () => visualLines(loop));
-  test('the hub: Open beside Copy, the token from the start link, remembered only when asked', () =>
+  test('the hub: Open beside Copy, the token from the start link, kept by the tab across a reload, remembered on the device only when asked', () =>
     hubOpenAndToken(loop));
   test(
     'capture: a word replacement applies before publishing; the rules are kept and export as a file',
