@@ -2,10 +2,12 @@
 // `pnpm start`: the whole stack on one machine with embedded defaults, no Docker. Builds what
 // changed (scripts/build.mjs; nothing when nothing did), generates the local secrets once (never
 // overwriting), downloads a missing official model with the progress bar of `pnpm model`, then
-// runs each built service as a child process. With REDIS_URL set, a separate inference worker
-// takes the jobs. Workspace packages are imported by name once built (their `dist`). Apertium APy
-// (the outputs service's translation engine) runs beside them on 127.0.0.1:2737 when Debian's
-// `apertium-apy` is installed; without it one line says how to install it.
+// runs each built service as a child process, each on its port setting (scripts/start-ports.mjs:
+// one setting per port, the addresses and origins following a moved one). With REDIS_URL set, a
+// separate inference worker takes the jobs. Workspace packages are imported by name once built
+// (their `dist`). Apertium APy (the outputs service's translation engine) runs beside them on
+// 127.0.0.1:2737 (APERTIUM_PORT) when Debian's `apertium-apy` is installed; without it one line
+// says how to install it.
 //
 // On a terminal the services' JSON log lines are shown as coloured readable lines (pino-pretty)
 // and, once every service answers and the model is loaded, a short summary says what to open.
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APERTIUM_MODES, apertiumApyScript, apertiumCommand } from '@live-captions/apertium';
 import { build, run } from './build.mjs';
+import { serviceEnv, stackPorts } from './start-ports.mjs';
 import { hubLink, modelHelp } from './start-text.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -39,21 +42,18 @@ const COLOURS = {
   worker: ansi('32'),
 };
 
-/**
- * What a service needs beyond the shared environment on one machine: the editor (ui, port 8081)
- * calls the outputs service cross-origin here, where no proxy makes it same-origin; the relay
- * keeps its caption rooms (the links hub's board) in PGlite under data/ (git-ignored).
- */
-const SERVICE_ENV = {
-  // The caption rooms made from the hub: PGlite in data/relay (the relay alone opens it; the
-  // other services read rooms from the relay's API).
-  relay: { RELAY_DATA_DIR: 'data/relay' },
-  outputs: { OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:8081,http://127.0.0.1:8081' },
-};
-
 /** Lines of this script: on the terminal with the services, else on stderr (stdout is JSON). */
 const say = (text) => (tty ? console.log(text) : console.error(text));
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
+// Every port, one setting each (scripts/start-ports.mjs): checked before anything is built.
+let ports;
+try {
+  ports = stackPorts(process.env);
+} catch (error) {
+  say(`pnpm start: ${error.message}`);
+  process.exit(1);
+}
 
 // ---- stopping -------------------------------------------------------------------------------
 // Ctrl+C at a terminal reaches every process of the foreground group, the running step or the
@@ -124,7 +124,7 @@ try {
 // Where the outputs service looks for it by default (OUTPUTS_APERTIUM_URL). An operator who set
 // OUTPUTS_APERTIUM_URL runs their own; one already answering on the default port (Debian's
 // apertium-apy.service, say) is used as it is.
-const APERTIUM_PORT = 2737;
+const APERTIUM_PORT = ports.APERTIUM_PORT;
 const APERTIUM_URL = `http://127.0.0.1:${APERTIUM_PORT}`;
 
 async function apertiumAnswers() {
@@ -195,6 +195,15 @@ if (apertium.line) say(apertium.line);
 step = undefined;
 
 // ---- services -------------------------------------------------------------------------------
+
+const { readEnvFile } = await import('@live-captions/runtime');
+const captionLocal = readEnvFile(join(SECRETS_DIR, SECRET_FILES.captionLocal)) ?? {};
+/**
+ * What a service needs beyond the shared environment on one machine: where the others are at
+ * their ports, the browser origins of the pages that call it cross-origin here (no proxy makes
+ * them same-origin), the relay's caption rooms in PGlite under data/ (git-ignored).
+ */
+const SERVICE_ENV = serviceEnv(ports, captionLocal);
 
 const { prettyFactory } = await import('pino-pretty');
 const pretty = prettyFactory({
@@ -314,11 +323,8 @@ if (names.length === 0) say('pnpm start: no built service found under services/*
 // Ready means every service listens and the speech gateway's /health is 200, which it only is
 // once a model is loaded: from then on captions work.
 
-const { readEnvFile } = await import('@live-captions/runtime');
 // The environment wins over the file, as in the speech service itself.
-const apiKey =
-  process.env[CAPTION_LOCAL_VARS.apiKey] ||
-  readEnvFile(join(SECRETS_DIR, SECRET_FILES.captionLocal))?.[CAPTION_LOCAL_VARS.apiKey];
+const apiKey = process.env[CAPTION_LOCAL_VARS.apiKey] || captionLocal[CAPTION_LOCAL_VARS.apiKey];
 
 async function speechReady() {
   const speech = listeners.get('speech');

@@ -112,7 +112,7 @@ describe('axe-core finds nothing serious or critical', () => {
     await editor.waitForFunction(() => document.querySelector('#queue-count')?.textContent === '1');
     expect(await audit(editor, 'editor with queue')).toEqual([]);
 
-    const overlay = await open('overlay', overlayAddress(session, 'showtime=0', true));
+    const overlay = await open('overlay', overlayAddress(session, 'showtime=0&notice=1', true));
     await overlay.waitForFunction(() => document.body.dataset.relay === 'joined');
     output.publish({ final: 'On the overlay.', id: 'axe-overlay-1', ln: 'en' });
     await overlay.waitForSelector('.caption-line');

@@ -228,7 +228,7 @@ describe('a frozen relay', () => {
     await editor.goto(editorAddress(session, { mode: 'live' }));
     const overlay = await screen.newPage();
     errors.overlayFrozen = watchErrors(overlay);
-    await overlay.goto(overlayAddress(session, 'showtime=0', true));
+    await overlay.goto(overlayAddress(session, 'showtime=0&notice=1', true));
     const audience = await phone.newPage();
     errors.audienceFrozen = watchErrors(audience);
     await audience.goto(audienceAddress(session));

@@ -14,6 +14,7 @@ import {
   shortcuts,
   timedPipeline,
 } from './editor-scenarios.js';
+import { captureTokenTab, twoPublishers } from './first-event-scenarios.js';
 import { type OperatorLoop, openLoop } from './operator-loop.js';
 import { hubOpenAndToken, visualLines, wrongTokenNotice } from './overlay-scenarios.js';
 import { closeSession, printPages } from './session.js';
@@ -49,14 +50,21 @@ describe('the editor keeps pace', () => {
 });
 
 describe('the overlay and the links hub', () => {
-  test('a wrong token or an unreachable relay shows a notice, gone once fixed', () => wrongTokenNotice(loop));
+  test('a wrong token shows a notice, an unreachable relay only with notice=1: on air the captions stay and nothing shows', () =>
+    wrongTokenNotice(loop));
   test('a limit in visual lines, at the top, in serif; it fits a phone', () => visualLines(loop));
-  test('the hub: Open beside Copy, the token from the start link, remembered only when asked', () =>
+  test('the hub: Open beside Copy, the token from the start link, kept by the tab across a reload, remembered on the device only when asked', () =>
     hubOpenAndToken(loop));
   test(
     'capture: a word replacement applies before publishing; the rules are kept and export as a file',
     () => wordRules(loop),
     120_000,
+  );
+  test('capture: a token typed and left with Tab unlocks Start, as Enter does', () => captureTokenTab(loop));
+  test(
+    'two capture pages in one room both warn; the warning goes once one is left',
+    () => twoPublishers(loop),
+    150_000,
   );
   test('no page broke its CSP or threw', () => {
     // The relay restarted under the pages; the capture page's first /health before its token.

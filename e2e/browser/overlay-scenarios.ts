@@ -25,7 +25,8 @@ async function openOverlay(session: Session, query: string, keys: Record<string,
 const notice = (page: Page) =>
   page.$eval('#overlay-notice', (node) => ((node as HTMLElement).hidden ? '' : (node.textContent ?? '')));
 
-export async function wrongTokenNotice({ session }: OperatorLoop): Promise<void> {
+export async function wrongTokenNotice(loop: OperatorLoop): Promise<void> {
+  const { session } = loop;
   const { stack, errors } = session;
   const room = stack.rooms.output;
   const wrong = await openOverlay(session, '', { room, relayReadToken: 'x'.repeat(43) });
@@ -41,20 +42,45 @@ export async function wrongTokenNotice({ session }: OperatorLoop): Promise<void>
   expect(await notice(wrong)).toBe('');
   await wrong.close();
 
-  // The relay goes away (restarted): the notice shows while it is unreachable, then goes.
-  const watched = await openOverlay(session, '', { room, relayReadToken: stack.tokens.outputRead });
+  // The relay goes away (restarted). With notice=1 (a preview) the notice shows while it is
+  // unreachable, then goes. On air (no notice=1, issue 43.3) the overlay keeps its caption and
+  // shows nothing, its link's state only in body[data-relay] (for custom CSS).
+  const keys = { room, relayReadToken: stack.tokens.outputRead };
+  const watched = await openOverlay(session, 'notice=1', keys);
   errors.unreachable = watchErrors(watched);
-  await watched.waitForFunction(() => document.body.dataset.relay === 'joined');
+  const onAir = await openOverlay(session, 'showtime=0', keys);
+  errors.onAir = watchErrors(onAir);
+  for (const page of [watched, onAir])
+    await page.waitForFunction(() => document.body.dataset.relay === 'joined');
+  show(loop, 'Still on the picture through a relay blip.');
+  await onAir.waitForSelector('.caption-line:text("Still on the picture")');
   const shown = watched.waitForFunction(
     () => /unreachable/.test(document.querySelector('#overlay-notice:not([hidden])')?.textContent ?? ''),
     null,
     { timeout: 30_000, polling: 50 },
   );
+  // Sampled every 50 ms on the on-air overlay: was it ever lost, did a notice ever show.
+  await onAir.evaluate(() => {
+    const seen = { lost: false, notice: false, captionGone: false };
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    setInterval(() => {
+      if (document.body.dataset.relay === 'lost') seen.lost = true;
+      if (!(document.querySelector('#overlay-notice') as HTMLElement).hidden) seen.notice = true;
+      if (!document.querySelector('.caption-line')) seen.captionGone = true;
+    }, 50);
+  });
   await stack.restartRelay();
   await shown;
-  await watched.waitForFunction(() => document.body.dataset.relay === 'joined', null, { timeout: 30_000 });
+  for (const page of [watched, onAir])
+    await page.waitForFunction(() => document.body.dataset.relay === 'joined', null, { timeout: 30_000 });
   expect(await notice(watched)).toBe('');
+  expect(await onAir.evaluate(() => (window as unknown as { seen: object }).seen)).toEqual({
+    lost: true,
+    notice: false,
+    captionGone: false,
+  });
   await watched.close();
+  await onAir.close();
 }
 
 export async function visualLines(loop: OperatorLoop): Promise<void> {
@@ -114,22 +140,44 @@ export async function hubOpenAndToken({ session }: OperatorLoop): Promise<void> 
   ]);
   await opened.waitForFunction(() => document.body.dataset.relay === 'joined');
   await opened.close();
-  // Not remembered unless asked: a reload starts empty; ticked, it fills itself in.
+  // A reload of this tab keeps what it showed (issue 43.2: it showed "0 of 4 links ready"),
+  // the token included, still out of the address bar; the hint says where the token lives.
+  const allReady = (page: Page) =>
+    page.waitForFunction(
+      () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
+    );
+  await hub.fill('#maxlines', '2');
   await hub.reload();
-  expect(await hub.inputValue('#api-key')).toBe('');
-  await hub.fill('#api-key', stack.apiKey);
-  await hub.check('#remember-token');
-  await hub.click('#fetch');
-  await hub.waitForFunction(
+  await allReady(hub);
+  expect(await hub.inputValue('#api-key')).toBe(stack.apiKey);
+  expect(await hub.inputValue('#maxlines')).toBe('2');
+  expect(await hub.inputValue('#overlay-link')).toContain('maxlines=2');
+  expect(hub.url()).not.toContain(stack.apiKey);
+  expect(await hub.textContent('#api-key-hint')).toContain('CAPTION_API_KEY in secrets/caption-local.env');
+  // Not remembered on the device unless asked: a new tab starts empty; ticked, it fills itself in.
+  const fresh = async () => {
+    const page = await context.newPage();
+    errors[`hubTab${Object.keys(errors).length}`] = watchErrors(page);
+    await page.goto(stack.uiUrl);
+    return page;
+  };
+  let tab = await fresh();
+  expect(await tab.inputValue('#api-key')).toBe('');
+  expect(await tab.textContent('#links-status')).toBe('0 of 4 links ready.');
+  await tab.fill('#api-key', stack.apiKey);
+  await tab.check('#remember-token');
+  await tab.click('#fetch');
+  await tab.waitForFunction(
     () => document.querySelector('#fetch-status')?.textContent === 'Filled in from the capture host.',
   );
-  await hub.reload();
-  await hub.waitForFunction(
-    () => document.querySelector('#links-status')?.textContent === 'All four links are ready.',
-  );
-  expect(await hub.isChecked('#remember-token')).toBe(true);
-  await hub.uncheck('#remember-token');
-  await hub.reload();
-  expect(await hub.inputValue('#api-key')).toBe('');
+  await tab.close();
+  tab = await fresh();
+  await allReady(tab);
+  expect(await tab.isChecked('#remember-token')).toBe(true);
+  await tab.uncheck('#remember-token');
+  await tab.close();
+  tab = await fresh();
+  expect(await tab.inputValue('#api-key')).toBe('');
+  await tab.close();
   await hub.close();
 }

@@ -136,6 +136,17 @@ describe('pnpm start', () => {
       headers: { Authorization: `Bearer ${apiKey}` },
     });
     expect(listed.status).toBe(200);
+    // The hub's "Stream sources" panel on the UI's origin is let in (issue 43: it said "cannot
+    // be reached" under `pnpm start`).
+    const sourcesPreflight = await fetch('http://127.0.0.1:8084/sources?room=captions', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:8081',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
+    expect(sourcesPreflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8081');
     expect(started.output()).toMatch(/sources\s+http:\/\/localhost:8084\/health/);
     // Apertium APy on the outputs service's default address, on loopback only, with the pairs.
     const pairs = (await (await fetch('http://127.0.0.1:2737/listPairs')).json()) as {

@@ -84,6 +84,12 @@ export const relayJoinedSchema = z.strictObject({
    * while it is up (it sends a beat frame when nothing else went out for that long).
    */
   beatMs: z.optional(count(1)),
+  /**
+   * To a write socket: the write sockets joined to the room on this relay node now, this one
+   * included. More than 1 means captions from several publishers interleave in the room (two
+   * capture pages, a page and a stream source): the publishers warn. Absent from older relays.
+   */
+  writers: z.optional(count(1)),
 });
 
 /** A string of at most `max` characters, as readers take it (see `captionFields`). */
@@ -135,6 +141,8 @@ export const relayAckSchema = z.strictObject({
   ack: relayDeliverySchema,
   epoch: z.string(),
   sequence: count(1),
+  /** The room's write sockets on this node when the publish was taken (as `joined.writers`). */
+  writers: z.optional(count(1)),
 });
 
 /**

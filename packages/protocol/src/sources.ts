@@ -55,6 +55,12 @@ export interface StreamSource {
   captionsSent: number;
   since: string | null;
   node: string | null;
+  /**
+   * While it runs: the write sockets of its room on the relay, its own included; more than 1,
+   * another publisher (a capture page, another source) writes into the room too and their
+   * captions interleave. Absent until the relay said, and from services of an earlier version.
+   */
+  roomWriters?: number;
 }
 
 /** `POST /sources`' answer: the new source, and for a push source its URL and key, shown this once. */

@@ -5,6 +5,7 @@ import {
   type RelayCaptionFields,
   type RelayDelivery,
   type RelayJoin,
+  type RelayJoined,
   type RelayPublish,
   type RelayServerFrame,
 } from '@live-captions/protocol';
@@ -29,6 +30,11 @@ export interface RelayPublisherOptions extends RelayConnectionOptions {
    */
   maxPerSecond?: number;
   onAck?: (ack: RelayAck) => void;
+  /**
+   * The room's write sockets on the relay node, this one included (its `joined` and each ack say
+   * it; relays of an earlier version do not): more than 1, another publisher writes there too.
+   */
+  onWriters?: (writers: number) => void;
   /** Called whenever the number of unacked captions changes. */
   onQueue?: (queued: number) => void;
 }
@@ -129,7 +135,8 @@ export class RelayPublisher extends RelayConnection<RelayPublisherOptions> {
     };
   }
 
-  protected onJoined(): void {
+  protected onJoined(joined: RelayJoined): void {
+    if (joined.writers !== undefined) this.options.onWriters?.(joined.writers);
     this.inFlight = undefined;
     this.flush();
   }
@@ -142,6 +149,7 @@ export class RelayPublisher extends RelayConnection<RelayPublisherOptions> {
     clearTimeout(this.ackTimer);
     this.queue.shift();
     this.inFlight = undefined;
+    if (frame.writers !== undefined) this.options.onWriters?.(frame.writers);
     this.options.onAck?.(frame);
     this.options.onQueue?.(this.queue.length);
     this.flush();

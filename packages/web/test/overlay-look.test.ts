@@ -60,9 +60,15 @@ describe('a limit in visual lines', () => {
 describe('the overlay notice', () => {
   test('wrong token, unreachable relay, none once joined', () => {
     expect(relayNotice('stopped', 1008)).toMatch(/refused \(wrong or old token\)/);
-    expect(relayNotice('lost')).toMatch(/unreachable/);
+    expect(relayNotice('lost', undefined, true)).toMatch(/unreachable/);
     expect(relayNotice('waiting')).toBeUndefined();
     expect(relayNotice('joined')).toBeUndefined();
     expect(relayNotice('connecting')).toBeUndefined();
+  });
+
+  test('on air (no notice=1) a relay blip shows nothing; a refused link still shows', () => {
+    expect(relayNotice('lost')).toBeUndefined();
+    expect(relayNotice('lost', undefined, false)).toBeUndefined();
+    expect(relayNotice('stopped', 1008, false)).toMatch(/refused/);
   });
 });

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { apiKeyProblem, trustedProxiesVar } from '@live-captions/http';
+import { apiKeyProblem, parseOriginList, trustedProxiesVar } from '@live-captions/http';
 import {
+  ConfigError,
   intVar,
   parseEnv,
   portVar,
@@ -48,11 +49,19 @@ export const relayEnvSchema = z.object({
   ).optional(),
   /** How often a node reads the rooms' version: other nodes' changes reach it within this. */
   RELAY_ROOMS_POLL_MS: intVar(100, 10_000).default(1000),
+  /**
+   * Browser origins allowed besides the config file's `origins` (comma-separated, the format of
+   * the gateway's CAPTION_ALLOWED_ORIGINS): `pnpm start` adds the UI's and the capture page's
+   * when their ports are moved, without rewriting the generated file.
+   */
+  RELAY_ALLOWED_ORIGINS: z.string().default(''),
 });
 
-export interface RelayEnv extends z.infer<typeof relayEnvSchema> {
+export interface RelayEnv extends Omit<z.infer<typeof relayEnvSchema>, 'RELAY_ALLOWED_ORIGINS'> {
   RELAY_NODE_ID: string;
   REDIS_URL: string | undefined;
+  /** RELAY_ALLOWED_ORIGINS, parsed. */
+  allowedOrigins: string[];
 }
 
 const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
@@ -63,12 +72,24 @@ export function relayEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.P
 }
 
 export function loadRelayEnv(env: NodeJS.ProcessEnv = process.env): RelayEnv {
-  const values = parseEnv(relayEnvSchema, env);
+  const { RELAY_ALLOWED_ORIGINS, ...values } = parseEnv(relayEnvSchema, env);
+  const issues: string[] = [];
+  const allowedOrigins = [...parseOriginList('RELAY_ALLOWED_ORIGINS', RELAY_ALLOWED_ORIGINS, issues)];
+  if (issues.length > 0) throw new ConfigError(issues);
   return {
     ...values,
     RELAY_NODE_ID: values.RELAY_NODE_ID ?? `${hostname()}-${process.pid}`.slice(0, 64),
     REDIS_URL: values.REDIS_URL,
+    allowedOrigins,
   };
+}
+
+/** The config file's settings with RELAY_ALLOWED_ORIGINS added to its origins (each once). */
+export function withEnvOrigins<T extends { origins: string[] }>(
+  config: T,
+  env: Pick<RelayEnv, 'allowedOrigins'>,
+): T {
+  return { ...config, origins: [...new Set([...config.origins, ...env.allowedOrigins])] };
 }
 
 /** Where a Redis URL points, without its credentials: for logs. */

@@ -4,14 +4,14 @@ import { createLogger, reloadOnHangup, runService, stopOnSignals } from '@live-c
 import { readRelayConfig } from './adapters/config-file.js';
 import { RoomsStore } from './adapters/rooms-store.js';
 import { createRelay } from './app.js';
-import { loadRelayEnv, redisTarget, relayEnvironment } from './config.js';
+import { loadRelayEnv, redisTarget, relayEnvironment, withEnvOrigins } from './config.js';
 
 const log = createLogger('relay');
 
 runService(log, async () => {
   // Settings: environment, then the private configuration file; refuse to start on any error.
   const env = loadRelayEnv(relayEnvironment());
-  const config = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+  const config = withEnvOrigins(readRelayConfig(env.CAPTION_RELAY_CONFIG), env);
   // Caption rooms made at runtime need a durable store: PostgreSQL, or PGlite in a folder.
   const store =
     env.DATABASE_URL || env.RELAY_DATA_DIR
@@ -47,7 +47,7 @@ runService(log, async () => {
 
   // SIGHUP re-reads the config file; an invalid file keeps the running configuration.
   reloadOnHangup(log, 'configuration', () => {
-    const next = readRelayConfig(env.CAPTION_RELAY_CONFIG);
+    const next = withEnvOrigins(readRelayConfig(env.CAPTION_RELAY_CONFIG), env);
     relay.reload(next);
     return { rooms: next.rooms.size, origins: next.origins };
   });

@@ -7,7 +7,7 @@ import { ConfigError } from '@live-captions/runtime';
 import { errorThrown } from '@live-captions/test-services';
 import { readRelayConfig } from '../src/adapters/config-file.js';
 import { DEFAULT_LIMITS, parseRelayConfig, RelayConfigError } from '../src/app.js';
-import { loadRelayEnv, redisTarget } from '../src/config.js';
+import { loadRelayEnv, redisTarget, withEnvOrigins } from '../src/config.js';
 import { configFile, OUTPUT, SOURCE, TOKENS } from './helpers.js';
 
 function issues(input: unknown): string[] {
@@ -135,7 +135,23 @@ describe('relay environment', () => {
       RELAY_REDIS_FANOUT: 'stream',
       RELAY_ROOMS_POLL_MS: 1000,
       REDIS_URL: undefined,
+      allowedOrigins: [],
     });
+  });
+
+  it("adds RELAY_ALLOWED_ORIGINS to the file's origins, each once, and names a wrong entry", () => {
+    const env = loadRelayEnv({ RELAY_ALLOWED_ORIGINS: 'http://localhost:9081, http://127.0.0.1:9081' });
+    expect(env.allowedOrigins).toEqual(['http://localhost:9081', 'http://127.0.0.1:9081']);
+    const file = { origins: ['http://localhost:8081', 'http://127.0.0.1:9081'], rooms: 'kept' };
+    expect(withEnvOrigins(file, env)).toEqual({
+      origins: ['http://localhost:8081', 'http://127.0.0.1:9081', 'http://localhost:9081'],
+      rooms: 'kept',
+    });
+    const { message } = errorThrown(
+      () => loadRelayEnv({ RELAY_ALLOWED_ORIGINS: 'http://evil.example.org' }),
+      ConfigError,
+    );
+    expect(message).toContain('RELAY_ALLOWED_ORIGINS');
   });
 
   it('takes REDIS_URL for cluster mode and never echoes it, even when wrong', () => {

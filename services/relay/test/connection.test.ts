@@ -116,6 +116,30 @@ describe('join', () => {
     reader.close();
   });
 
+  it('tells each publisher how many write sockets the room has, in its joined and its acks (issue 43.5)', async () => {
+    const { url } = await start();
+    const first = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    expect(first.frames[0]).toMatchObject({ joined: SOURCE, role: 'write', writers: 1 });
+    await publishAll(first, ['alone'], 'publisher_000000001');
+    expect(first.frames.at(-1)).toMatchObject({ sequence: 1, writers: 1 });
+    // A second publisher (another capture page, a stream source) joins: it is told at once, the
+    // first at its next caption.
+    const second = await Client.join(url, SOURCE, 'write', TOKENS.sourceWrite);
+    expect(second.frames[0]).toMatchObject({ writers: 2 });
+    await publishAll(first, ['shared'], 'publisher_000000002');
+    expect(first.frames.at(-1)).toMatchObject({ writers: 2 });
+    // Readers and the other room do not count.
+    const reader = await Client.join(url, SOURCE, 'read', TOKENS.sourceRead);
+    expect(reader.frames[0]).not.toHaveProperty('writers');
+    const other = await Client.join(url, OUTPUT, 'write', TOKENS.outputWrite);
+    expect(other.frames[0]).toMatchObject({ writers: 1 });
+    second.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await publishAll(first, ['alone again'], 'publisher_000000003');
+    expect(first.frames.at(-1)).toMatchObject({ writers: 1 });
+    for (const client of [first, reader, other]) client.close();
+  });
+
   it.each([
     ['a wrong token', SOURCE, 'read', 'x'.repeat(40)],
     ['an unknown room', 'nowhere', 'read', TOKENS.sourceRead],

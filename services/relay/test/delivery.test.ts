@@ -30,10 +30,11 @@ describe('publish', () => {
     writer.send({ msg: true, interm: 'World', id: 'b-2', delivery: { client: CLIENT, sequence: 2 } });
     writer.send(first);
     const acks = (await writer.count(4)).slice(1);
+    // `writers`: the room's one publisher (issue 43.5).
     expect(acks).toEqual([
-      { ack: { client: CLIENT, sequence: 1 }, epoch, sequence: 1 },
-      { ack: { client: CLIENT, sequence: 2 }, epoch, sequence: 2 },
-      { ack: { client: CLIENT, sequence: 1 }, epoch, sequence: 1 },
+      { ack: { client: CLIENT, sequence: 1 }, epoch, sequence: 1, writers: 1 },
+      { ack: { client: CLIENT, sequence: 2 }, epoch, sequence: 2, writers: 1 },
+      { ack: { client: CLIENT, sequence: 1 }, epoch, sequence: 1, writers: 1 },
     ]);
     await reader.count(3);
     // `at`: when the relay took each publish, on its clock.

@@ -26,7 +26,7 @@ function settings(env: NodeJS.ProcessEnv) {
     () => loadConfig(env),
     () => loadEngineConfig(env),
   );
-  return { config, engine, relay: loadRelayTokens(config.relayTokensFile) };
+  return { config, engine, relay: loadRelayTokens(config.relayTokensFile, env) };
 }
 
 async function main(): Promise<void> {

@@ -191,6 +191,18 @@ describe('relay settings', () => {
         .join('\n'),
     );
     expect(loadRelayTokens(file)?.sourceRoom).toBe('source');
+    // The environment's addresses win over the file's (`pnpm start` with moved ports), checked alike.
+    const moved = loadRelayTokens(file, {
+      RELAY_ADDRESS: 'ws://localhost:9080/ws',
+      RELAY_SITE: 'http://localhost:9081/',
+    });
+    expect(moved).toMatchObject({
+      relayUrl: 'ws://localhost:9080/ws',
+      site: 'http://localhost:9081/',
+      sourceRoom: 'source',
+    });
+    expect(moved?.links.overlay?.startsWith('http://localhost:9081/overlay.html#')).toBe(true);
+    expect(() => loadRelayTokens(file, { RELAY_ADDRESS: 'http://x' })).toThrow(ConfigError);
     writeFileSync(file, 'RELAY_ADDRESS=http://x\n');
     expect(() => loadRelayTokens(file)).toThrow(ConfigError);
   });

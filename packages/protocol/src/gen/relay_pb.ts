@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file relay.proto.
  */
 export const file_relay: GenFile = /*@__PURE__*/
-  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIukBCgRKb2luEhAKCHByb3RvY29sGAEgASgNEgwKBGpvaW4YAiABKAkSGQoEcm9sZRgDIAEoDjILLnJlbGF5LlJvbGUSDQoFdG9rZW4YBCABKAkSIgoGY3Vyc29yGAUgASgLMg0ucmVsYXkuQ3Vyc29ySACIAQESEQoEYmVhdBgGIAEoCEgBiAEBEhYKCXJlcGxheV9tcxgHIAEoDUgCiAEBEhcKCmRlbGl2ZXJpZXMYCCABKAhIA4gBAUIJCgdfY3Vyc29yQgcKBV9iZWF0QgwKCl9yZXBsYXlfbXNCDQoLX2RlbGl2ZXJpZXMivwEKBkpvaW5lZBIOCgZqb2luZWQYASABKAkSGQoEcm9sZRgCIAEoDjILLnJlbGF5LlJvbGUSEAoIcHJvdG9jb2wYAyABKA0SDQoFZXBvY2gYBCABKAkSDAoEbmV4dBgFIAEoDRIjCgNnYXAYBiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMcmV0ZW50aW9uX21zGAcgASgNEhQKB2JlYXRfbXMYCCABKA1IAIgBAUIKCghfYmVhdF9tcyIsCghEZWxpdmVyeRIOCgZjbGllbnQYASABKAkSEAoIc2VxdWVuY2UYAiABKA0i9gEKB1B1Ymxpc2gSCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIhCghkZWxpdmVyeRgIIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5EhQKB3RyaW1tZWQYCSABKAhIBIgBAUIGCgR0ZXh0QggKBl9sYWJlbEIFCgNfbG5CBAoCX2NCCgoIX3RyaW1tZWQiRAoDQWNrEhwKA2FjaxgBIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5Eg0KBWVwb2NoGAIgASgJEhAKCHNlcXVlbmNlGAMgASgNIr4CCgdDYXB0aW9uEgsKA21zZxgBIAEoCBIPCgVmaW5hbBgCIAEoCUgAEhAKBmludGVybRgDIAEoCUgAEiIKAmlkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhIKBWxhYmVsGAUgASgJSAGIAQESDwoCbG4YBiABKAlIAogBARIOCgFjGAcgASgISAOIAQESHAoFcmVsYXkYCCABKAsyDS5yZWxheS5DdXJzb3ISFAoHdHJpbW1lZBgJIAEoCEgEiAEBEg8KAmF0GAogASgBSAWIAQESJgoIZGVsaXZlcnkYCyABKAsyDy5yZWxheS5EZWxpdmVyeUgGiAEBQgYKBHRleHRCCAoGX2xhYmVsQgUKA19sbkIECgJfY0IKCghfdHJpbW1lZEIFCgNfYXRCCwoJX2RlbGl2ZXJ5Ii8KA0dhcBILCgNnYXAYASABKAkSDQoFZXBvY2gYAiABKAkSDAoEbmV4dBgDIAEoDSIUCgRCZWF0EgwKBGJlYXQYASABKAgqGwoEUm9sZRIICgRyZWFkEAASCQoFd3JpdGUQATLdAQoFUmVsYXkSKAoESm9pbhILLnJlbGF5LkpvaW4aDS5yZWxheS5Kb2luZWQiBIi1GAESKwoHUHVibGlzaBIOLnJlbGF5LlB1Ymxpc2gaCi5yZWxheS5BY2siBIi1GAISKwoHQ2FwdGlvbhIOLnJlbGF5LkNhcHRpb24aCi5ocnBjLlZvaWQiBIi1GAMSIwoDR2FwEgoucmVsYXkuR2FwGgouaHJwYy5Wb2lkIgSItRgEEiUKBEJlYXQSCy5yZWxheS5CZWF0GgouaHJwYy5Wb2lkIgSItRgFGgSAtRgBYgZwcm90bzM", [file_google_protobuf_struct, file_hrpc]);
+  fileDesc("CgtyZWxheS5wcm90bxIFcmVsYXkiKQoGQ3Vyc29yEg0KBWVwb2NoGAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIukBCgRKb2luEhAKCHByb3RvY29sGAEgASgNEgwKBGpvaW4YAiABKAkSGQoEcm9sZRgDIAEoDjILLnJlbGF5LlJvbGUSDQoFdG9rZW4YBCABKAkSIgoGY3Vyc29yGAUgASgLMg0ucmVsYXkuQ3Vyc29ySACIAQESEQoEYmVhdBgGIAEoCEgBiAEBEhYKCXJlcGxheV9tcxgHIAEoDUgCiAEBEhcKCmRlbGl2ZXJpZXMYCCABKAhIA4gBAUIJCgdfY3Vyc29yQgcKBV9iZWF0QgwKCl9yZXBsYXlfbXNCDQoLX2RlbGl2ZXJpZXMi4QEKBkpvaW5lZBIOCgZqb2luZWQYASABKAkSGQoEcm9sZRgCIAEoDjILLnJlbGF5LlJvbGUSEAoIcHJvdG9jb2wYAyABKA0SDQoFZXBvY2gYBCABKAkSDAoEbmV4dBgFIAEoDRIjCgNnYXAYBiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMcmV0ZW50aW9uX21zGAcgASgNEhQKB2JlYXRfbXMYCCABKA1IAIgBARIUCgd3cml0ZXJzGAkgASgNSAGIAQFCCgoIX2JlYXRfbXNCCgoIX3dyaXRlcnMiLAoIRGVsaXZlcnkSDgoGY2xpZW50GAEgASgJEhAKCHNlcXVlbmNlGAIgASgNIvYBCgdQdWJsaXNoEgsKA21zZxgBIAEoCBIPCgVmaW5hbBgCIAEoCUgAEhAKBmludGVybRgDIAEoCUgAEiIKAmlkGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhIKBWxhYmVsGAUgASgJSAGIAQESDwoCbG4YBiABKAlIAogBARIOCgFjGAcgASgISAOIAQESIQoIZGVsaXZlcnkYCCABKAsyDy5yZWxheS5EZWxpdmVyeRIUCgd0cmltbWVkGAkgASgISASIAQFCBgoEdGV4dEIICgZfbGFiZWxCBQoDX2xuQgQKAl9jQgoKCF90cmltbWVkImYKA0FjaxIcCgNhY2sYASABKAsyDy5yZWxheS5EZWxpdmVyeRINCgVlcG9jaBgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoDRIUCgd3cml0ZXJzGAQgASgNSACIAQFCCgoIX3dyaXRlcnMivgIKB0NhcHRpb24SCwoDbXNnGAEgASgIEg8KBWZpbmFsGAIgASgJSAASEAoGaW50ZXJtGAMgASgJSAASIgoCaWQYBCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSEgoFbGFiZWwYBSABKAlIAYgBARIPCgJsbhgGIAEoCUgCiAEBEg4KAWMYByABKAhIA4gBARIcCgVyZWxheRgIIAEoCzINLnJlbGF5LkN1cnNvchIUCgd0cmltbWVkGAkgASgISASIAQESDwoCYXQYCiABKAFIBYgBARImCghkZWxpdmVyeRgLIAEoCzIPLnJlbGF5LkRlbGl2ZXJ5SAaIAQFCBgoEdGV4dEIICgZfbGFiZWxCBQoDX2xuQgQKAl9jQgoKCF90cmltbWVkQgUKA19hdEILCglfZGVsaXZlcnkiLwoDR2FwEgsKA2dhcBgBIAEoCRINCgVlcG9jaBgCIAEoCRIMCgRuZXh0GAMgASgNIhQKBEJlYXQSDAoEYmVhdBgBIAEoCCobCgRSb2xlEggKBHJlYWQQABIJCgV3cml0ZRABMt0BCgVSZWxheRIoCgRKb2luEgsucmVsYXkuSm9pbhoNLnJlbGF5LkpvaW5lZCIEiLUYARIrCgdQdWJsaXNoEg4ucmVsYXkuUHVibGlzaBoKLnJlbGF5LkFjayIEiLUYAhIrCgdDYXB0aW9uEg4ucmVsYXkuQ2FwdGlvbhoKLmhycGMuVm9pZCIEiLUYAxIjCgNHYXASCi5yZWxheS5HYXAaCi5ocnBjLlZvaWQiBIi1GAQSJQoEQmVhdBILLnJlbGF5LkJlYXQaCi5ocnBjLlZvaWQiBIi1GAUaBIC1GAFiBnByb3RvMw", [file_google_protobuf_struct, file_hrpc]);
 
 /**
  * Position in a room's stream: `epoch` changes when the relay restarts, `sequence` counts the
@@ -251,6 +251,13 @@ export type Joined = Message<"relay.Joined"> & {
    * @generated from field: optional uint32 beat_ms = 8;
    */
   beatMs?: number | undefined;
+
+  /**
+   * to a write socket: the room's write sockets on this node, itself included
+   *
+   * @generated from field: optional uint32 writers = 9;
+   */
+  writers?: number | undefined;
 };
 
 /**
@@ -306,6 +313,13 @@ export type JoinedJson = {
    * @generated from field: optional uint32 beat_ms = 8;
    */
   beatMs?: number;
+
+  /**
+   * to a write socket: the room's write sockets on this node, itself included
+   *
+   * @generated from field: optional uint32 writers = 9;
+   */
+  writers?: number;
 };
 
 /**
@@ -534,6 +548,13 @@ export type Ack = Message<"relay.Ack"> & {
    * @generated from field: uint32 sequence = 3;
    */
   sequence: number;
+
+  /**
+   * the room's write sockets on this node when the publish was taken
+   *
+   * @generated from field: optional uint32 writers = 4;
+   */
+  writers?: number | undefined;
 };
 
 /**
@@ -556,6 +577,13 @@ export type AckJson = {
    * @generated from field: uint32 sequence = 3;
    */
   sequence?: number;
+
+  /**
+   * the room's write sockets on this node when the publish was taken
+   *
+   * @generated from field: optional uint32 writers = 4;
+   */
+  writers?: number;
 };
 
 /**

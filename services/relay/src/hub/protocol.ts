@@ -159,6 +159,8 @@ export class Protocol {
       gap,
       retentionMs: this.state.limits.replayMs,
       ...(join.beat ? { beatMs: this.state.limits.beatMs } : {}),
+      // A publisher learns it shares the room (its captions interleave with another's).
+      ...(join.role === 'write' ? { writers: room.writers.size } : {}),
     };
     connection.ws.send(JSON.stringify(joined));
     connection.logger.debug({ room: room.name, role: join.role, ip: connection.ip, gap }, 'joined');
@@ -189,7 +191,12 @@ export class Protocol {
       this.state.stats.published += 1;
       this.delivery.fanOut(room.readers, entry);
     }
-    const ack: RelayAck = { ack: delivery, epoch: log.epoch, sequence: entry.sequence };
+    const ack: RelayAck = {
+      ack: delivery,
+      epoch: log.epoch,
+      sequence: entry.sequence,
+      writers: room.writers.size,
+    };
     connection.ws.send(JSON.stringify(ack));
   }
 
@@ -208,7 +215,12 @@ export class Protocol {
         }
         if (result.outcome === 'duplicate') this.state.stats.duplicates += 1;
         else this.state.stats.published += 1;
-        const ack: RelayAck = { ack: delivery, epoch: result.epoch, sequence: result.sequence };
+        const ack: RelayAck = {
+          ack: delivery,
+          epoch: result.epoch,
+          sequence: result.sequence,
+          writers: room.writers.size,
+        };
         connection.ws.send(JSON.stringify(ack));
       },
       (error: Error) => {

@@ -101,6 +101,11 @@ export interface SourceStatus {
   /** Since when the state holds (ISO). */
   since: string;
   node: string;
+  /**
+   * The write sockets of its room on the relay, its own included, as the relay last said (its
+   * join, each ack): more than 1, another publisher's captions interleave with its own.
+   */
+  roomWriters?: number;
 }
 
 /** What the API shows of a source (the protocol's, which the pages read). */

@@ -66,6 +66,7 @@ export function viewOf(row: SourceRow, deps: SourceRoutesDeps): SourceView {
     captionsSent: row.captionsSent,
     since: status?.since ?? null,
     node: status?.node ?? null,
+    ...(row.running && status?.roomWriters ? { roomWriters: status.roomWriters } : {}),
   };
 }
 

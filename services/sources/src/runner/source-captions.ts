@@ -37,6 +37,8 @@ export class SourceCaptions {
   /** Per frame published, in order: whether its ack counts as a caption sent (not a translation). */
   private readonly counted: boolean[] = [];
   private readonly ids: CaptionIds;
+  /** The room's write sockets, this one included, as the relay last said (none heard yet). */
+  writers: number | undefined;
 
   constructor(
     private readonly source: { id: string; room: string },
@@ -51,6 +53,9 @@ export class SourceCaptions {
           room: source.room,
           token,
           onAck: () => this.sent(this.counted.shift() ?? false),
+          onWriters: (writers) => {
+            this.writers = writers;
+          },
         })
       : undefined;
     this.ids = new CaptionIds(source.id, () => deps.repo.nextRun(source.id));

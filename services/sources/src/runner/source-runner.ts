@@ -234,6 +234,7 @@ export class SourceRunner {
       behindSeconds: Number((this.session?.pendingSeconds ?? 0).toFixed(2)),
       since: new Date(this.since).toISOString(),
       node: this.deps.node,
+      ...(this.captions.writers !== undefined ? { roomWriters: this.captions.writers } : {}),
     };
   }
 

@@ -3,9 +3,9 @@
  * in the fragment only, like the overlay's; the QR code is made here, in the browser, by
  * qrcode-generator (no external service ever sees the link).
  */
-import { LOOPBACK_HOSTS } from '@live-captions/http/urls';
 import qrcode from 'qrcode-generator';
 import { ORIGINAL } from './languages.js';
+import { loopbackHost as loopback } from './loopback.js';
 import { fragment } from './params.js';
 
 /**
@@ -21,11 +21,6 @@ export function audienceUrl(
 ): string {
   const language = ln && ln !== ORIGINAL ? ln : undefined;
   return `${new URL('audience.html', site).href}#${fragment({ relayUrl, room, relayReadToken: readToken, ln: language })}`;
-}
-
-/** Whether a host name only reaches this computer (a phone would reach itself, or nothing). */
-function loopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost') || /^127\./.test(hostname);
 }
 
 /**

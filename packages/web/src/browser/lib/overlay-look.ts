@@ -62,12 +62,17 @@ export function captionsThatFit(lineCounts: readonly number[], maxLines: number)
 /**
  * The overlay's notice for its link's view (link-watch.ts): wrong link, relay unreachable or
  * silent (shown from the first failure until the link is back), or none.
+ *
+ * The overlay is on the broadcast: a relay blip there must not put a red line on air while the
+ * captions already shown stay and the operator pages (capture, editor) say it. So "unreachable"
+ * is shown only with `showLost` (the overlay's `notice=1`, for a preview or a rehearsal). A
+ * refused link is always shown: it never captions anything, and it shows while OBS is set up.
  */
-export function relayNotice(view: string, code?: number): string | undefined {
+export function relayNotice(view: string, code?: number, showLost = false): string | undefined {
   if (view === 'stopped')
     return code === 1008
       ? 'Captions: this overlay link was refused (wrong or old token). Copy it again from the links hub.'
       : 'Captions: the relay refused this overlay. Copy its link again from the links hub.';
-  if (view === 'lost') return 'Captions: relay unreachable, retrying…';
+  if (view === 'lost' && showLost) return 'Captions: relay unreachable, retrying…';
   return undefined;
 }

@@ -45,6 +45,7 @@ export const ui = {
   relayRoom: byId<HTMLInputElement>('relay-room'),
   relayToken: byId<HTMLInputElement>('relay-token'),
   relayStatus: byId('relay-status'),
+  roomShared: byId('room-shared'),
 };
 export const modeInputs = Array.from(document.querySelectorAll<HTMLInputElement>('input[name="mode"]'));
 

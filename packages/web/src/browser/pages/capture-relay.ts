@@ -8,6 +8,7 @@ import type { RelayPublisher } from '@live-captions/relay-client';
 import { setStatus } from '../lib/dom.js';
 import { isRelayUrl } from '../lib/params.js';
 import { publisherWithStatus } from '../lib/relay-status.js';
+import { sharedRoomWarning } from '../lib/room-writers.js';
 import { ui } from './capture-form.js';
 
 /** A publisher for the relay settings of the form, or none (off, or incomplete: said why). */
@@ -15,6 +16,7 @@ export function relayPublisher(): RelayPublisher | undefined {
   const url = ui.relayUrl.value.trim();
   const room = ui.relayRoom.value.trim();
   const token = ui.relayToken.value.trim();
+  showShared(1, room);
   if (!url && !room && !token) {
     setStatus(ui.relayStatus, 'Relay: off (captions stay on this page)', 'idle');
     return undefined;
@@ -23,7 +25,20 @@ export function relayPublisher(): RelayPublisher | undefined {
     setStatus(ui.relayStatus, 'Relay: needs a ws:// or wss:// address, a room and a write token', 'warn');
     return undefined;
   }
-  return publisherWithStatus({ url, room, token }, ui.relayStatus, 'Relay');
+  return publisherWithStatus(
+    { url, room, token, onWriters: (writers) => showShared(writers, room) },
+    ui.relayStatus,
+    'Relay',
+  );
+}
+
+/** In the header while another publisher writes into this page's room (the relay says so). */
+function showShared(writers: number, room: string): void {
+  const warning = sharedRoomWarning(writers, room);
+  // Rewritten only when it changes: a status line is announced by screen readers.
+  if (ui.roomShared.textContent !== (warning ?? '')) ui.roomShared.textContent = warning ?? '';
+  ui.roomShared.hidden = warning === undefined;
+  document.body.dataset.roomWriters = String(writers);
 }
 
 /**

@@ -51,6 +51,7 @@ import {
 import { checkHealth, nextPollMs, showHealth } from './capture-health.js';
 import { fillRelaySettings, relayPublisher } from './capture-relay.js';
 import { sessionLine } from './capture-status.js';
+import { tokenEntered } from './capture-token.js';
 import { applyWords, vocabulary, wireWords } from './capture-words.js';
 
 const baseUrl = new URL('./', location.href).href;
@@ -259,19 +260,12 @@ ui.download.addEventListener('click', () => {
   const file = exportFile(transcriptCaptions(transcript.lines), format, stem);
   downloadText(file.name, file.text, file.type);
 });
-function fillIn(): void {
+const fillIn = tokenEntered(ui.apiKey, () => {
   save();
   void loadHealth();
   void loadRelayConfig(true);
-}
-ui.loadRelay.addEventListener('click', fillIn);
-// Enter in the token field does what its button does (it would otherwise submit the relay form,
-// which reconnects with the settings as they are and never checks the token).
-ui.apiKey.addEventListener('keydown', (event) => {
-  if (event.key !== 'Enter' || event.isComposing) return;
-  event.preventDefault();
-  fillIn();
 });
+ui.loadRelay.addEventListener('click', fillIn);
 ui.relayForm.addEventListener('submit', (event) => {
   event.preventDefault();
   save();

@@ -7,12 +7,14 @@
  * or a push listener with its language, mode and vocabulary, and after Edit changes those of a
  * source (its address and kind stay: a new address is a new source, so that a push key is never
  * moved). A push source's address and key are shown once, right after it is created (the service
- * never shows the key whole again). Hidden when the site has no sources service.
+ * never shows the key whole again; links-push.ts). Hidden when the site has no sources service.
  */
 import type { NewStreamSource, StreamSource, StreamSourceSettings } from '@live-captions/protocol';
 import { byId, element, setStatus, siteConfig } from '../lib/dom.js';
+import { sharedRoomWarning } from '../lib/room-writers.js';
 import { requestProblem } from '../lib/service-request.js';
 import { SourcesClient, sourceSettingsLine, sourceStateLine, sourceSummary } from '../lib/sources-client.js';
+import { hidePush, showPush } from './links-push.js';
 
 const REFRESH_MS = 2000;
 
@@ -28,9 +30,6 @@ const panel = {
   vocabulary: byId<HTMLTextAreaElement>('source-vocabulary'),
   submit: byId<HTMLButtonElement>('source-submit'),
   cancel: byId<HTMLButtonElement>('source-cancel'),
-  push: byId('source-push'),
-  pushUrl: byId<HTMLInputElement>('push-url'),
-  pushKey: byId<HTMLInputElement>('push-key'),
   pushDone: byId<HTMLButtonElement>('push-done'),
   status: byId('sources-status'),
 };
@@ -57,6 +56,7 @@ interface Row {
   settings: HTMLElement;
   level: HTMLMeterElement;
   stats: HTMLElement;
+  shared: HTMLElement;
   edit: HTMLButtonElement;
   toggle: HTMLButtonElement;
   remove: HTMLButtonElement;
@@ -78,6 +78,9 @@ function newRow(source: StreamSource): Row {
   level.setAttribute('aria-label', `Audio level of ${source.name}`);
   const stats = element('span', '', 'stats');
   const settings = element('span', '', 'hint settings');
+  // Another publisher in its room (issue 43.5): said on the row, as the capture page says it.
+  const shared = element('span', '', 'shared-room');
+  shared.hidden = true;
   const edit = element('button', 'Edit');
   edit.type = 'button';
   edit.setAttribute('aria-label', `Edit the settings of ${source.name}`);
@@ -86,7 +89,7 @@ function newRow(source: StreamSource): Row {
   const remove = element('button', 'Remove', 'danger');
   remove.type = 'button';
   remove.setAttribute('aria-label', `Remove ${source.name}`);
-  const row: Row = { item, state, target, settings, level, stats, edit, toggle, remove, source };
+  const row: Row = { item, state, target, settings, level, stats, shared, edit, toggle, remove, source };
   edit.addEventListener('click', () => startEditing(row.source));
   toggle.addEventListener('click', () => {
     const running = row.source.running;
@@ -98,7 +101,7 @@ function newRow(source: StreamSource): Row {
     if (confirm(`Remove ${row.source.name}? Its captions stop; a push source's key stops working.`))
       void act(`Removed ${row.source.name}`, (c) => c.remove(row.source.id));
   });
-  item.append(title, state, target, settings, level, stats, edit, toggle, remove);
+  item.append(title, state, target, settings, level, stats, shared, edit, toggle, remove);
   return row;
 }
 
@@ -110,6 +113,10 @@ function showRow(row: Row, source: StreamSource): void {
   row.settings.textContent = sourceSettingsLine(source.settings);
   row.level.value = source.running ? source.level : 0;
   row.stats.textContent = sourceSummary(source);
+  const warning = sharedRoomWarning(source.roomWriters ?? 1, source.room);
+  if (row.shared.textContent !== (warning ?? '')) row.shared.textContent = warning ?? '';
+  row.shared.hidden = warning === undefined;
+  row.item.dataset.roomWriters = String(source.roomWriters ?? '');
   row.toggle.textContent = source.running ? 'Stop' : 'Start';
   row.toggle.setAttribute('aria-label', `${source.running ? 'Stop' : 'Start'} ${source.name}`);
 }
@@ -152,6 +159,8 @@ async function act(done: string, request: (c: SourcesClient) => Promise<unknown>
 }
 
 let lastRoom = '';
+/** What the last failed list showed on the status line; undefined once a list loads. */
+let listProblem: string | undefined;
 
 async function refresh(sayWhy = true): Promise<void> {
   const c = client();
@@ -175,10 +184,15 @@ async function refresh(sayWhy = true): Promise<void> {
   }
   try {
     showSources(await c.list(room));
-    if (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error')
+    // A failed list (the service unreachable, restarting) said so in red: the list now loads, so
+    // that line is no longer true. What an action said stays until the next one.
+    const listLine = listProblem !== undefined && panel.status.textContent === listProblem;
+    listProblem = undefined;
+    if (listLine || (sayWhy && panel.status.dataset.tone !== 'ok' && panel.status.dataset.tone !== 'error'))
       setStatus(panel.status, '', 'idle');
   } catch (error) {
-    setStatus(panel.status, requestProblem(error), 'error');
+    listProblem = requestProblem(error);
+    setStatus(panel.status, listProblem, 'error');
   }
 }
 
@@ -231,12 +245,6 @@ function stopEditing(): void {
   showFields();
 }
 
-function hidePush(): void {
-  panel.push.hidden = true;
-  panel.pushUrl.value = '';
-  panel.pushKey.value = '';
-}
-
 /** Shows the panel when the site has a sources service, and keeps it current while visible. */
 export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void } {
   inputs = from;
@@ -266,11 +274,8 @@ export function startSourcesPanel(from: SourcesPanelInputs): { refresh(): void }
       const created = await c.add(source);
       panel.name.value = '';
       panel.url.value = '';
-      if (created.push) {
-        panel.pushUrl.value = created.push.url;
-        panel.pushKey.value = created.push.streamKey;
-        panel.push.hidden = false;
-      } else hidePush();
+      if (created.push) showPush(created.push);
+      else hidePush();
     });
   });
   void refresh();

@@ -10,6 +10,7 @@ import { byId, copyText, setStatus, siteConfig, stripTokensFromAddress } from '.
 import { buildLinks, type OverlayOptions } from '../lib/links.js';
 import { isRelayUrl, readParams } from '../lib/params.js';
 import { updateAudienceLink, wireAudienceQrSave } from './links-audience.js';
+import { keepHub, restoreHub, watchHub } from './links-keep.js';
 import { audienceLanguage, overlayLanguage, refreshLanguages, startLanguages } from './links-languages.js';
 import { startRoomsPanel } from './links-rooms.js';
 import { startSourcesPanel } from './links-sources.js';
@@ -170,6 +171,7 @@ async function fill(): Promise<void> {
   ui.outputRead.value = relay.outputReadToken ?? '';
   ui.outputWrite.value = relay.outputWriteToken ?? '';
   setStatus(ui.fetchStatus, 'Filled in from the capture host.', 'ok');
+  keepHub();
   update();
   sources.refresh();
   rooms?.refresh();
@@ -213,6 +215,7 @@ rooms = startRoomsPanel({
     ui.sourceWrite.value = room.tokens.sourceWrite;
     ui.outputRead.value = room.tokens.outputRead;
     ui.outputWrite.value = room.tokens.outputWrite;
+    keepHub();
     update();
     sources.refresh();
     ui.sourceRoom.focus();
@@ -244,11 +247,17 @@ const params = readParams(location.href);
 stripTokensFromAddress(params.cleanUrl, params.hadTokens);
 const remembered = localStorage.getItem(REMEMBERED_TOKEN);
 ui.remember.checked = remembered !== null;
-const token = params.get('token') ?? remembered ?? '';
+// A reload of this tab shows what it showed (links-keep.ts); `pnpm start`'s link wins over it.
+const restored = restoreHub();
+watchHub();
+const fromLink = params.get('token');
+const token = fromLink ?? (ui.apiKey.value.trim() || remembered) ?? '';
+ui.apiKey.value = token;
 update();
-if (token && captureBase()) {
-  ui.apiKey.value = token;
-  void fill();
+if (token && captureBase() && (fromLink || !restored)) void fill();
+else if (restored) {
+  sources.refresh();
+  rooms?.refresh();
 }
 // `pnpm start`'s link pasted into this tab while it is open changes only the fragment: no load.
 addEventListener('hashchange', () => {

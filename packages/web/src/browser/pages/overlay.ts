@@ -5,8 +5,9 @@
  * translation's language, overlay-model.ts), maxlines (visual lines), clear, showtime, dual,
  * fontsize, font, color, bg, position; `obs` (port) and `obspw` (fragment only) also send the
  * captions to OBS as CEA-608 (obs-captions.ts). The reader resumes with its cursor after a
- * reconnect, so a relay restart repeats nothing. A wrong token or an unreachable relay shows a
- * small notice, steady from the first failure until the link is back.
+ * reconnect, so a relay restart repeats nothing. A wrong token shows a small notice; an
+ * unreachable relay only with `notice=1` (the overlay is on air: overlay-look.ts), steady from the
+ * first failure until the link is back. `body[data-relay]` says the link's state either way.
  *
  * A reload (OBS's "Refresh", a crashed browser source) loses nothing: the tab keeps the link
  * (reader-link.ts), and what was on screen with the cursor it was shown up to (tab-keep.ts). A
@@ -44,6 +45,8 @@ const params = readParams(location.href);
 stripTokensFromAddress(params.cleanUrl, params.hadTokens);
 
 const options = overlayOptions(params.get);
+/** `notice=1`: "relay unreachable" on the overlay too (off on air by default). */
+const showLost = ['1', 'true', 'yes'].includes((params.get('notice') ?? '').toLowerCase());
 const model = new OverlayModel(options);
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 const obs = startObsCaptions();
@@ -168,7 +171,7 @@ if (!link) {
     onState: (event) => {
       if (!watch.apply(event, Date.now())) return;
       document.body.dataset.relay = watch.state.view;
-      showNotice(relayNotice(watch.state.view, watch.state.code));
+      showNotice(relayNotice(watch.state.view, watch.state.code, showLost));
     },
     onGap: ({ gap }) => {
       document.body.dataset.gap = gap;
