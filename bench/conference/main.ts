@@ -95,6 +95,7 @@ const isOriginal = (c: RelayCaption) => 'final' in c && c.final !== undefined &&
 const isGap = (c: RelayCaption) => 'final' in c && c.label === 'gap';
 const isSpanish = (c: RelayCaption) => 'final' in c && c.label === 'translation' && c.ln === 'es';
 const s2 = (ms: number[], p: number) => (ms.length ? (percentile(ms, p) / 1000).toFixed(2) : '-');
+const ms = (values: number[], p: number) => (values.length ? percentile(values, p).toFixed(0) : '-');
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 interface RoomFigures {
@@ -309,13 +310,17 @@ async function withConference<T>(
 
 async function standIn(clip: Clip): Promise<void> {
   const rows = await withConference('instant', Math.max(...STANDIN_ROOMS), async (conference) => {
-    await sleep(3000);
-    const idleRss = measureServices(conference, 'rss');
-    const idleFrom = treeCpuTotals(conference);
+    // Idle: once start-up has settled (its garbage collected), before any room.
+    await sleep(5000);
+    const idleFrom = measureServices(conference, 'cpu');
     await sleep(10_000);
     const idleCpu = Object.fromEntries(
-      Object.entries(treeCpuTotals(conference)).map(([k, v]) => [k, ((v - idleFrom[k]!) / 10) * 100]),
+      Object.entries(measureServices(conference, 'cpu')).map(([k, v]) => [
+        k,
+        ((v - idleFrom[k]!) / 10) * 100,
+      ]),
     );
+    const idleRss = measureServices(conference, 'rss');
     console.log(
       `Idle stack (no rooms), CPU % of one core: ${SERVICES.map((s) => `${s} ${idleCpu[s]!.toFixed(1)}`).join(', ')}; ` +
         `RSS MiB: ${SERVICES.map((s) => `${s} ${idleRss[s]!.toFixed(0)}`).join(', ')}\n`,
@@ -342,15 +347,22 @@ async function standIn(clip: Clip): Promise<void> {
       }),
     ),
   );
-  console.log('\nResident memory per room above the idle stack, MiB (total MiB in brackets)\n');
+  console.log(
+    '\nResident memory per room, MiB: the growth since the level before (the idle stack for the first) over the rooms ' +
+      "added; the service's total MiB in brackets. A garbage-collected heap moves by tens of MiB on its own: only the " +
+      'larger levels say much\n',
+  );
   console.log(
     table(
       ['rooms', ...SERVICES, 'all services'],
-      levels.map((l) => {
-        const per = (s: string) =>
-          `${((l.rss[s]! - idleRss[s]!) / l.rooms).toFixed(1)} (${l.rss[s]!.toFixed(0)})`;
-        const total = SERVICES.reduce((sum, s) => sum + (l.rss[s]! - idleRss[s]!), 0);
-        return [l.rooms, ...SERVICES.map(per), (total / l.rooms).toFixed(1)];
+      levels.map((l, i) => {
+        const before = i === 0 ? { rooms: 0, rss: idleRss } : levels[i - 1]!;
+        const per = (s: string) => (l.rss[s]! - before.rss[s]!) / (l.rooms - before.rooms);
+        return [
+          l.rooms,
+          ...SERVICES.map((s) => `${per(s).toFixed(1)} (${l.rss[s]!.toFixed(0)})`),
+          SERVICES.reduce((sum, s) => sum + per(s), 0).toFixed(1),
+        ];
       }),
     ),
   );
@@ -359,10 +371,6 @@ async function standIn(clip: Clip): Promise<void> {
       'hop = source room -> output room (the forwarder through the relay); es = original -> its Spanish translation at the reader\n',
   );
   console.log(latencyTable(levels));
-}
-
-function treeCpuTotals(conference: Conference): Record<string, number> {
-  return measureServices(conference, 'cpu');
 }
 
 function latencyTable(levels: LevelFigures[]): string {
