@@ -1,5 +1,6 @@
 // `pnpm bench conference [--rooms=10,25,50] [--seconds=S] [--warm=S] [--skip-standin] [--skip-model]
-//   [--model-rooms=1,2,3 | --model-max=N] [--slots=N] [--threads=N]`
+//   [--model-rooms=1,2,3 | --model-max=N] [--model=FILE] [--slots=N] [--threads=N]
+//   [--relay-store=pglite|postgres]`
 // A whole conference at once: R caption rooms, each fed by a real stream (ffmpeg publishing the
 // committed JFK clip, 11 s of speech then 6 s of silence, looped in real time to a private
 // nginx-rtmp) through the stream sources service -> speech gateway -> relay (source room) -> the
@@ -37,9 +38,17 @@ import { SPEECH_CLIP } from '../../services/sources/test/helpers/stack.js';
 import { searchLevels } from '../lib/levels.js';
 import { load1, machineLine } from '../lib/machine.js';
 import { percentile, table } from '../lib/stats.js';
-import { treeCpuSeconds, treeRssMiB } from './procs.js';
+import { treeCpuSeconds, treeMemoryMiB } from './procs.js';
 import { type Arrival, type BenchRoom, openRoom } from './rooms.js';
-import { API_KEY, type Conference, type EngineKind, MODEL, sleep, startConference, until } from './stack.js';
+import {
+  API_KEY,
+  type Conference,
+  DEFAULT_MODEL,
+  type EngineKind,
+  sleep,
+  startConference,
+  until,
+} from './stack.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const num = (name: string, fallback: number) => Number(arg(name) ?? fallback);
@@ -55,6 +64,9 @@ const MEASURE_S = num('seconds', 60);
 const WARM_S = num('warm', 10);
 const MODEL_ROOMS = arg('model-rooms') ? list('model-rooms', []) : undefined;
 const MODEL_MAX = num('model-max', 32);
+/** A file of models/ for (b): another synthetic size, or a real model to see its capacity. */
+const MODEL = arg('model') ?? DEFAULT_MODEL;
+const RELAY_STORE = arg('relay-store') === 'postgres' ? 'postgres' : 'pglite';
 const CORES = availableParallelism();
 const SLOTS = num('slots', CORES);
 const THREADS = num('threads', 1);
@@ -118,21 +130,29 @@ interface RoomFigures {
 interface LevelFigures {
   rooms: number;
   load: string;
-  /** CPU seconds per service over the measured stretch, and RSS (MiB) at its end. */
+  /** CPU seconds per service over the measured stretch, and memory (PSS, MiB) at its end. */
   cpu: Record<string, number>;
-  rss: Record<string, number>;
+  memory: Record<string, number>;
   perRoom: RoomFigures[];
   rejected: number;
   queueTimeouts: number;
+  /** The gateway's /health `backlog_seconds` at the end of the stretch (its largest stream backlog). */
+  backlog: number;
   kept: boolean;
 }
 
-async function gatewayCounters(conference: Conference): Promise<{ rejected: number; queueTimeouts: number }> {
+async function gatewayCounters(
+  conference: Conference,
+): Promise<{ rejected: number; queueTimeouts: number; backlog: number }> {
   const res = await fetch(`${conference.gatewayUrl}/health`, {
     headers: { authorization: `Bearer ${API_KEY}` },
   });
-  const body = (await res.json()) as { rejected?: number; queue_timeouts?: number };
-  return { rejected: body.rejected ?? 0, queueTimeouts: body.queue_timeouts ?? 0 };
+  const body = (await res.json()) as { rejected?: number; queue_timeouts?: number; backlog_seconds?: number };
+  return {
+    rejected: body.rejected ?? 0,
+    queueTimeouts: body.queue_timeouts ?? 0,
+    backlog: body.backlog_seconds ?? 0,
+  };
 }
 
 async function sourcesNow(conference: Conference): Promise<StreamSource[]> {
@@ -140,11 +160,11 @@ async function sourcesNow(conference: Conference): Promise<StreamSource[]> {
   return (res.json as { sources: StreamSource[] }).sources;
 }
 
-function measureServices(conference: Conference, what: 'cpu' | 'rss'): Record<string, number> {
+function measureServices(conference: Conference, what: 'cpu' | 'memory'): Record<string, number> {
   return Object.fromEntries(
     Object.entries(conference.services()).map(([name, pid]) => [
       name,
-      pid ? (what === 'cpu' ? treeCpuSeconds(pid) : treeRssMiB(pid)) : Number.NaN,
+      pid ? (what === 'cpu' ? treeCpuSeconds(pid) : treeMemoryMiB(pid)) : Number.NaN,
     ]),
   );
 }
@@ -245,7 +265,7 @@ async function runLevel(conference: Conference, rooms: number, clip: Clip): Prom
     }
     const to = Date.now();
     const cpuAfter = measureServices(conference, 'cpu');
-    const rss = measureServices(conference, 'rss');
+    const memory = measureServices(conference, 'memory');
     const countersAfter = await gatewayCounters(conference);
     // Captions of the stretch's last loops may still be on their way.
     await sleep(SILENCE_S * 1000 + 1000);
@@ -273,10 +293,11 @@ async function runLevel(conference: Conference, rooms: number, clip: Clip): Prom
       rooms,
       load: `${loadBefore} -> ${load1()}`,
       cpu: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k]! - cpuBefore[k]!])),
-      rss,
+      memory,
       perRoom,
       rejected: countersAfter.rejected - countersBefore.rejected,
       queueTimeouts: countersAfter.queueTimeouts - countersBefore.queueTimeouts,
+      backlog: countersAfter.backlog,
       kept,
     };
   } finally {
@@ -295,12 +316,26 @@ async function runLevel(conference: Conference, rooms: number, clip: Clip): Prom
 
 const SERVICES = ['relay', 'gateway', 'sources', 'outputs', 'postgres', 'apertium'];
 
+/** % of one core per room for every service together; less the idle stack's % when given. */
+function plumbing(l: LevelFigures, idle?: Record<string, number>): number {
+  const seconds = SERVICES.reduce((sum, s) => sum + (l.cpu[s] ?? 0), 0);
+  const idlePct = idle ? SERVICES.reduce((sum, s) => sum + (idle[s] ?? 0), 0) : 0;
+  return ((seconds / MEASURE_S) * 100 - idlePct) / l.rooms;
+}
+
 async function withConference<T>(
   engine: EngineKind,
   maxRooms: number,
   run: (c: Conference) => Promise<T>,
 ): Promise<T> {
-  const conference = await startConference({ engine, maxRooms, slots: SLOTS, threads: THREADS });
+  const conference = await startConference({
+    engine,
+    maxRooms,
+    slots: SLOTS,
+    threads: THREADS,
+    model: MODEL,
+    relayStore: RELAY_STORE,
+  });
   try {
     return await run(conference);
   } finally {
@@ -320,48 +355,66 @@ async function standIn(clip: Clip): Promise<void> {
         ((v - idleFrom[k]!) / 10) * 100,
       ]),
     );
-    const idleRss = measureServices(conference, 'rss');
+    const idleMemory = measureServices(conference, 'memory');
     console.log(
       `Idle stack (no rooms), CPU % of one core: ${SERVICES.map((s) => `${s} ${idleCpu[s]!.toFixed(1)}`).join(', ')}; ` +
-        `RSS MiB: ${SERVICES.map((s) => `${s} ${idleRss[s]!.toFixed(0)}`).join(', ')}\n`,
+        `PSS MiB: ${SERVICES.map((s) => `${s} ${idleMemory[s]!.toFixed(0)}`).join(', ')}\n`,
     );
     const levels: LevelFigures[] = [];
     for (const rooms of STANDIN_ROOMS) {
       console.error(`stand-in: ${rooms} rooms...`);
       levels.push(await runLevel(conference, rooms, clip));
     }
-    return { levels, idleRss };
+    return { levels, idleCpu };
   });
-  const { levels, idleRss } = rows;
+  const { levels, idleCpu } = rows;
   console.log(
     `(a) Plumbing alone (instant engine, no decode): CPU per room per service, % of one core over ${MEASURE_S} s ` +
       '(the process and what it started: sources with its ffmpeg decoders, PostgreSQL with its backends, APy with its pipelines)\n',
   );
   console.log(
     table(
-      ['rooms', 'load', ...SERVICES, 'all services'],
+      ['rooms', 'load', ...SERVICES, 'all services', 'all, above idle'],
       levels.map((l) => {
         const pct = (s: string) => ((l.cpu[s]! / MEASURE_S / l.rooms) * 100).toFixed(2);
-        const total = SERVICES.reduce((sum, s) => sum + (l.cpu[s] ?? 0), 0);
-        return [l.rooms, l.load, ...SERVICES.map(pct), ((total / MEASURE_S / l.rooms) * 100).toFixed(2)];
+        return [
+          l.rooms,
+          l.load,
+          ...SERVICES.map(pct),
+          plumbing(l).toFixed(2),
+          plumbing(l, idleCpu).toFixed(2),
+        ];
       }),
     ),
   );
   console.log(
-    '\nResident memory per room, MiB: the growth since the level before (the idle stack for the first) over the rooms ' +
-      "added; the service's total MiB in brackets. A garbage-collected heap moves by tens of MiB on its own: only the " +
-      'larger levels say much\n',
+    '\nall services = their CPU over the stretch / rooms; above idle = the same less what the idle stack used (the ' +
+      "services' timers and polls, which a bigger conference shares out)",
+  );
+  for (const l of levels) {
+    const total = plumbing(l);
+    console.log(
+      `${l.rooms} rooms: ${total.toFixed(2)} % of a core per room for the whole plumbing, ${plumbing(l, idleCpu).toFixed(2)} above idle (target <= 2 %: ${total <= 2 ? 'met' : 'not met'})`,
+    );
+  }
+  console.log(
+    '\nMemory per room, MiB (PSS: shared pages split among the processes that map them): the growth from one level to ' +
+      "the next over the rooms added, each service's total at the level in brackets. The first level has no per-room " +
+      'figure: the services free start-up memory meanwhile, and APy loads its pair on first use. A garbage-collected heap ' +
+      'moves by tens of MiB on its own: only levels far apart say much\n',
   );
   console.log(
     table(
       ['rooms', ...SERVICES, 'all services'],
       levels.map((l, i) => {
-        const before = i === 0 ? { rooms: 0, rss: idleRss } : levels[i - 1]!;
-        const per = (s: string) => (l.rss[s]! - before.rss[s]!) / (l.rooms - before.rooms);
+        const before = levels[i - 1];
+        const per = (s: string) =>
+          before ? (l.memory[s]! - before.memory[s]!) / (l.rooms - before.rooms) : Number.NaN;
+        const cell = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
         return [
           l.rooms,
-          ...SERVICES.map((s) => `${per(s).toFixed(1)} (${l.rss[s]!.toFixed(0)})`),
-          SERVICES.reduce((sum, s) => sum + per(s), 0).toFixed(1),
+          ...SERVICES.map((s) => `${cell(per(s))} (${l.memory[s]!.toFixed(0)})`),
+          cell(SERVICES.reduce((sum, s) => sum + per(s), 0)),
         ];
       }),
     ),
@@ -383,8 +436,8 @@ function latencyTable(levels: LevelFigures[]): string {
       'max',
       'missed',
       'worst room p95',
-      'hop p95',
-      'es p95',
+      'hop p95 ms',
+      'es p95 ms',
       'captions/min/room',
       'gaps',
     ],
@@ -402,11 +455,11 @@ function latencyTable(levels: LevelFigures[]): string {
         all.length ? (Math.max(...all) / 1000).toFixed(2) : '-',
         l.perRoom.reduce((n, r) => n + r.missed, 0),
         (worst / 1000).toFixed(2),
-        s2(
+        ms(
           l.perRoom.flatMap((r) => r.hops),
           95,
         ),
-        s2(
+        ms(
           l.perRoom.flatMap((r) => r.translations),
           95,
         ),
@@ -465,7 +518,7 @@ async function model(clip: Clip): Promise<void> {
   });
   levels.sort((a, b) => a.rooms - b.rooms);
   console.log(
-    `(b) Synthetic tiny model (${MODEL}), ${SLOTS} decode slot(s) x ${THREADS} thread(s); ${MEASURE_S} s per level; ` +
+    `(b) Model ${MODEL}, ${SLOTS} decode slot(s) x ${THREADS} thread(s); ${MEASURE_S} s per level; ` +
       "behind = the source's audio received and not yet captioned, sampled every second; fairness = max per-room behind p95 / mean per-room behind p95\n",
   );
   console.log(
@@ -533,7 +586,9 @@ async function model(clip: Clip): Promise<void> {
     console.log(
       `\nOverload: ${overload.rooms} rooms, fairness ${fairness(overload).ratio}; rooms over ${BEHIND_LIMIT_S} s behind (p95): ` +
         `${behindRooms.length}/${overload.rooms}; rooms that fell behind: ${fell.length}, of which said so (gap marker or source state): ${said.length}; ` +
-        `gateway 429s: ${overload.rejected} busy/capacity, ${overload.queueTimeouts} queue deadline\n`,
+        `gateway 429s: ${overload.rejected} busy/capacity, ${overload.queueTimeouts} queue deadline; the gateway's /health ` +
+        `backlog_seconds at the end: ${overload.backlog.toFixed(1)} (a stream skips to the live edge, with a gap marker, past ` +
+        'CAPTION_LAG_BOUND_SECONDS, 8 s by default)\n',
     );
     console.log(perRoomTable(overload));
   }

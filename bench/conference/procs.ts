@@ -55,15 +55,22 @@ export function treeCpuSeconds(pid: number): number {
   return tree(pid, all).reduce((sum, p) => sum + all.get(p)!.ticks, 0) / TICKS;
 }
 
-/** Resident memory of `pid`'s tree, MiB (shared pages counted once per process). */
-export function treeRssMiB(pid: number): number {
+/**
+ * Memory of `pid`'s tree, MiB: the proportional set size (PSS: each shared page split among the
+ * processes that map it), so that the sources' many ffmpeg processes are not charged the same
+ * libraries once each; VmRSS where smaps_rollup cannot be read.
+ */
+export function treeMemoryMiB(pid: number): number {
   let kib = 0;
   for (const p of tree(pid, stats())) {
     try {
-      const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      kib += Number(match?.[1] ?? 0);
+      kib += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
-      // gone meanwhile
+      try {
+        kib += Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        // gone meanwhile
+      }
     }
   }
   return kib / 1024;

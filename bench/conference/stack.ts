@@ -35,7 +35,8 @@ const OUTPUTS_ENTRY = join(root, 'services/outputs/src/index.ts');
 const INSTANT_GATEWAY = fileURLToPath(new URL('./instant-gateway.ts', import.meta.url));
 
 export const API_KEY = 'conference-bench-key-0123456789abcdef';
-export const MODEL = 'ggml-synthetic-tiny-speech.bin';
+/** (b)'s model: the realistic-length synthetic tiny (about 2.5 tokens per second of audio). */
+export const DEFAULT_MODEL = 'ggml-synthetic-tiny-speech.bin';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,6 +86,10 @@ export async function startConference(options: {
   /** Decode slots of the model gateway (CAPTION_WORKERS) and threads per slot. */
   slots: number;
   threads: number;
+  /** A file of models/ for the model gateway; {@link DEFAULT_MODEL} by default. */
+  model?: string;
+  /** The relay's rooms store: PGlite in RELAY_DATA_DIR (`pnpm start`'s), or PostgreSQL (the compositions'). */
+  relayStore?: 'pglite' | 'postgres';
 }): Promise<Conference> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-conference-'));
   const relayConfig = join(dir, 'relay.private.json');
@@ -112,15 +117,16 @@ export async function startConference(options: {
   try {
     postgres = await startPostgresCluster();
     // The sources' database beside the outputs' (each runs its own migrations).
-    execFileSync(join(postgresBinDir()!, 'createdb'), [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(postgres.port),
-      '-U',
-      'postgres',
-      'sources',
-    ]);
+    for (const db of ['sources', 'relay'])
+      execFileSync(join(postgresBinDir()!, 'createdb'), [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(postgres.port),
+        '-U',
+        'postgres',
+        db,
+      ]);
     const pgPid = commandPid(['-p', String(postgres.port)], /postgres$/);
     apertium = await startApertium();
     media = await startMediaServer();
@@ -128,7 +134,9 @@ export async function startConference(options: {
     const relay = startServiceProcess(RELAY_ENTRY, {
       CAPTION_RELAY_CONFIG: relayConfig,
       RELAY_PORT: '0',
-      RELAY_DATA_DIR: join(dir, 'relay'),
+      ...(options.relayStore === 'postgres'
+        ? { DATABASE_URL: postgres.url('relay') }
+        : { RELAY_DATA_DIR: join(dir, 'relay') }),
       CAPTION_API_KEY: API_KEY,
     });
     procs.push(relay);
@@ -140,7 +148,7 @@ export async function startConference(options: {
       options.engine === 'instant'
         ? startServiceProcess(INSTANT_GATEWAY, { CAPTION_API_KEY: API_KEY, CAPTION_MAX_STREAMS: streams })
         : startServiceProcess(GATEWAY_ENTRY, {
-            CAPTION_MODEL: join(root, 'models', MODEL),
+            CAPTION_MODEL: join(root, 'models', options.model ?? DEFAULT_MODEL),
             CAPTION_API_KEY: API_KEY,
             CAPTION_MAX_STREAMS: streams,
             CAPTION_WORKERS: String(options.slots),
