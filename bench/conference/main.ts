@@ -570,8 +570,8 @@ async function model(clip: Clip): Promise<void> {
     );
     console.log(perRoomTable(sustained));
   }
-  const overload = levels.find((l) => !l.kept && l.rooms > bestN);
-  if (overload) {
+  // Every level above the most kept: how each room degrades, and whether it says so.
+  for (const overload of levels.filter((l) => !l.kept && l.rooms > bestN)) {
     const behindRooms = overload.perRoom.filter(
       (r) => r.behind.length && percentile(r.behind, 95) >= BEHIND_LIMIT_S,
     );
@@ -586,6 +586,7 @@ async function model(clip: Clip): Promise<void> {
     console.log(
       `\nOverload: ${overload.rooms} rooms, fairness ${fairness(overload).ratio}; rooms over ${BEHIND_LIMIT_S} s behind (p95): ` +
         `${behindRooms.length}/${overload.rooms}; rooms that fell behind: ${fell.length}, of which said so (gap marker or source state): ${said.length}; ` +
+        `rooms with a gap marker: ${overload.perRoom.filter((r) => r.gaps.length > 0).length}/${overload.rooms}; ` +
         `gateway 429s: ${overload.rejected} busy/capacity, ${overload.queueTimeouts} queue deadline; the gateway's /health ` +
         `backlog_seconds at the end: ${overload.backlog.toFixed(1)} (a stream skips to the live edge, with a gap marker, past ` +
         'CAPTION_LAG_BOUND_SECONDS, 8 s by default)\n',
