@@ -1,6 +1,6 @@
 // `pnpm bench conference [--rooms=10,25,50] [--seconds=S] [--warm=S] [--skip-standin] [--skip-model]
 //   [--model-rooms=1,2,3 | --model-max=N] [--model=FILE] [--slots=N] [--threads=N]
-//   [--relay-store=pglite|postgres]`
+//   [--relay-store=pglite|postgres] [--hls-every=N]`
 // A whole conference at once: R caption rooms, each fed by a real stream (ffmpeg publishing the
 // committed JFK clip, 11 s of speech then 6 s of silence, looped in real time to a private
 // nginx-rtmp) through the stream sources service -> speech gateway -> relay (source room) -> the
@@ -66,6 +66,8 @@ const MODEL_ROOMS = arg('model-rooms') ? list('model-rooms', []) : undefined;
 const MODEL_MAX = num('model-max', 32);
 /** A file of models/ for (b): another synthetic size, or a real model to see its capacity. */
 const MODEL = arg('model') ?? DEFAULT_MODEL;
+/** Every Nth room's source pulls the HLS nginx cuts of its stream instead of RTMP (0: none). */
+const HLS_EVERY = num('hls-every', 5);
 const RELAY_STORE = arg('relay-store') === 'postgres' ? 'postgres' : 'pglite';
 const CORES = availableParallelism();
 const SLOTS = num('slots', CORES);
@@ -112,6 +114,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(
 
 interface RoomFigures {
   id: string;
+  kind: 'rtmp' | 'hls';
   behind: number[];
   notLive: number;
   /** The source's last state and reason. */
@@ -216,6 +219,7 @@ function roomFigures(
   }
   return {
     id: room.room.id,
+    kind: room.kind,
     behind,
     notLive,
     state,
@@ -238,7 +242,8 @@ async function runLevel(conference: Conference, rooms: number, clip: Clip): Prom
   try {
     for (let i = 0; i < rooms; i++) {
       const room = await conference.createRoom(`conf${runNo}-r${i + 1}`, `Conference ${runNo} room ${i + 1}`);
-      opened.push(await openRoom(conference, room, clip.wav));
+      const kind = HLS_EVERY > 0 && (i + 1) % HLS_EVERY === 0 ? 'hls' : 'rtmp';
+      opened.push(await openRoom(conference, room, clip.wav, kind));
     }
     await until(
       `${rooms} sources live`,
@@ -420,7 +425,7 @@ async function standIn(clip: Clip): Promise<void> {
     ),
   );
   console.log(
-    "\nEnd of speech -> the loop's last original caption at the output room's reader, seconds (all rooms' loops together); " +
+    "\nEnd of speech -> the loop's last original caption at the output room's reader, seconds (the pull-RTMP rooms' loops together; HLS rooms apart); " +
       'hop = source room -> output room (the forwarder through the relay); es = original -> its Spanish translation at the reader\n',
   );
   console.log(latencyTable(levels));
@@ -434,6 +439,7 @@ function latencyTable(levels: LevelFigures[]): string {
       'p50',
       'p95',
       'max',
+      'HLS rooms p50 / p95',
       'missed',
       'worst room p95',
       'hop p95 ms',
@@ -442,7 +448,10 @@ function latencyTable(levels: LevelFigures[]): string {
       'gaps',
     ],
     levels.map((l) => {
-      const all = l.perRoom.flatMap((r) => r.latencies);
+      // The RTMP rooms' figures; the HLS rooms' (nginx's 1 s fragments and the playlist polls in
+      // them) apart.
+      const all = l.perRoom.filter((r) => r.kind === 'rtmp').flatMap((r) => r.latencies);
+      const hls = l.perRoom.filter((r) => r.kind === 'hls').flatMap((r) => r.latencies);
       const worst = Math.max(
         0,
         ...l.perRoom.filter((r) => r.latencies.length).map((r) => percentile(r.latencies, 95)),
@@ -453,6 +462,7 @@ function latencyTable(levels: LevelFigures[]): string {
         s2(all, 50),
         s2(all, 95),
         all.length ? (Math.max(...all) / 1000).toFixed(2) : '-',
+        hls.length ? `${s2(hls, 50)} / ${s2(hls, 95)}` : '-',
         l.perRoom.reduce((n, r) => n + r.missed, 0),
         (worst / 1000).toFixed(2),
         ms(
@@ -480,9 +490,20 @@ function fairness(l: LevelFigures): { worst: number; meanP95: number; ratio: str
 
 function perRoomTable(l: LevelFigures): string {
   return table(
-    ['room', 'behind p95', 'behind max', 'e2e p95', 'missed', 'not live', 'gap markers', 'source state'],
+    [
+      'room',
+      'stream',
+      'behind p95',
+      'behind max',
+      'e2e p95',
+      'missed',
+      'not live',
+      'gap markers',
+      'source state',
+    ],
     l.perRoom.map((r) => [
       r.id,
+      r.kind,
       r.behind.length ? percentile(r.behind, 95).toFixed(2) : '-',
       r.behind.length ? Math.max(...r.behind).toFixed(2) : '-',
       s2(r.latencies, 95),

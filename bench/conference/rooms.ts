@@ -77,8 +77,12 @@ export function publish(wav: string, url: string): Publisher {
   };
 }
 
+export type StreamKind = 'rtmp' | 'hls';
+
 export interface BenchRoom {
   room: CaptionRoom;
+  /** How its source pulls the stream: RTMP from nginx, or the HLS nginx cuts of it. */
+  kind: StreamKind;
   publisher: Publisher;
   sourceId: string;
   /** Source room captions (finals and gap markers) as the forwarder got them. */
@@ -103,9 +107,17 @@ async function retry<T>(
   }
 }
 
-export async function openRoom(conference: Conference, room: CaptionRoom, wav: string): Promise<BenchRoom> {
-  const url = `rtmp://127.0.0.1:${conference.mediaPort}/live/${room.id}`;
-  const publisher = publish(wav, url);
+export async function openRoom(
+  conference: Conference,
+  room: CaptionRoom,
+  wav: string,
+  kind: StreamKind,
+): Promise<BenchRoom> {
+  const publisher = publish(wav, `rtmp://127.0.0.1:${conference.mediaPort}/live/${room.id}`);
+  const url =
+    kind === 'hls'
+      ? `http://127.0.0.1:${conference.hlsPort}/hls/${room.id}.m3u8`
+      : `rtmp://127.0.0.1:${conference.mediaPort}/live/${room.id}`;
   const source: Arrival[] = [];
   const output: Arrival[] = [];
   const outputPublisher = createPublisher({
@@ -159,6 +171,7 @@ export async function openRoom(conference: Conference, room: CaptionRoom, wav: s
   );
   return {
     room,
+    kind,
     publisher,
     sourceId: created.source.id,
     source,

@@ -6,8 +6,8 @@
  * private nginx-rtmp the publishers send to. Rooms are made through the relay's `POST /rooms`;
  * sources and outputs find them by polling the relay's `GET /rooms`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import type { CaptionRoom } from '@live-captions/protocol';
 import {
   type ApertiumServer,
   callApi,
+  freePort,
   GATEWAY_ENTRY,
   gatewayPort,
   killAll,
@@ -25,7 +26,6 @@ import {
   startPostgresCluster,
   startServiceProcess,
 } from '@live-captions/test-services';
-import { startMediaServer } from '../../services/sources/test/helpers/stack.js';
 import { commandPid } from './procs.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,6 +73,8 @@ export interface Conference {
   sourcesPort: number;
   outputsPort: number;
   mediaPort: number;
+  /** nginx's HTTP port serving each stream as HLS at `/hls/<stream>.m3u8`. */
+  hlsPort: number;
   /** The measured services: name -> root pid (its tree is counted). */
   services(): Record<string, number>;
   createRoom(id: string, name: string): Promise<CaptionRoom>;
@@ -106,7 +108,7 @@ export async function startConference(options: {
   const procs: ServiceProcess[] = [];
   let postgres: PostgresCluster | undefined;
   let apertium: ApertiumServer | undefined;
-  let media: { port: number; stop(): Promise<void> } | undefined;
+  let media: MediaServer | undefined;
   const stop = async () => {
     await killAll(procs.reverse());
     await apertium?.stop().catch(() => undefined);
@@ -129,7 +131,7 @@ export async function startConference(options: {
       ]);
     const pgPid = commandPid(['-p', String(postgres.port)], /postgres$/);
     apertium = await startApertium();
-    media = await startMediaServer();
+    media = await startMediaServer(join(dir, 'nginx'));
 
     const relay = startServiceProcess(RELAY_ENTRY, {
       CAPTION_RELAY_CONFIG: relayConfig,
@@ -198,6 +200,7 @@ export async function startConference(options: {
       sourcesPort,
       outputsPort,
       mediaPort: media.port,
+      hlsPort: media.hlsPort,
       services: () => ({
         relay: relay.child.pid!,
         gateway: gateway.child.pid!,
@@ -220,4 +223,51 @@ export async function startConference(options: {
     await stop();
     throw error;
   }
+}
+
+interface MediaServer {
+  port: number;
+  hlsPort: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private nginx with the RTMP module (Debian's), as the sources tests run it, that also cuts
+ * every stream into HLS (1 s fragments) and serves it over HTTP: the two kinds of address a
+ * conference's streams come from.
+ */
+async function startMediaServer(dir: string): Promise<MediaServer> {
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  mkdirSync(join(dir, 'hls'));
+  const port = await freePort();
+  const hlsPort = await freePort();
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    [
+      'load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;',
+      'daemon off;',
+      'master_process off;',
+      `pid ${join(dir, 'nginx.pid')};`,
+      'error_log stderr warn;',
+      'events { worker_connections 1024; }',
+      `rtmp { server { listen 127.0.0.1:${port}; application live { live on; record off;`,
+      `  hls on; hls_path ${join(dir, 'hls')}; hls_fragment 1s; hls_playlist_length 6s; } } }`,
+      `http { access_log off; server { listen 127.0.0.1:${hlsPort}; location /hls/ { root ${dir};`,
+      '  types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; } add_header Cache-Control no-cache; } } }',
+    ].join('\n'),
+  );
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
+    stdio: 'ignore',
+    env: { PATH: `${process.env.PATH}:/usr/sbin:/sbin` },
+  });
+  await sleep(500);
+  if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode})`);
+  return {
+    port,
+    hlsPort,
+    async stop() {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
 }
