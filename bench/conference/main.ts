@@ -540,7 +540,7 @@ async function model(clip: Clip): Promise<void> {
   levels.sort((a, b) => a.rooms - b.rooms);
   console.log(
     `(b) Model ${MODEL}, ${SLOTS} decode slot(s) x ${THREADS} thread(s); ${MEASURE_S} s per level; ` +
-      "behind = the source's audio received and not yet captioned, sampled every second; fairness = max per-room behind p95 / mean per-room behind p95\n",
+      "e2e = end of speech -> the output room's reader; behind = the source's audio received and not yet captioned, sampled every second; fairness = max per-room behind p95 / mean per-room behind p95\n",
   );
   console.log(
     table(
@@ -551,7 +551,7 @@ async function model(clip: Clip): Promise<void> {
         'mean room behind p95',
         'behind max',
         'fairness',
-        'e2e p95',
+        'e2e p95 (RTMP rooms)',
         'not live',
         'gap markers',
         '429 busy/capacity',
@@ -568,7 +568,7 @@ async function model(clip: Clip): Promise<void> {
           Math.max(0, ...l.perRoom.flatMap((r) => r.behind)).toFixed(2),
           f.ratio,
           s2(
-            l.perRoom.flatMap((r) => r.latencies),
+            l.perRoom.filter((r) => r.kind === 'rtmp').flatMap((r) => r.latencies),
             95,
           ),
           l.perRoom.reduce((n, r) => n + r.notLive, 0),
