@@ -1,11 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
 import { RoomsStore } from '../src/adapters/rooms-store.js';
 import { createRelay, parseRelayConfig, type Relay } from '../src/app.js';
 import { Client, configFile, TOKENS, until } from './helpers.js';
+
+// Each test opens a relay on an embedded PGlite (a WASM PostgreSQL): seconds on a quiet machine,
+// far more beside CI's other suites.
+jest.setTimeout(120_000);
 
 const API_KEY = 'rooms-test-api-key-0123456789abcdef';
 const PAIR = {

@@ -6,13 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { parseTrustedProxies } from '@live-captions/http';
 import { outputRoomOf } from '@live-captions/protocol';
 import { fetchCaptionRoom, RoomsApiError, RoomsWatch, relayHttpUrl } from '@live-captions/relay-client/node';
 import { RoomsStore } from '../src/adapters/rooms-store.js';
 import { createRelay, parseRelayConfig } from '../src/app.js';
 import { configFile, TOKENS } from './helpers.js';
+
+// Each test opens a relay on an embedded PGlite (a WASM PostgreSQL): seconds on a quiet machine,
+// far more beside CI's other suites.
+jest.setTimeout(120_000);
 
 const API_KEY = 'rooms-watch-test-key-0123456789abcdef';
 const FILE = new Map([['file-room', { read: TOKENS.sourceRead, write: TOKENS.sourceWrite }]]);
