@@ -10,7 +10,11 @@
  * the same window again and carries on, `discard()` forgets the kept audio and carries on.
  */
 
-import { RELAY_ROOM_NAME, type TranscribeResponse } from '@live-captions/protocol';
+import type { TranscribeResponse } from '@live-captions/protocol';
+import { gatewayHeaders, randomId } from './gateway-headers.js';
+
+export { randomId };
+
 import { LagWatchdog } from './lag-watchdog.js';
 import { RequestFailedError, type RetryOptions, retryMessage, withRetries } from './retry.js';
 import { type AudioWindow, RollingBuffer, type RollingBufferOptions } from './rolling-buffer.js';
@@ -51,12 +55,6 @@ export interface CaptureSessionOptions extends RollingBufferOptions {
 }
 
 const PCM_TYPE = 'application/octet-stream';
-
-export function randomId(prefix: string): string {
-  const bytes = new Uint8Array(12);
-  globalThis.crypto.getRandomValues(bytes);
-  return `${prefix}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
 
 interface Pending {
   window: AudioWindow;
@@ -293,15 +291,6 @@ export class CaptureSession {
   }
 
   private headers(extra: Record<string, string>): Record<string, string> {
-    return {
-      'X-Caption-Local': '1',
-      'X-Stream-ID': this.streamId,
-      // Only a name the relay could have: a typo in a form never costs the stream its windows.
-      ...(this.options.room && RELAY_ROOM_NAME.test(this.options.room)
-        ? { 'X-Caption-Room': this.options.room }
-        : {}),
-      ...(this.options.apiKey ? { Authorization: `Bearer ${this.options.apiKey}` } : {}),
-      ...extra,
-    };
+    return gatewayHeaders({ ...this.options, streamId: this.streamId }, extra);
   }
 }
