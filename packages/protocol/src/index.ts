@@ -1,3 +1,4 @@
+export * from './caption-room-pair.js';
 export * from './caption-rooms.js';
 export * from './caption-text.js';
 export * from './health.js';

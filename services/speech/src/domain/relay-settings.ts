@@ -5,7 +5,7 @@
  */
 
 import { relayUrlProblem } from '@live-captions/http';
-import { CAPTION_ROOM_ID, type CaptionRoom, type RelaySettings } from '@live-captions/protocol';
+import { CAPTION_ROOM_ID, type CaptionRoom, type RelaySettings, roomPairOf } from '@live-captions/protocol';
 import {
   type RelayTokensField,
   readRelayTokens,
@@ -83,12 +83,7 @@ export function roomRelaySettings(
   return withLinks({
     relayUrl: where.relayUrl,
     site: where.site,
-    sourceRoom: room.sourceRoom,
-    outputRoom: room.outputRoom,
-    sourceReadToken: room.tokens.sourceRead,
-    sourceWriteToken: room.tokens.sourceWrite,
-    outputReadToken: room.tokens.outputRead,
-    outputWriteToken: room.tokens.outputWrite,
+    ...roomPairOf(room),
   });
 }
 

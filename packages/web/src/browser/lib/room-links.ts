@@ -4,7 +4,7 @@
  * the output room, overlay and audience read the output room. Each carries only its page's
  * tokens, in the fragment; the service access token is never in one.
  */
-import type { CaptionRoom } from '@live-captions/protocol';
+import { type CaptionRoom, roomPairOf } from '@live-captions/protocol';
 import { audienceUrl } from './audience-link.js';
 import { buildLinks, type Links, type OverlayOptions } from './links.js';
 
@@ -23,20 +23,7 @@ export function roomLinks(
   room: Pick<CaptionRoom, 'sourceRoom' | 'outputRoom' | 'tokens'>,
   overlay: OverlayOptions = {},
 ): RoomLinks {
-  const links = buildLinks(
-    site,
-    captureUrl,
-    {
-      relayUrl,
-      sourceRoom: room.sourceRoom,
-      outputRoom: room.outputRoom,
-      sourceReadToken: room.tokens.sourceRead,
-      sourceWriteToken: room.tokens.sourceWrite,
-      outputReadToken: room.tokens.outputRead,
-      outputWriteToken: room.tokens.outputWrite,
-    },
-    overlay,
-  );
+  const links = buildLinks(site, captureUrl, { relayUrl, ...roomPairOf(room) }, overlay);
   return { ...links, audience: audienceUrl(site, relayUrl, room.outputRoom, room.tokens.outputRead) };
 }
 
