@@ -21,7 +21,7 @@
 //    the latency is the arrival of the last final caption of the loop (before the next loop's
 //    speech can be captioned); a loop with none is counted as missed.
 // Figures only, never a failure on timings.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +42,6 @@ import {
   api,
   type Base,
   ROOM,
-  SPEECH_CLIP,
   sleep,
   startBase,
   startMediaServer,
@@ -52,6 +51,7 @@ import {
 } from '../../services/sources/test/helpers/stack.js';
 import { searchLevels } from '../lib/levels.js';
 import { load1, machineLine } from '../lib/machine.js';
+import { FRAME, prepareSpeechClip, SAMPLE_RATE } from '../lib/speech-clip.js';
 import { percentile, table } from '../lib/stats.js';
 
 const arg = (name: string, fallback: number) => {
@@ -65,41 +65,8 @@ const LOOPS = arg('loops', 8);
 const SILENCE_S = 6;
 const BEHIND_LIMIT_S = 6;
 const MODEL = 'ggml-synthetic-tiny-speech.bin';
-const SAMPLE_RATE = 16_000;
-const FRAME = 800; // 50 ms, as the service's ffmpeg frames
 
-/** The clip with its silence, decoded once (the page's path pushes it; the publishers play it). */
-function prepareClip(dir: string): { wav: string; samples: Float32Array; speechEnd: number; period: number } {
-  const wav = join(dir, 'speech-then-silence.wav');
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-i',
-    SPEECH_CLIP,
-    '-af',
-    `apad=pad_dur=${SILENCE_S}`,
-    '-ac',
-    '1',
-    '-ar',
-    String(SAMPLE_RATE),
-    '-y',
-    wav,
-  ]);
-  const raw = execFileSync(
-    'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-i', wav, '-f', 'f32le', 'pipe:1'],
-    {
-      maxBuffer: 64 * 2 ** 20,
-    },
-  );
-  const samples = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-  // The end of speech: the last 50 ms frame above the capture policy's normal sensitivity.
-  let last = 0;
-  for (let i = 0; i + FRAME <= samples.length; i += FRAME)
-    if (rms(samples.subarray(i, i + FRAME)) >= SENSITIVITY.normal) last = i + FRAME;
-  return { wav, samples, speechEnd: last / SAMPLE_RATE, period: samples.length / SAMPLE_RATE };
-}
+const prepareClip = (dir: string) => prepareSpeechClip(dir, SILENCE_S);
 
 interface Publisher {
   child: ChildProcess;
