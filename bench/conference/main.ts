@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { searchLevels } from '../lib/levels.js';
 import { machineLine } from '../lib/machine.js';
 import { percentile, table } from '../lib/stats.js';
-import { type Clip, prepareClip } from './clip.js';
+import { type Clip, prepareClip, SILENCE_S } from './clip.js';
 import { type LevelFigures, s2 } from './figures.js';
 import { measureServices, runLevel } from './level.js';
 import { fairness, latencyTable, perRoomTable, plumbing, SERVICES } from './report.js';
@@ -32,11 +32,9 @@ const RELAY_STORE = arg('relay-store') === 'postgres' ? 'postgres' : 'pglite';
 const CORES = availableParallelism();
 const SLOTS = num('slots', CORES);
 const THREADS = num('threads', 1);
-const SILENCE_S = 6;
+
 const BEHIND_LIMIT_S = 6;
 const PLAN = { measureS: MEASURE_S, warmS: WARM_S, hlsEvery: HLS_EVERY, behindLimitS: BEHIND_LIMIT_S };
-const _SAMPLE_RATE = 16_000;
-const _FRAME = 800;
 
 async function withConference<T>(
   engine: EngineKind,
