@@ -1,80 +1,12 @@
-/**
- * One conference room of the bench, end to end: an ffmpeg publisher playing the clip in real time
- * to the private nginx-rtmp, a pull-RTMP stream source in the room's source room, the editor's
- * live step (a forwarder: each final of the source room published to the output room with the
- * output write token, as the editor in live mode sends them on), an archive destination and one
- * Apertium translation (en -> es) on the output room, and a reader of the output room that keeps
- * every caption with its arrival time.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import type { CaptionRoom, RelayCaption } from '@live-captions/protocol';
 import { createPublisher, createReader } from '@live-captions/relay-client/node';
 import { callApi } from '@live-captions/test-services';
+import { type Publisher, publish } from '../lib/clip-publisher.js';
 import { API_KEY, type Conference, sleep } from './stack.js';
 
 export interface Arrival {
   caption: RelayCaption;
   at: number;
-}
-
-export interface Publisher {
-  child: ChildProcess;
-  /** Wall time (ms) of stream time 0, from the earliest `-progress` report. */
-  origin(): number | undefined;
-  stop(): Promise<void>;
-}
-
-/** ffmpeg as an encoder: the clip looped in real time to `url` as AAC in FLV (bench/ingest's). */
-export function publish(wav: string, url: string): Publisher {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      '-progress',
-      'pipe:1',
-      '-stats_period',
-      '0.5',
-      '-re',
-      '-stream_loop',
-      '-1',
-      '-i',
-      wav,
-      '-c:a',
-      'aac',
-      '-b:a',
-      '64k',
-      '-f',
-      'flv',
-      url,
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  let origin: number | undefined;
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    const now = Date.now();
-    text += chunk.toString();
-    const lines = text.split('\n');
-    text = lines.pop() ?? '';
-    for (const line of lines) {
-      const match = /^out_time_us=(\d+)$/.exec(line.trim());
-      if (!match || Number(match[1]) <= 0) continue;
-      const candidate = now - Number(match[1]) / 1000;
-      origin = origin === undefined ? candidate : Math.min(origin, candidate);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    origin: () => origin,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 export type StreamKind = 'rtmp' | 'hls';

@@ -1,27 +1,3 @@
-// `pnpm bench ingest [--max-streams=N] [--seconds=S] [--loops=L] [--skip-capacity] [--skip-latency]`
-// The stream sources service (services/sources) as it runs, all real processes: the relay, the
-// speech gateway on the realistic-length synthetic model, the sources service, a private
-// nginx-rtmp, and ffmpeg publishers playing the committed speech fixture (JFK, 11 s, then 6 s of
-// silence, looped) in real time (`-re`).
-//
-// 1. Streams kept in real time: N pull-RTMP sources, each reading its own stream from the private
-//    nginx-rtmp, for S seconds (default 40) after all are live; at 1, 4, 8 and 16, then doubling
-//    while it keeps up and bisecting (bench/lib/levels.ts). A level keeps up while every source
-//    stays live, none skips to the live edge or drops audio (no gap marker), every one sends
-//    captions, and the p95 of its `behindSeconds` (audio received, not yet captioned, sampled
-//    every second from the API) stays under 6 s (two 3 s windows). Printed per core.
-// 2. End of speech -> final caption in the source room, p50/p95, for a pull-RTMP source, an SRT
-//    push source and the capture page's path, side by side in the same run on the same gateway
-//    and model: the page's path is the capture policy the page runs (`CaptureSession` of
-//    @live-captions/capture, 50 ms frames of the same clip pushed in real time, windows through
-//    `POST /transcribe`, captions published to the same room); the browser's own microphone
-//    latency (an AudioWorklet block, a few ms) is not in it. For the streams, the end of speech is
-//    placed by the publisher's `-progress` clock (its earliest report: wall time - stream time),
-//    so the media server, the encoder's buffering and ffmpeg's decode are in the figure. Per loop
-//    the latency is the arrival of the last final caption of the loop (before the next loop's
-//    speech can be captioned); a loop with none is counted as missed.
-// Figures only, never a failure on timings.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +25,7 @@ import {
   TOKENS,
   until,
 } from '../../services/sources/test/helpers/stack.js';
+import { type Publisher, publish } from '../lib/clip-publisher.js';
 import { searchLevels } from '../lib/levels.js';
 import { load1, machineLine } from '../lib/machine.js';
 import { FRAME, prepareSpeechClip, SAMPLE_RATE } from '../lib/speech-clip.js';
@@ -67,58 +44,6 @@ const BEHIND_LIMIT_S = 6;
 const MODEL = 'ggml-synthetic-tiny-speech.bin';
 
 const prepareClip = (dir: string) => prepareSpeechClip(dir, SILENCE_S);
-
-interface Publisher {
-  child: ChildProcess;
-  /** Wall time (ms) of stream time 0, from the earliest `-progress` report. */
-  origin(): number | undefined;
-  stop(): Promise<void>;
-}
-
-/** ffmpeg as an encoder: the clip looped in real time to `url` (flv over RTMP, mpegts over SRT). */
-function publish(wav: string, url: string, format: 'flv' | 'mpegts'): Publisher {
-  const child = spawn(
-    'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-nostdin', '-progress', 'pipe:1', '-stats_period', '0.5'].concat([
-      '-re',
-      '-stream_loop',
-      '-1',
-      '-i',
-      wav,
-      '-c:a',
-      'aac',
-      '-b:a',
-      '64k',
-      '-f',
-      format,
-      url,
-    ]),
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  let origin: number | undefined;
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    const now = Date.now();
-    text += chunk.toString();
-    const lines = text.split('\n');
-    text = lines.pop() ?? '';
-    for (const line of lines) {
-      const match = /^out_time_us=(\d+)$/.exec(line.trim());
-      if (!match || Number(match[1]) <= 0) continue;
-      const candidate = now - Number(match[1]) / 1000;
-      origin = origin === undefined ? candidate : Math.min(origin, candidate);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    origin: () => origin,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 /** Captions of the room as they arrive, with their arrival time. */
 const arrivals: { caption: RelayCaption; at: number }[] = [];
