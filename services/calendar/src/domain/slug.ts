@@ -46,9 +46,13 @@ export function uniqueSlug(base: string, taken: Set<string>): string {
   }
 }
 
-/** WordPress's suffix on the slug of a post in the trash, which frees the slug for others. */
+/**
+ * WordPress's suffix on the slug of a post in the trash, which frees the slug for others. Our
+ * slugs are unique per table (WordPress's post_name is not), so a second post trashed with the
+ * same slug gets `__trashed-2`, `-3`... (see trashSlug); the number goes when it leaves.
+ */
 const TRASHED = '__trashed';
-export const trashedSlug = (slug: string) => (slug.endsWith(TRASHED) ? slug : `${slug}${TRASHED}`);
+const TRASHED_END = /__trashed(?:-\d+)?$/;
+export const trashedSlug = (slug: string) => (TRASHED_END.test(slug) ? slug : `${slug}${TRASHED}`);
 /** The slug a post leaving the trash wants back. */
-export const untrashedSlug = (slug: string) =>
-  slug.endsWith(TRASHED) ? slug.slice(0, -TRASHED.length) : slug;
+export const untrashedSlug = (slug: string) => slug.replace(TRASHED_END, '');

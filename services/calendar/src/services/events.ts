@@ -22,7 +22,7 @@ import { eventListUrls } from '../domain/list-urls.js';
 import { clampPerPage, dateBounds, paginate, pastEndOf } from '../domain/listing.js';
 import { renderEvent, renderRelations, type Site, taxonomies } from '../domain/render.js';
 import type { EventListQuery, EventWrite } from '../domain/schemas.js';
-import { trashedSlug } from '../domain/slug.js';
+import { trashSlug } from './linking.js';
 import { saveEvent } from './save-event.js';
 import { renderOne, type ServiceContext } from './shared.js';
 
@@ -242,7 +242,7 @@ export function eventService(ctx: ServiceContext) {
       return writeTransaction(knex, async (trx) => {
         const updated = await updateEvent(trx, row.id, {
           status: 'trash',
-          slug: trashedSlug(row.slug),
+          slug: await trashSlug(trx, 'cal_events', row),
           modified_utc: ctx.now(),
         });
         await refreshTermCounts(trx, await termIdsOfEvent(trx, row.id));

@@ -26,7 +26,6 @@ import {
   type VenueRow,
 } from '../domain/render.js';
 import type { LinkedListQuery } from '../domain/schemas.js';
-import { trashedSlug } from '../domain/slug.js';
 import {
   checkedAuthor,
   checkRelatedEvent,
@@ -35,6 +34,7 @@ import {
   linkedColumns,
   publicationDate,
   trashMoveSlug,
+  trashSlug,
 } from './linking.js';
 import type { ServiceContext } from './shared.js';
 
@@ -139,15 +139,14 @@ export function linkedService(ctx: ServiceContext, kind: LinkedKind) {
 
     async trash(user: User | undefined, by: LinkedKey, site: Site) {
       const row = await writable(by, user, 'delete');
-      return render(
-        kind,
-        await updateLinked(knex, kind, row.id, {
+      const updated = await writeTransaction(knex, async (trx) =>
+        updateLinked(trx, kind, row.id, {
           status: 'trash',
-          slug: trashedSlug(row.slug),
+          slug: await trashSlug(trx, `cal_${collection}`, row),
           modified_utc: ctx.now(),
         }),
-        site,
       );
+      return render(kind, updated, site);
     },
   };
 }

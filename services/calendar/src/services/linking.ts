@@ -59,6 +59,17 @@ export async function freeSlug(knex: Knex, table: string, wanted: string, except
   return uniqueSlug(base, await slugsLike(knex, table, base || 'untitled', exceptId));
 }
 
+/** The trashed slug of `row`, free in `table`: `slug__trashed`, else `slug__trashed-2`, ... */
+export async function trashSlug(
+  knex: Knex,
+  table: string,
+  row: { id: number; slug: string },
+): Promise<string> {
+  const base = trashedSlug(row.slug);
+  await lockName(knex, `${table}:${base}`);
+  return uniqueSlug(base, await slugsLike(knex, table, base, row.id));
+}
+
 /**
  * The slug a post gets when it moves into the trash (`slug__trashed`, as WordPress: the slug is
  * free for others meanwhile) or out of it (its old slug, or the next free one); undefined when
@@ -72,7 +83,7 @@ export async function trashMoveSlug(
 ): Promise<string | undefined> {
   if (!current || status === undefined || (current.status === 'trash') === (status === 'trash'))
     return undefined;
-  if (status === 'trash') return trashedSlug(current.slug);
+  if (status === 'trash') return trashSlug(knex, table, current);
   return freeSlug(knex, table, untrashedSlug(current.slug), current.id);
 }
 
