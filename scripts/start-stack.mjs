@@ -18,10 +18,12 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APERTIUM_MODES, apertiumApyScript, apertiumCommand } from '@live-captions/apertium';
+import { apertiumCommand } from '@live-captions/apertium';
 import { build, run } from './build.mjs';
+import { answersOk, apertiumPlan } from './start-checks.mjs';
+import { serviceLines } from './start-lines.mjs';
 import { serviceEnv, stackPorts } from './start-ports.mjs';
-import { hubLink, modelHelp } from './start-text.mjs';
+import { modelHelp, readyText } from './start-text.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = performance.now();
@@ -31,16 +33,6 @@ const SECRETS_DIR = join(root, 'secrets');
 const ansi = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
 const bold = ansi('1');
 const dim = ansi('2');
-const COLOURS = {
-  speech: ansi('36'),
-  relay: ansi('35'),
-  ui: ansi('33'),
-  calendar: ansi('34'),
-  outputs: ansi('94'),
-  sources: ansi('96'),
-  apertium: ansi('90'),
-  worker: ansi('32'),
-};
 
 /** Lines of this script: on the terminal with the services, else on stderr (stdout is JSON). */
 const say = (text) => (tty ? console.log(text) : console.error(text));
@@ -121,44 +113,10 @@ try {
 }
 
 // ---- Apertium APy ---------------------------------------------------------------------------
-// Where the outputs service looks for it by default (OUTPUTS_APERTIUM_URL). An operator who set
-// OUTPUTS_APERTIUM_URL runs their own; one already answering on the default port (Debian's
-// apertium-apy.service, say) is used as it is.
+// Where the outputs service looks for it by default (OUTPUTS_APERTIUM_URL): start-checks.mjs.
 const APERTIUM_PORT = ports.APERTIUM_PORT;
 const APERTIUM_URL = `http://127.0.0.1:${APERTIUM_PORT}`;
-
-async function apertiumAnswers() {
-  try {
-    const res = await fetch(`${APERTIUM_URL}/listPairs`, { signal: AbortSignal.timeout(2000) });
-    await res.body?.cancel();
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-/** How the stack gets its translation engine: 'start' (ours), or why not, said once. */
-async function apertiumPlan() {
-  if (process.env.OUTPUTS_APERTIUM_URL) return { start: false };
-  if (!apertiumApyScript()) {
-    return {
-      start: false,
-      line: `translation through Apertium is off: apertium-apy is not installed (${bold('sudo apt install apertium-apy apertium-eng-spa apertium-eng-cat')}, then pnpm start again)`,
-    };
-  }
-  if (await apertiumAnswers()) {
-    return { start: false, line: dim(`Apertium APy already answers on ${APERTIUM_URL}; using it`) };
-  }
-  if (!existsSync(APERTIUM_MODES)) {
-    return {
-      start: false,
-      line: `translation through Apertium is off: no language pair is installed in ${APERTIUM_MODES} (${bold('sudo apt install apertium-eng-spa apertium-eng-cat')}, then pnpm start again)`,
-    };
-  }
-  return { start: true };
-}
-
-const apertium = await apertiumPlan();
+const apertium = await apertiumPlan(APERTIUM_URL, { bold, dim });
 if (apertium.line) say(apertium.line);
 
 // An official model that is not there yet is downloaded here, before any service starts, so a
@@ -205,15 +163,6 @@ const captionLocal = readEnvFile(join(SECRETS_DIR, SECRET_FILES.captionLocal)) ?
  */
 const SERVICE_ENV = serviceEnv(ports, captionLocal);
 
-const { prettyFactory } = await import('pino-pretty');
-const pretty = prettyFactory({
-  colorize: true,
-  singleLine: true,
-  translateTime: 'SYS:HH:MM:ss',
-  // the prefix names the service already
-  ignore: 'pid,hostname,service,name',
-});
-
 const names = [
   'speech',
   'relay',
@@ -227,29 +176,7 @@ const names = [
 /** Where each listening service answers, from its `... listening` log line. */
 const listeners = new Map();
 
-function onLine(name, line, fromStderr) {
-  let record;
-  if (line.startsWith('{')) {
-    try {
-      record = JSON.parse(line);
-    } catch {
-      record = undefined;
-    }
-  }
-  const prefix = (COLOURS[name] ?? ((text) => text))(`${name.padEnd(8)} |`);
-  if (typeof record?.level !== 'number') {
-    // a plain line (a configuration error, a crash before the logger exists)
-    if (tty) console.log(`${prefix} ${line}`);
-    else console.error(`${prefix} ${line}`);
-    return;
-  }
-  if (typeof record.port === 'number' && /listening$/.test(record.msg ?? '')) {
-    const host = ['0.0.0.0', '::', undefined].includes(record.bind) ? '127.0.0.1' : record.bind;
-    listeners.set(name, { host, port: record.port });
-  }
-  if (tty) console.log(`${prefix} ${pretty(line).trimEnd()}`);
-  else (fromStderr ? process.stderr : process.stdout).write(`${line}\n`);
-}
+const onLine = await serviceLines({ tty, ansi, listeners });
 
 // A service that exits is started again after a backoff (1 s, doubled up to 30 s; back to 1 s
 // once it ran for a minute) while the others keep running: one crash never stops the stack.
@@ -326,19 +253,13 @@ if (names.length === 0) say('pnpm start: no built service found under services/*
 // The environment wins over the file, as in the speech service itself.
 const apiKey = process.env[CAPTION_LOCAL_VARS.apiKey] || captionLocal[CAPTION_LOCAL_VARS.apiKey];
 
-async function speechReady() {
+function speechReady() {
   const speech = listeners.get('speech');
   if (!speech) return false;
-  try {
-    const res = await fetch(`http://${speech.host}:${speech.port}/health`, {
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-      signal: AbortSignal.timeout(2000),
-    });
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
+  return answersOk(
+    `http://${speech.host}:${speech.port}/health`,
+    apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+  );
 }
 
 function summary() {
@@ -346,40 +267,16 @@ function summary() {
     const at = listeners.get(name);
     return at ? `http://localhost:${at.port}${path}` : undefined;
   };
-  const rows = [
-    // The access token travels in the fragment only: the browser never sends it to a server.
-    [
-      'links hub',
-      hubLink(url('ui'), apiKey),
-      'start here: fills itself in and builds the capture, editor and overlay links',
-    ],
-    ['capture', url('speech'), 'the microphone page'],
-    ['overlay', url('ui', '/overlay.html'), 'OBS browser source; open it through its link from the hub'],
-    ['calendar', url('calendar', '/wp-json/cal/events/v1/events'), ''],
-    [
-      'outputs',
-      url('outputs', '/health'),
-      'YouTube Live, Zoom and the transcript: the editor\'s "Where captions go"',
-    ],
-    [
-      'sources',
-      url('sources', '/health'),
-      'live streams captioned with no browser: RTMP, SRT, HLS (API with the access token)',
-    ],
-    ...(apertium.start
-      ? [['apertium', `${APERTIUM_URL}/listPairs`, 'Apertium APy: the translation engine']]
-      : []),
-  ].filter(([, link]) => link);
-  const lines = [
-    '',
-    bold(`Live captions is running (ready in ${seconds()}). Open:`),
-    ...rows.map(([what, link, note]) => `  ${what.padEnd(10)} ${bold(link)}${note ? dim(`  ${note}`) : ''}`),
-    `  access token: CAPTION_API_KEY in ${bold('secrets/caption-local.env')} ${dim('(already in the hub link above)')}`,
-    dim('A service that stops is restarted by itself; the pages reconnect.'),
-    dim('Ctrl+C stops everything.'),
-    '',
-  ];
-  say(lines.join('\n'));
+  say(
+    readyText({
+      url,
+      apiKey,
+      apertiumUrl: apertium.start ? APERTIUM_URL : undefined,
+      took: seconds(),
+      bold,
+      dim,
+    }),
+  );
 }
 
 const expected = names.filter((name) => name !== 'worker');
@@ -387,7 +284,7 @@ while (!stopping) {
   if (
     expected.every((name) => listeners.has(name)) &&
     (!expected.includes('speech') || (await speechReady())) &&
-    (!apertium.start || (await apertiumAnswers()))
+    (!apertium.start || (await answersOk(`${APERTIUM_URL}/listPairs`)))
   ) {
     if (!stopping) summary();
     break;
