@@ -15,9 +15,10 @@ import { createPublisher } from '@live-captions/relay-client/node';
 import { type ApertiumServer, captionsAsCaptured, startApertium } from '@live-captions/test-services';
 import { chrF, createEngine, type TranslateTexts, translateText } from '@live-captions/translation';
 import { load1, machineLine } from '../lib/machine.js';
-import { percentile, table } from '../lib/stats.js';
+import { percentile } from '../lib/stats.js';
 import { cpuSeconds } from '../relay/servers.js';
 import { RoomReader } from './reader.js';
+import { printResults, type Result } from './report.js';
 import { BENCH_SPEECH, BENCH_VOCABULARY } from './speech.js';
 import { api, pause, ROOM, startStack, TOKENS, until } from './stack.js';
 
@@ -66,24 +67,6 @@ function ordered(codes: string[]): string[] {
   const sorted = [...codes].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const languages = sorted.filter((code, i) => sorted.findIndex((c) => primary(c) === primary(code)) === i);
   return [...languages, ...sorted.filter((code) => !languages.includes(code))];
-}
-
-interface Result {
-  languages: string[];
-  captions: number;
-  frames: number;
-  missing: number;
-  p50: number;
-  p95: number;
-  chrf: Map<string, number>;
-  perLanguage: Map<string, { p50: number; p95: number; missing: number; frames: number }>;
-  cpu: number;
-  /** CPU seconds of the outputs service (the stage: reading, queueing, translating, publishing). */
-  outputsCpu: number;
-  wallSeconds: number;
-  load: string;
-  unexpected: number;
-  gaps: number;
 }
 
 /**
@@ -267,63 +250,4 @@ try {
   await apy.stop();
 }
 
-console.log(`\n${machineLine()}\n`);
-console.log(
-  table(
-    [
-      'languages',
-      'captions',
-      'translations sent',
-      'missing',
-      'added latency p50 ms',
-      'p95 ms',
-      'chrF (lowest language)',
-      'APy CPU s',
-      'APy CPU s / min of speech',
-      'outputs CPU s / min of speech',
-      'load (1 min)',
-    ],
-    results.map((r) => [
-      `${r.languages.length} (${r.languages.join(', ')})`,
-      r.captions,
-      r.frames,
-      r.missing,
-      ms(r.p50),
-      ms(r.p95),
-      Math.min(...r.chrf.values()).toFixed(3),
-      r.cpu.toFixed(2),
-      (r.cpu / speechMinutes).toFixed(2),
-      (r.outputsCpu / speechMinutes).toFixed(2),
-      r.load,
-    ]),
-  ),
-);
-console.log('\nPer language:\n');
-console.log(
-  table(
-    ['languages', 'language', 'translations sent', 'missing', 'p50 ms', 'p95 ms', 'chrF'],
-    results.flatMap((r) =>
-      r.languages.map((ln) => {
-        const figures = r.perLanguage.get(ln)!;
-        return [
-          r.languages.length,
-          ln,
-          figures.frames,
-          figures.missing,
-          ms(figures.p50),
-          ms(figures.p95),
-          r.chrf.get(ln)!.toFixed(3),
-        ];
-      }),
-    ),
-  ),
-);
-console.log(`\n${engineAlone}`);
-const odd = results.filter((r) => r.unexpected > 0 || r.gaps > 0);
-for (const r of odd)
-  console.log(
-    `${r.languages.length} languages: ${r.unexpected} frames of another label, ${r.gaps} gaps at the reader`,
-  );
-console.log(
-  `\n'translations sent': first translations and corrections (a caption's translation is corrected when its sentence ends); latency: an original reaching the reader to its first translation reaching the reader, over every caption and language; chrF: the final live text (latest per id, in order) against APy's translation of the whole text at once; speech minutes from the words at ${WORDS_PER_SECOND} words/s.`,
-);
+printResults(results, { engineAlone, speechMinutes, wordsPerSecond: WORDS_PER_SECOND });
