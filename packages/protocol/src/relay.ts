@@ -38,3 +38,16 @@ export const RELAY_LN_MAX = 32;
 export const RELAY_DELIVERY_CLIENT = /^[A-Za-z0-9_-]{16,128}$/;
 export const RELAY_ROOM_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 export const RELAY_TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * The relay's HTTP address from its WebSocket address (the services' RELAY_URL; the ui's
+ * default RELAY_API_URL):
+ * `ws://host:port/ws` -> `http://host:port`, `wss://host/prefix/ws` -> `https://host/prefix`.
+ */
+export function relayHttpUrl(relayUrl: string): string {
+  const url = new URL(relayUrl);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('must be a ws:// or wss:// URL');
+  const scheme = url.protocol === 'wss:' ? 'https:' : 'http:';
+  const path = url.pathname.replace(/\/ws\/?$/, '').replace(/\/+$/, '');
+  return `${scheme}//${url.host}${path}`;
+}

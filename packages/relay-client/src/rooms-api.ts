@@ -2,22 +2,12 @@
  * The relay's caption rooms API (`GET /rooms`, `GET /rooms/:id`) as the services call it with the
  * service access token. Node only (it sends the token; a browser never holds it).
  */
-import type { CaptionRoom, CaptionRoomList } from '@live-captions/protocol';
+import { type CaptionRoom, type CaptionRoomList, relayHttpUrl } from '@live-captions/protocol';
 
 /** How long one call to the relay may take before it counts as unreachable. */
 const TIMEOUT_MS = 5000;
 
-/**
- * The relay's HTTP address from its WebSocket address (the services' RELAY_URL):
- * `ws://host:port/ws` -> `http://host:port`, `wss://host/prefix/ws` -> `https://host/prefix`.
- */
-export function relayHttpUrl(relayUrl: string): string {
-  const url = new URL(relayUrl);
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('must be a ws:// or wss:// URL');
-  const scheme = url.protocol === 'wss:' ? 'https:' : 'http:';
-  const path = url.pathname.replace(/\/ws\/?$/, '').replace(/\/+$/, '');
-  return `${scheme}//${url.host}${path}`;
-}
+export { relayHttpUrl };
 
 /** Why the rooms API gave no rooms; `message` never holds a token. */
 export type RoomsApiProblem = 'unreachable' | 'no-api' | 'unauthorized' | 'bad-answer';

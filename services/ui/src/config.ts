@@ -1,4 +1,5 @@
 import { LOOPBACK_HOSTS, relayUrlProblem } from '@live-captions/http';
+import { relayHttpUrl } from '@live-captions/protocol';
 import { ConfigError, issueLine, parseEnvInto, portVar } from '@live-captions/runtime';
 import { z } from 'zod';
 
@@ -76,7 +77,7 @@ export function defaultRelayApiUrl(relayUrl: string | null): string | null {
   if (!relayUrl || relayUrlProblem(relayUrl)) return null;
   const url = new URL(relayUrl);
   if (!LOOPBACK_HOSTS.has(url.hostname) && !/^127\./.test(url.hostname)) return null;
-  return `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}/`;
+  return `${relayHttpUrl(relayUrl)}/`;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
