@@ -61,6 +61,8 @@ export class RoomRegistry {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private reachable = true;
+  /** What `list()` and `etag()` answer, made once per change: every service polls them each second. */
+  private answer: { rooms: CaptionRoom[]; etag: string } | undefined;
   private readonly pollMs: number;
   private readonly now: () => number;
   private readonly log: Logger;
@@ -95,8 +97,8 @@ export class RoomRegistry {
   }
 
   /** Every caption room, the file's first. */
-  list(): CaptionRoom[] {
-    return captionRooms(this.file.rooms, this.snapshot.rooms);
+  list(): readonly CaptionRoom[] {
+    return this.current().rooms;
   }
 
   get(id: string): CaptionRoom | undefined {
@@ -105,8 +107,16 @@ export class RoomRegistry {
 
   /** A version of what `list()` answers, the same on every node that holds the same rooms. */
   etag(): string {
-    const digest = createHash('sha256').update(JSON.stringify(this.list())).digest('base64url');
-    return `"${digest.slice(0, 27)}"`;
+    return this.current().etag;
+  }
+
+  private current(): { rooms: CaptionRoom[]; etag: string } {
+    if (!this.answer) {
+      const rooms = captionRooms(this.file.rooms, this.snapshot.rooms);
+      const digest = createHash('sha256').update(JSON.stringify(rooms)).digest('base64url');
+      this.answer = { rooms, etag: `"${digest.slice(0, 27)}"` };
+    }
+    return this.answer;
   }
 
   get storeReachable(): boolean {
@@ -208,6 +218,7 @@ export class RoomRegistry {
   }
 
   private applyServed(): void {
+    this.answer = undefined;
     this.options.apply({ ...this.file, rooms: servedRooms(this.file.rooms, this.snapshot.rooms) });
   }
 

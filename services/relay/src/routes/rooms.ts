@@ -26,6 +26,8 @@ import { type RoomRegistry, RoomsError } from '../registry/room-registry.js';
 
 /** A room counts as live this long after its last caption, or while a publisher is joined. */
 export const LIVE_WITHIN_MS = 2 * 60_000;
+/** How long one public list answers every asker (its live flags and languages may lag this much). */
+const PUBLIC_REUSE_MS = 2000;
 
 export interface RoomsRoutesContext {
   registry: RoomRegistry;
@@ -106,10 +108,13 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
   app.use(requestLog(context.logger));
   app.use(securityHeaders([]));
 
-  app.get('/public/rooms', (_req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', 'no-cache');
+  // Every phone on the public page asks every few seconds, and each answer reads the rooms'
+  // recent captions: one answer serves them all for PUBLIC_REUSE_MS, or until the rooms change.
+  let kept: { etag: string; until: number; body: string } | undefined;
+  const publicList = (): string => {
     const at = now();
+    const etag = registry.etag();
+    if (kept && kept.etag === etag && kept.until > at) return kept.body;
     const body: PublicCaptionRoomList = {
       rooms: registry.list().map((room) => {
         const source = context.activity(room.sourceRoom);
@@ -126,7 +131,14 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
         };
       }),
     };
-    res.json(body);
+    kept = { etag, until: at + PUBLIC_REUSE_MS, body: JSON.stringify(body) };
+    return kept.body;
+  };
+
+  app.get('/public/rooms', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/json').send(publicList());
   });
 
   const operator = express.Router();
@@ -146,7 +158,7 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-store');
     if (req.headers['if-none-match'] === etag) return void res.status(304).end();
-    const body: CaptionRoomList = { rooms: registry.list(), version: etag.slice(1, -1) };
+    const body: CaptionRoomList = { rooms: [...registry.list()], version: etag.slice(1, -1) };
     res.json(body);
   });
 
