@@ -15,6 +15,7 @@ import {
   troubleLine,
 } from '../src/browser/lib/room-status.js';
 import { isWorkersHealth, WorkersWatch } from '../src/browser/lib/workers-watch.js';
+import { streamSource } from './helpers/stream-source.js';
 
 const NOW = Date.parse('2026-05-04T10:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -28,30 +29,15 @@ const relayRoom = (fields: Partial<RelayRoomActivity> = {}): RelayRoomActivity =
   ...fields,
 });
 
-const stream = (fields: Partial<StreamSource>): StreamSource => ({
-  id: '6f1c2d3e-0000-4000-8000-000000000000',
-  room: 'main-hall',
-  name: 'Hall camera',
-  input: { kind: 'pull', url: 'rtsp://cam.example.org/live' },
-  settings: {
-    language: 'en',
-    mode: 'transcribe',
-    vocabulary: '',
-    replacements: [],
-    maskProfanity: false,
-    sensitivity: 'normal',
-    intervalSeconds: 3,
-  },
-  running: true,
-  state: 'live',
-  reason: null,
-  level: 0.4,
-  behindSeconds: 2.14,
-  captionsSent: 12,
-  since: ago(30_000),
-  node: null,
-  ...fields,
-});
+const stream = (fields: Partial<StreamSource>): StreamSource =>
+  streamSource({
+    room: 'main-hall',
+    name: 'Hall camera',
+    input: { kind: 'pull', url: 'rtsp://cam.example.org/live' },
+    behindSeconds: 2.14,
+    since: ago(30_000),
+    ...fields,
+  });
 
 const destination = (fields: Partial<Destination>): Destination => ({
   id: 'd1',

@@ -4,33 +4,10 @@
  * real service: e2e/browser/sources-panel.test.ts).
  */
 import { describe, expect, test } from '@jest/globals';
-import type { StreamSource } from '@live-captions/protocol';
 import { sourceSettingsLine, sourceStateLine, sourceSummary } from '../src/browser/lib/sources-client.js';
+import { streamSource } from './helpers/stream-source.js';
 
-const source = (fields: Partial<StreamSource>): StreamSource => ({
-  id: '6f1c2d3e-0000-4000-8000-000000000000',
-  room: 'captions',
-  name: 'Council encoder',
-  input: { kind: 'rtmp-push', url: 'rtmp://captions.example.org:1935/live/ab…yz' },
-  settings: {
-    language: 'en',
-    mode: 'transcribe',
-    vocabulary: '',
-    replacements: [],
-    maskProfanity: false,
-    sensitivity: 'normal',
-    intervalSeconds: 3,
-  },
-  running: true,
-  state: 'live',
-  reason: null,
-  level: 0.4,
-  behindSeconds: 2.345,
-  captionsSent: 12,
-  since: null,
-  node: null,
-  ...fields,
-});
+const source = streamSource;
 
 describe('a source row', () => {
   test('the state, with the reason when there is one', () => {
