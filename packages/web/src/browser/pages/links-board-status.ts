@@ -15,6 +15,12 @@ import { WorkersWatch } from '../lib/workers-watch.js';
 import type { RoomRow } from './links-room-row.js';
 
 const REFRESH_MS = 5000;
+/**
+ * Every service learns a new room within 2 s (its watch over the relay's rooms): a room that
+ * appears while the board runs is asked of the outputs service after that, not while it would
+ * still refuse its token (a 401 the browser reports as an error).
+ */
+const NEW_ROOM_SETTLE_MS = 2500;
 /** The outputs service is asked every this many refreshes: two requests per room each time. */
 const OUTPUTS_EVERY = 2;
 
@@ -72,6 +78,17 @@ export function startBoardStatus(inputs: BoardStatusInputs): { refresh(): void }
     }
   }
 
+  /** When each room was first listed; the rooms of the first list the board gets count as settled. */
+  const firstSeen = new Map<string, number>();
+  let started = false;
+  function settledRooms(now: number): CaptionRoom[] {
+    const rooms = inputs.rooms();
+    for (const room of rooms)
+      if (!firstSeen.has(room.id)) firstSeen.set(room.id, started ? now : Number.NEGATIVE_INFINITY);
+    if (rooms.length > 0) started = true;
+    return rooms.filter((room) => now - firstSeen.get(room.id)! >= NEW_ROOM_SETTLE_MS);
+  }
+
   async function refresh(): Promise<void> {
     const to = inputs.addresses();
     if (!to) {
@@ -84,7 +101,7 @@ export function startBoardStatus(inputs: BoardStatusInputs): { refresh(): void }
     try {
       const withOutputs = round % OUTPUTS_EVERY === 0;
       round += 1;
-      const feeds = await readBoardFeeds(to, inputs.rooms(), withOutputs);
+      const feeds = await readBoardFeeds(to, settledRooms(Date.now()), withOutputs);
       // Kept between the refreshes that skip the outputs service; unknown when it did not answer.
       if (withOutputs) outputs = to.outputsUrl ? feeds.outputs : undefined;
       show(feeds, Date.now());
