@@ -42,8 +42,14 @@ const AHEAD_MS = 48 * 3600_000;
 
 interface RoomState {
   talks: Talk[] | undefined;
+  /** When the last read began (real ms), and whether the last one answered. */
   readAt: number;
   fresh: boolean;
+  /** The calendar's absence was logged (once per outage). */
+  away: boolean;
+  reading: Promise<void> | undefined;
+  /** The archive and calendar calls of the room, one at a time. */
+  effecting: Promise<void> | undefined;
   /** The talk the archive was last told, and each talk's archive session. */
   marked: number | null | undefined;
   sessions: Map<number, string>;
@@ -68,9 +74,16 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     await this.loop.stop();
+    const states = [...this.state.values()];
+    await Promise.all(states.flatMap((state) => [state.reading, state.effecting]));
     await Promise.all([...this.state.keys()].map((room) => this.deps.leases.release(`schedule:${room}`)));
   }
 
+  /**
+   * Every second: each bound room's sources set from what is known now. The calendar's reads and
+   * the archive's and calendar's writes run beside the tick, never in it: a frozen calendar or
+   * outputs service (each call waits up to 10 s) must not hold back a talk starting elsewhere.
+   */
   private async tick(): Promise<void> {
     const bound = this.deps.rooms().filter((room) => room.schedule !== null);
     const ids = new Set(bound.map((room) => room.id));
@@ -90,51 +103,74 @@ export class Scheduler {
   }
 
   private async conduct(room: CaptionRoom): Promise<void> {
-    const schedule = room.schedule!;
     let state = this.state.get(room.id);
     if (!state) {
       state = {
         talks: undefined,
         readAt: 0,
         fresh: false,
+        away: false,
+        reading: undefined,
+        effecting: undefined,
         marked: undefined,
         sessions: new Map(),
         problem: undefined,
       };
       this.state.set(room.id, state);
     }
+    const since = Date.now() - state.readAt;
+    const polled = since >= this.deps.pollMs && state.reading === undefined;
+    if (polled) this.read(room, state);
+    // A read that has not answered within a poll: the calendar is away as much as one refusing.
+    else if (state.reading && since >= this.deps.pollMs)
+      this.away(room, state, 'calendar did not answer in time');
     const now = this.deps.clock();
-    const polled = Date.now() - state.readAt >= this.deps.pollMs;
-    if (polled) {
-      state.readAt = Date.now();
-      try {
-        state.talks = await this.deps.calendar.venueTalks(schedule.venue, now - BEHIND_MS, now + AHEAD_MS);
-        if (!state.fresh)
-          this.deps.log.info(
-            { room: room.id, venue: schedule.venue, talks: state.talks.length },
-            'schedule read',
-          );
-        state.fresh = true;
-      } catch (error) {
-        if (state.fresh || state.talks === undefined)
-          this.deps.log.warn(
-            {
-              room: room.id,
-              venue: schedule.venue,
-              reason: (error as Error).message,
-              known: state.talks?.length ?? null,
-            },
-            'calendar unreachable: keeping the schedule known, stopping nothing',
-          );
-        state.fresh = false;
-        // Checked again next tick, not a whole poll later: the outage may be short.
-        state.readAt = 0;
-      }
-    }
     await this.runSources(room, state, now);
-    if (state.talks === undefined) return;
-    await this.markArchive(room, state, now);
-    if (this.deps.writesCalendar) await this.writeFields(room, state, now, polled);
+    if (state.talks === undefined || state.effecting) return;
+    const talks = state.talks;
+    state.effecting = this.effects(room, state, talks, now, polled)
+      .catch((error: Error) => this.problem(room.id, error.message))
+      .finally(() => {
+        if (state) state.effecting = undefined;
+      });
+  }
+
+  private read(room: CaptionRoom, state: RoomState): void {
+    const schedule = room.schedule!;
+    const now = this.deps.clock();
+    state.readAt = Date.now();
+    state.reading = this.deps.calendar
+      .venueTalks(schedule.venue, now - BEHIND_MS, now + AHEAD_MS)
+      .then((talks) => {
+        state.talks = talks;
+        if (!state.fresh)
+          this.deps.log.info({ room: room.id, venue: schedule.venue, talks: talks.length }, 'schedule read');
+        state.fresh = true;
+        state.away = false;
+      })
+      .catch((error: Error) => {
+        this.away(room, state, error.message);
+        // Asked again at the next tick, not a whole poll later: the outage may be short.
+        state.readAt = 0;
+      })
+      .finally(() => {
+        state.reading = undefined;
+      });
+  }
+
+  private away(room: CaptionRoom, state: RoomState, reason: string): void {
+    state.fresh = false;
+    if (state.away) return;
+    state.away = true;
+    this.deps.log.warn(
+      { room: room.id, venue: room.schedule!.venue, reason, known: state.talks?.length ?? null },
+      'calendar unreachable: keeping the schedule known, stopping nothing',
+    );
+  }
+
+  private async effects(room: CaptionRoom, state: RoomState, talks: Talk[], now: number, polled: boolean) {
+    await this.markArchive(room, state, talks, now);
+    if (this.deps.writesCalendar) await this.writeFields(room, state, talks, now, polled);
     if (state.problem) {
       this.deps.log.info({ room: room.id }, 'room schedule applied again');
       state.problem = undefined;
@@ -161,8 +197,8 @@ export class Scheduler {
     await this.deps.applied();
   }
 
-  private async markArchive(room: CaptionRoom, state: RoomState, now: number): Promise<void> {
-    const talk = talkAt(state.talks!, room.schedule!, now);
+  private async markArchive(room: CaptionRoom, state: RoomState, talks: Talk[], now: number): Promise<void> {
+    const talk = talkAt(talks, room.schedule!, now);
     const id = talk?.id ?? null;
     if (state.marked === id) return;
     const token = room.tokens.outputWrite;
@@ -183,7 +219,7 @@ export class Scheduler {
   ): Promise<void> {
     const tail = room.schedule!.tailSeconds * 1000;
     const live = room.schedule!.hold === 'off' ? null : this.deps.liveUrl(room.id);
-    for (const talk of state.talks!) {
+    for (const talk of talks) {
       // Past talks were written when they ended; until the tail is over, new tracks may still come.
       if (talk.start > now || now >= talk.end + tail + 2 * this.deps.pollMs) continue;
       const session = state.sessions.get(talk.id);
