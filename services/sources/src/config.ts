@@ -99,12 +99,13 @@ export const configSchema = z.object({
   /** Longest wait between two reconnects (backoff from 0.5 s, doubling, with jitter). */
   SOURCES_RECONNECT_MAX_SECONDS: intVar(1, 600).default(30),
   /**
-   * The schedule (rooms bound to a calendar venue): the calendar's REST API (TEC v1) read every
+   * The schedule (rooms bound to a calendar venue): the calendar's REST API (TEC v1: ours at
+   * `/wp-json/cal/events/v1/`, a WordPress site's at `/wp-json/tribe/events/v1/`) read every
    * poll, an editor's token of that calendar to write each talk's `captions` field (without one
    * the talks are captioned but their events not annotated), the outputs service whose archive
    * cuts a transcript per talk, and the public bases of the links written into the events.
    */
-  SOURCES_CALENDAR_URL: httpBase.default('http://127.0.0.1:8082/'),
+  SOURCES_CALENDAR_URL: httpBase.default('http://127.0.0.1:8082/wp-json/cal/events/v1/'),
   SOURCES_CALENDAR_TOKEN: secretVar(
     z.string().min(16, { message: 'must be at least 16 characters' }),
   ).optional(),

@@ -86,11 +86,16 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
 
   const stream = `rtmp://127.0.0.1:${media.port}/live/janson`;
   publisher = publish(stream, 'flv');
-  const added = await api(replicas[0]!.port, 'POST', '/sources', {
-    room: room.id,
-    name: 'Janson stage',
-    input: { kind: 'pull', url: stream },
-    running: false,
+  // The replicas learn the new room within a poll of the relay's rooms (422 until then).
+  let added = { status: 0, json: {} as Record<string, any> };
+  await until('the room known to the sources', async () => {
+    added = await api(replicas[0]!.port, 'POST', '/sources', {
+      room: room.id,
+      name: 'Janson stage',
+      input: { kind: 'pull', url: stream },
+      running: false,
+    });
+    return added.status !== 422;
   });
   expect(added.status).toBe(201);
   const id = added.json.source.id as string;
