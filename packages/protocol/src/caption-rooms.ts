@@ -49,7 +49,29 @@ export interface CaptionRoom {
   /** ISO 8601; null for a room of the file. */
   createdAt: string | null;
   updatedAt: string | null;
+  /** The calendar venue whose events start and stop the room's stream sources; null: by hand. */
+  schedule: CaptionRoomSchedule | null;
 }
+
+/**
+ * A room bound to a calendar venue: for every event there its stream sources run from
+ * `leadSeconds` before the start to `tailSeconds` after the end. `hold` is the operator's hand:
+ * `on` or `off` wins over the calendar until it is set back to null.
+ */
+export interface CaptionRoomSchedule {
+  /** The venue's id in the calendar (The Events Calendar REST v1 `venue.id`). */
+  venue: number;
+  leadSeconds: number;
+  tailSeconds: number;
+  hold: CaptionRoomHold;
+}
+
+export type CaptionRoomHold = 'on' | 'off' | null;
+
+/** The lead and tail a schedule gets when the operator names only its venue. */
+export const SCHEDULE_DEFAULT_SECONDS = 300;
+/** The longest lead or tail (a whole hour before or after a talk is already generous). */
+export const SCHEDULE_MAX_SECONDS = 3600;
 
 /**
  * The error code of a relay that keeps no caption rooms (no store): its `/rooms` answers 404 with
@@ -76,6 +98,8 @@ export interface PublicCaptionRoom {
   live: boolean;
   /** Languages seen in the output room in the last ten minutes: the original's first, then tracks. */
   languages: string[];
+  /** The calendar venue the room is bound to (its talks are the venue's events), or null. */
+  venue: number | null;
 }
 
 export interface PublicCaptionRoomList {
@@ -103,8 +127,37 @@ const id = z
 export const newCaptionRoomSchema = z.strictObject({ name, id: id.optional() });
 export type NewCaptionRoom = z.infer<typeof newCaptionRoomSchema>;
 
-/** `PATCH /rooms/:id`: rename (the id, and so the relay rooms and links, stay). */
-export const captionRoomPatchSchema = z.strictObject({ name });
+const seconds = z
+  .number({ message: 'must be a number of seconds' })
+  .int({ message: 'must be a whole number of seconds' })
+  .min(0, { message: 'must not be negative' })
+  .max(SCHEDULE_MAX_SECONDS, { message: `must be at most ${SCHEDULE_MAX_SECONDS} seconds` });
+
+/** A venue binding as the operator sends it: the venue, and optionally the lead and tail. */
+export const captionRoomScheduleSchema = z.strictObject({
+  venue: z
+    .number({ message: 'must be a venue id (a positive whole number)' })
+    .int({ message: 'must be a venue id (a positive whole number)' })
+    .positive({ message: 'must be a venue id (a positive whole number)' })
+    .max(2 ** 31 - 1, { message: 'must be a venue id (a positive whole number)' }),
+  leadSeconds: seconds.default(SCHEDULE_DEFAULT_SECONDS),
+  tailSeconds: seconds.default(SCHEDULE_DEFAULT_SECONDS),
+});
+
+/**
+ * `PATCH /rooms/:id`: any of a new name (the id, and so the relay rooms and links, stay), a venue
+ * binding (`null` unbinds), and the hand (`hold`: `on`, `off`, or `null` to give the room back to
+ * its schedule). A room of the file takes a binding and a hold, not a name.
+ */
+export const captionRoomPatchSchema = z
+  .strictObject({
+    name: name.optional(),
+    schedule: captionRoomScheduleSchema.nullable().optional(),
+    hold: z.enum(['on', 'off'], { message: 'must be "on", "off" or null' }).nullable().optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, {
+    message: 'name the change: name, schedule or hold',
+  });
 export type CaptionRoomPatch = z.infer<typeof captionRoomPatchSchema>;
 
 /** An id made from a display name: "Main Hall (Janson)" -> "main-hall-janson". */

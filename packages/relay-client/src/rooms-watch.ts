@@ -54,7 +54,7 @@ export class RoomsWatch {
   private merged = new Map<string, RelayRoomTokens>();
   private mergedDigest = '';
   private etag: string | undefined;
-  private captionRooms = 0;
+  private list: readonly CaptionRoom[] = [];
   private state: State | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -71,6 +71,14 @@ export class RoomsWatch {
   /** Every room known now: the file's, then the API's (file wins on a name clash). */
   rooms(): Map<string, RelayRoomTokens> {
     return this.merged;
+  }
+
+  /**
+   * The caption rooms of the relay's API as last read (with their venue bindings and holds), the
+   * file's pairs among them; kept through an outage. Empty before the first answer.
+   */
+  captionRooms(): readonly CaptionRoom[] {
+    return this.list;
   }
 
   /** Called after the rooms changed (a room added, removed, or its tokens changed). */
@@ -126,7 +134,7 @@ export class RoomsWatch {
       if (answer) {
         this.etag = answer.etag;
         this.api = relayRoomsOf(answer.list.rooms);
-        this.captionRooms = answer.list.rooms.length;
+        this.list = answer.list.rooms;
       }
       this.setState('ok', undefined);
       if (answer) this.merge();
@@ -142,7 +150,7 @@ export class RoomsWatch {
     this.state = state;
     const log = this.options.logger;
     if (state === 'ok')
-      log.info({ relay: this.base, captionRooms: this.captionRooms }, 'relay rooms API read');
+      log.info({ relay: this.base, captionRooms: this.list.length }, 'relay rooms API read');
     else
       log.warn(
         { relay: this.base, problem: state, reason: detail, relayRooms: this.merged.size },

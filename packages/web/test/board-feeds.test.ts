@@ -61,6 +61,7 @@ const room = (id: string) =>
     tokens: { sourceRead: 'a', sourceWrite: 'b', outputRead: 'c', outputWrite: 'd' },
     createdAt: null,
     updatedAt: null,
+    schedule: null,
   }) satisfies CaptionRoom;
 
 test('each part on its own: answered, unreachable (asked once) or not configured', async () => {

@@ -1,83 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
-import { RoomsStore } from '../src/adapters/rooms-store.js';
-import { createRelay, parseRelayConfig, type Relay } from '../src/app.js';
-import { Client, configFile, TOKENS, until } from './helpers.js';
+import { Client, TOKENS, until } from './helpers.js';
+import { API_KEY, api, PAIR, startNode, tempDir } from './rooms-helpers.js';
 
 // Each test opens a relay on an embedded PGlite (a WASM PostgreSQL): seconds on a quiet machine,
 // far more beside CI's other suites.
 jest.setTimeout(120_000);
-
-const API_KEY = 'rooms-test-api-key-0123456789abcdef';
-const PAIR = {
-  captions: {
-    read: 'captionsRead_aaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-    write: 'captionsWrite_bbbbbbbbbbbbbbbbbbbbbbbbbbbb',
-  },
-  'captions-output': {
-    read: 'captionsOutRead_cccccccccccccccccccccccccccc',
-    write: 'captionsOutWrite_ddddddddddddddddddddddddddd',
-  },
-};
-
-interface Node {
-  relay: Relay;
-  store: RoomsStore;
-  base: string;
-  ws: string;
-  close(): Promise<void>;
-}
-
-const open: Node[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const node of open.splice(0)) await node.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-async function startNode(dataDir: string, options: { url?: string; apiKey?: string } = {}): Promise<Node> {
-  const store = await RoomsStore.open({ url: options.url, dataDir });
-  const base = configFile();
-  const relay = createRelay({
-    config: parseRelayConfig({ ...base, rooms: { ...base.rooms, ...PAIR } }),
-    rooms: { store, apiKey: 'apiKey' in options ? options.apiKey : API_KEY, pollMs: 200 },
-  });
-  const port = await relay.listen(0, '127.0.0.1');
-  const node: Node = {
-    relay,
-    store,
-    base: `http://127.0.0.1:${port}`,
-    ws: `ws://127.0.0.1:${port}/ws`,
-    async close() {
-      await relay.close();
-      await store.close();
-    },
-  };
-  open.push(node);
-  return node;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-rooms-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function api(node: Node, method: string, path: string, body?: unknown, token: string | null = API_KEY) {
-  const res = await fetch(`${node.base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-}
 
 async function joins(url: string, room: string, role: 'read' | 'write', token: string): Promise<boolean> {
   const client = await Client.open(url);
@@ -196,7 +124,6 @@ describe('caption rooms API', () => {
     const first = await startNode(dir);
     const room = (await api(first, 'POST', '/rooms', { name: 'Overflow hall' })).json.room as CaptionRoom;
     await first.close();
-    open.splice(open.indexOf(first), 1);
     const second = await startNode(dir);
     expect((await api(second, 'GET', `/rooms/${room.id}`)).json.room).toEqual(room);
     expect(await joins(second.ws, room.sourceRoom, 'write', room.tokens.sourceWrite)).toBe(true);

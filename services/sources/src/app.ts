@@ -6,11 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { corsFor, requestLog, securityHeaders } from '@live-captions/http';
-import type { RelayRoomTokens } from '@live-captions/protocol';
+import type { CaptionRoom, RelayRoomTokens } from '@live-captions/protocol';
 import { type Leases, localLeases, redisLeases } from '@live-captions/redis';
 import type { Logger } from '@live-captions/runtime';
 import { openDatabase } from '@live-captions/sql';
 import express, { type Express } from 'express';
+import { ArchiveClient } from './adapters/archive-client.js';
+import { CalendarClient } from './adapters/calendar-client.js';
 import { startEgressProxy } from './adapters/egress-proxy.js';
 import { sourcesMetrics } from './adapters/metrics.js';
 import { migrate } from './adapters/migrations.js';
@@ -18,14 +20,17 @@ import { type Nodes, redisNodes, singleNode } from './adapters/nodes.js';
 import { type RtmpListener, startRtmpListener } from './adapters/rtmp-listener.js';
 import { sourcesRepo } from './adapters/sources-repo.js';
 import type { Config } from './config.js';
+import { parseScheduleClock } from './domain/schedule-clock.js';
 import { errorHandler, HttpError, requireToken } from './routes/http.js';
 import { pushRoutes } from './routes/push.js';
 import { sourceRoutes } from './routes/sources.js';
+import { Scheduler } from './runner/scheduler.js';
 import { Supervisor } from './runner/supervisor.js';
 
 export interface Sources {
   app: Express;
   supervisor: Supervisor;
+  scheduler: Scheduler;
   leases: Leases;
   database: 'postgresql' | 'pglite';
   /** Call once the HTTP server listens: the RTMP listener's callbacks need its port. */
@@ -37,6 +42,7 @@ export async function createSources(
   config: Config,
   log: Logger,
   rooms: () => Map<string, RelayRoomTokens>,
+  captionRooms: () => readonly CaptionRoom[] = () => [],
 ): Promise<Sources> {
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.SOURCES_DATA_DIR });
   const applied = await migrate(db.knex);
@@ -101,6 +107,25 @@ export async function createSources(
     },
   });
 
+  const scheduler = new Scheduler({
+    rooms: captionRooms,
+    repo,
+    leases,
+    calendar: new CalendarClient(config.SOURCES_CALENDAR_URL, config.SOURCES_CALENDAR_TOKEN),
+    archive: new ArchiveClient(
+      config.SOURCES_OUTPUTS_URL,
+      config.SOURCES_PUBLIC_OUTPUTS_URL ?? config.SOURCES_OUTPUTS_URL,
+    ),
+    applied: () => supervisor.check(),
+    clock: config.SOURCES_SCHEDULE_CLOCK ? parseScheduleClock(config.SOURCES_SCHEDULE_CLOCK) : Date.now,
+    liveUrl: (room) =>
+      new URL(`now.html?room=${encodeURIComponent(room)}`, config.SOURCES_PUBLIC_UI_URL).href,
+    writesCalendar: config.SOURCES_CALENDAR_TOKEN !== undefined,
+    pollMs: config.SOURCES_SCHEDULE_POLL_MS,
+    tickMs: 1000,
+    log,
+  });
+
   const app = express();
   app.disable('x-powered-by');
   // nginx's callbacks first: their query holds a stream key, which no access line may show.
@@ -155,6 +180,7 @@ export async function createSources(
   return {
     app,
     supervisor,
+    scheduler,
     leases,
     database: db.kind,
     listening(port) {
@@ -173,8 +199,10 @@ export async function createSources(
         push.dropRtmp = rtmp.dropPublisher;
       }
       supervisor.start();
+      scheduler.start();
     },
     async close() {
+      await scheduler.stop();
       await supervisor.stop();
       await rtmp?.close();
       await proxy.close();

@@ -15,10 +15,12 @@ import {
   redisPrefixVar,
   redisUrlVar,
   relayUrlVar,
+  secretVar,
   withCaptionLocalEnv,
 } from '@live-captions/runtime';
 import { z } from 'zod';
 import { AllowList } from './domain/addresses.js';
+import { parseScheduleClock } from './domain/schedule-clock.js';
 
 const SECRETS_DIR = fileURLToPath(new URL('../../../secrets/', import.meta.url));
 
@@ -30,6 +32,14 @@ function readable(path: string): boolean {
     return false;
   }
 }
+
+/** An http(s) base address (a path allowed: behind a proxy the outputs live at `/outputs/`). */
+const httpBase = z
+  .string()
+  .regex(/^https?:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/, {
+    message: 'must be an http(s):// address without credentials',
+  })
+  .transform((value) => (value.endsWith('/') ? value : `${value}/`));
 
 const portRange = z
   .string()
@@ -88,6 +98,36 @@ export const configSchema = z.object({
   SOURCES_STALL_SECONDS: intVar(2, 300).default(6),
   /** Longest wait between two reconnects (backoff from 0.5 s, doubling, with jitter). */
   SOURCES_RECONNECT_MAX_SECONDS: intVar(1, 600).default(30),
+  /**
+   * The schedule (rooms bound to a calendar venue): the calendar's REST API (TEC v1: ours at
+   * `/wp-json/cal/events/v1/`, a WordPress site's at `/wp-json/tribe/events/v1/`) read every
+   * poll, an editor's token of that calendar to write each talk's `captions` field (without one
+   * the talks are captioned but their events not annotated), the outputs service whose archive
+   * cuts a transcript per talk, and the public bases of the links written into the events.
+   */
+  SOURCES_CALENDAR_URL: httpBase.default('http://127.0.0.1:8082/wp-json/cal/events/v1/'),
+  SOURCES_CALENDAR_TOKEN: secretVar(
+    z.string().min(16, { message: 'must be at least 16 characters' }),
+  ).optional(),
+  SOURCES_SCHEDULE_POLL_MS: intVar(1000, 60_000).default(10_000),
+  SOURCES_OUTPUTS_URL: httpBase.default('http://127.0.0.1:8083/'),
+  SOURCES_PUBLIC_OUTPUTS_URL: httpBase.optional(),
+  SOURCES_PUBLIC_UI_URL: httpBase.default('http://localhost:8081/'),
+  /** A rehearsal clock for the schedule (`SCHEDULE@REALx<rate>`, see domain/schedule-clock.ts). */
+  SOURCES_SCHEDULE_CLOCK: z
+    .string()
+    .refine(
+      (spec) => {
+        try {
+          parseScheduleClock(spec);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be SCHEDULE@REALx<rate>, e.g. 2026-12-08T09:00:00Z@2026-12-07T14:00:00Zx60' },
+    )
+    .optional(),
 });
 
 export interface Config extends z.infer<typeof configSchema> {

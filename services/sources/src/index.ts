@@ -26,6 +26,7 @@ runService(log, async () => {
     { ...config, SOURCES_DATA_DIR: resolve(config.SOURCES_DATA_DIR) },
     log,
     () => rooms.rooms(),
+    () => rooms.captionRooms(),
   );
   // A room removed stops its sources; a room's new token restarts them with it.
   rooms.onChange(() => void sources.supervisor.check());
@@ -42,6 +43,8 @@ runService(log, async () => {
       rtmpPort: config.SOURCES_RTMP_PORT,
       srtPorts: config.SOURCES_SRT_PORTS.join('-'),
       maxPerNode: config.SOURCES_MAX_PER_NODE,
+      calendar: config.SOURCES_CALENDAR_URL,
+      calendarWrites: config.SOURCES_CALENDAR_TOKEN !== undefined,
     },
     'sources listening',
   );

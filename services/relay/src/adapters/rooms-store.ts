@@ -6,7 +6,7 @@
  * Every change bumps one version number in the same transaction, so a node tells that something
  * changed by reading one row (its poll), and `GET /rooms` answers that version as its ETag.
  */
-import type { CaptionRoomTokens } from '@live-captions/protocol';
+import type { CaptionRoomHold, CaptionRoomSchedule, CaptionRoomTokens } from '@live-captions/protocol';
 import { type Database, openDatabase } from '@live-captions/sql';
 import type { Knex } from 'knex';
 import type { RegistrySnapshot, StoredCaptionRoom } from '../domain/caption-rooms.js';
@@ -33,6 +33,24 @@ const migrations: Record<string, Knex.Migration> = {
     async down(knex) {
       await knex.schema.dropTable('relay_rooms_version');
       await knex.schema.dropTable('relay_caption_rooms');
+    },
+  },
+  // A room's venue binding and the operator's hold. A table of its own (not columns of
+  // relay_caption_rooms): the rooms of the relay's file are bound too, and they have no row there.
+  '0002_room_schedules': {
+    async up(knex) {
+      await knex.schema.createTable('relay_room_schedules', (t) => {
+        t.text('room_id').primary();
+        t.integer('venue').notNullable();
+        t.integer('lead_seconds').notNullable();
+        t.integer('tail_seconds').notNullable();
+        // on | off | null (the calendar decides)
+        t.text('hold');
+        t.bigInteger('updated_at').notNullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('relay_room_schedules');
     },
   },
 };
@@ -68,6 +86,24 @@ const fromRow = (row: Row): StoredCaptionRoom => ({
   createdAt: Number(row.created_at),
   updatedAt: Number(row.updated_at),
 });
+
+interface ScheduleRow {
+  room_id: string;
+  venue: number;
+  lead_seconds: number;
+  tail_seconds: number;
+  hold: string | null;
+}
+
+const scheduleFromRow = (row: ScheduleRow): [string, CaptionRoomSchedule] => [
+  row.room_id,
+  {
+    venue: Number(row.venue),
+    leadSeconds: Number(row.lead_seconds),
+    tailSeconds: Number(row.tail_seconds),
+    hold: row.hold === 'on' || row.hold === 'off' ? row.hold : null,
+  },
+];
 
 const tokenColumns = (tokens: CaptionRoomTokens) => ({
   source_read: tokens.sourceRead,
@@ -106,7 +142,12 @@ export class RoomsStore {
       async (trx) => {
         const row = await trx('relay_rooms_version').where({ id: 1 }).first('version');
         const rows = (await trx('relay_caption_rooms').select('*').orderBy('created_at')) as Row[];
-        return { version: Number(row?.version ?? 0), rooms: rows.map(fromRow) };
+        const schedules = (await trx('relay_room_schedules').select('*')) as ScheduleRow[];
+        return {
+          version: Number(row?.version ?? 0),
+          rooms: rows.map(fromRow),
+          schedules: new Map(schedules.map(scheduleFromRow)),
+        };
       },
       { isolationLevel: 'repeatable read' },
     );
@@ -147,9 +188,39 @@ export class RoomsStore {
     );
   }
 
-  /** Removes a room; false when there is none. */
+  /** Removes a room and its binding; false when there is none. */
   async remove(id: string): Promise<boolean> {
-    return this.change(async (trx) => (await trx('relay_caption_rooms').where({ id }).delete()) === 1);
+    return this.change(async (trx) => {
+      await trx('relay_room_schedules').where({ room_id: id }).delete();
+      return (await trx('relay_caption_rooms').where({ id }).delete()) === 1;
+    });
+  }
+
+  /** Binds a room to a venue (keeping its hold), or unbinds it (`null`, the hold goes with it). */
+  async bind(id: string, schedule: Omit<CaptionRoomSchedule, 'hold'> | null, at: number): Promise<void> {
+    await this.change(async (trx) => {
+      if (schedule === null) return (await trx('relay_room_schedules').where({ room_id: id }).delete()) > 0;
+      await trx('relay_room_schedules')
+        .insert({
+          room_id: id,
+          venue: schedule.venue,
+          lead_seconds: schedule.leadSeconds,
+          tail_seconds: schedule.tailSeconds,
+          hold: null,
+          updated_at: at,
+        })
+        .onConflict('room_id')
+        .merge(['venue', 'lead_seconds', 'tail_seconds', 'updated_at']);
+      return true;
+    });
+  }
+
+  /** Sets a bound room's hold; false when the room has no binding. */
+  async hold(id: string, hold: CaptionRoomHold, at: number): Promise<boolean> {
+    return this.change(
+      async (trx) =>
+        (await trx('relay_room_schedules').where({ room_id: id }).update({ hold, updated_at: at })) === 1,
+    );
   }
 
   close(): Promise<void> {

@@ -2,7 +2,12 @@
  * The relay's caption rooms: the pairs of its configuration file and the rooms of its registry
  * (made through `/rooms`), and the one map of relay rooms and tokens they make together.
  */
-import { type CaptionRoom, type CaptionRoomTokens, outputRoomOf } from '@live-captions/protocol';
+import {
+  type CaptionRoom,
+  type CaptionRoomSchedule,
+  type CaptionRoomTokens,
+  outputRoomOf,
+} from '@live-captions/protocol';
 import type { RoomTokens } from './relay-config.js';
 
 /** A caption room as the registry stores it. */
@@ -18,13 +23,20 @@ export interface StoredCaptionRoom {
 export interface RegistrySnapshot {
   version: number;
   rooms: readonly StoredCaptionRoom[];
+  /** Venue bindings by room id (a room of the file's included). */
+  schedules: ReadonlyMap<string, CaptionRoomSchedule>;
 }
+
+const NO_SCHEDULES: ReadonlyMap<string, CaptionRoomSchedule> = new Map();
 
 /**
  * The caption rooms of the file: each room `X` whose `X-output` is in the file too (what
  * `pnpm secrets:init` writes: `captions` and `captions-output`), named after `X`.
  */
-export function fileCaptionRooms(file: ReadonlyMap<string, RoomTokens>): CaptionRoom[] {
+export function fileCaptionRooms(
+  file: ReadonlyMap<string, RoomTokens>,
+  schedules: ReadonlyMap<string, CaptionRoomSchedule> = NO_SCHEDULES,
+): CaptionRoom[] {
   const rooms: CaptionRoom[] = [];
   for (const [name, source] of file) {
     const output = file.get(outputRoomOf(name));
@@ -43,12 +55,21 @@ export function fileCaptionRooms(file: ReadonlyMap<string, RoomTokens>): Caption
       },
       createdAt: null,
       updatedAt: null,
+      schedule: scheduleOf(schedules, name),
     });
   }
   return rooms;
 }
 
-export function registryCaptionRoom(room: StoredCaptionRoom): CaptionRoom {
+const scheduleOf = (schedules: ReadonlyMap<string, CaptionRoomSchedule>, id: string) => {
+  const schedule = schedules.get(id);
+  return schedule ? { ...schedule } : null;
+};
+
+export function registryCaptionRoom(
+  room: StoredCaptionRoom,
+  schedules: ReadonlyMap<string, CaptionRoomSchedule> = NO_SCHEDULES,
+): CaptionRoom {
   return {
     id: room.id,
     name: room.name,
@@ -58,6 +79,7 @@ export function registryCaptionRoom(room: StoredCaptionRoom): CaptionRoom {
     tokens: { ...room.tokens },
     createdAt: new Date(room.createdAt).toISOString(),
     updatedAt: new Date(room.updatedAt).toISOString(),
+    schedule: scheduleOf(schedules, room.id),
   };
 }
 
@@ -65,13 +87,14 @@ export function registryCaptionRoom(room: StoredCaptionRoom): CaptionRoom {
 export function captionRooms(
   file: ReadonlyMap<string, RoomTokens>,
   registry: readonly StoredCaptionRoom[],
+  schedules: ReadonlyMap<string, CaptionRoomSchedule> = NO_SCHEDULES,
 ): CaptionRoom[] {
-  const fromFile = fileCaptionRooms(file);
+  const fromFile = fileCaptionRooms(file, schedules);
   const taken = new Set(fromFile.map((room) => room.id));
   const made = [...registry]
     .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
     .filter((room) => !taken.has(room.id) && !file.has(room.id) && !file.has(outputRoomOf(room.id)))
-    .map(registryCaptionRoom);
+    .map((room) => registryCaptionRoom(room, schedules));
   return [...fromFile, ...made];
 }
 

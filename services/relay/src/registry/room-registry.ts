@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   CAPTION_ROOMS_MAX,
   type CaptionRoom,
+  type CaptionRoomPatch,
   type CaptionRoomTokens,
   captionRoomIdFrom,
 } from '@live-captions/protocol';
@@ -56,7 +57,7 @@ export interface RoomRegistryOptions {
  * API answers 503; nothing is lost, since a change is only acknowledged once stored.
  */
 export class RoomRegistry {
-  private snapshot: RegistrySnapshot = { version: -1, rooms: [] };
+  private snapshot: RegistrySnapshot = { version: -1, rooms: [], schedules: new Map() };
   private file: RelayConfig;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -112,7 +113,7 @@ export class RoomRegistry {
 
   private current(): { rooms: CaptionRoom[]; etag: string } {
     if (!this.answer) {
-      const rooms = captionRooms(this.file.rooms, this.snapshot.rooms);
+      const rooms = captionRooms(this.file.rooms, this.snapshot.rooms, this.snapshot.schedules);
       const digest = createHash('sha256').update(JSON.stringify(rooms)).digest('base64url');
       this.answer = { rooms, etag: `"${digest.slice(0, 27)}"` };
     }
@@ -141,6 +142,35 @@ export class RoomRegistry {
     if (!created) throw new RoomsError(409, `A room with id "${chosen}" exists`);
     this.log.info({ room: chosen }, 'caption room created');
     return this.get(chosen)!;
+  }
+
+  /**
+   * A `PATCH /rooms/:id`: the name (rooms of the API only), then the venue binding, then the hold
+   * (which needs a binding: it is the hand over the schedule). Each part is stored on its own, in
+   * that order, so a refused hold leaves an accepted name stored.
+   */
+  async patch(id: string, patch: CaptionRoomPatch): Promise<CaptionRoom> {
+    if (patch.name !== undefined) await this.rename(id, patch.name);
+    const room = this.get(id);
+    if (!room) throw new RoomsError(404, `No room "${id}"`);
+    const at = this.now();
+    if (patch.schedule !== undefined) {
+      const schedule = patch.schedule;
+      await this.write(() => this.options.store.bind(id, schedule, at));
+      this.log.info(
+        { room: id, venue: schedule?.venue ?? null },
+        schedule ? 'caption room bound to a venue' : 'caption room unbound',
+      );
+    }
+    if (patch.hold !== undefined) {
+      if (!this.get(id)?.schedule)
+        throw new RoomsError(409, `Room "${id}" has no venue: bind it to one (schedule) before holding it`);
+      const hold = patch.hold;
+      if (!(await this.write(() => this.options.store.hold(id, hold, at))))
+        throw new RoomsError(409, `Room "${id}" has no venue: bind it to one (schedule) before holding it`);
+      this.log.info({ room: id, hold }, hold ? `caption room held ${hold}` : 'caption room hold released');
+    }
+    return this.get(id)!;
   }
 
   async rename(id: string, name: string): Promise<CaptionRoom> {

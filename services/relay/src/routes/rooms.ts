@@ -128,6 +128,7 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
           outputReadToken: room.tokens.outputRead,
           live: writers > 0 || at - lastAt < LIVE_WITHIN_MS,
           languages: output?.languages.length ? output.languages : (source?.languages ?? []),
+          venue: room.schedule?.venue ?? null,
         };
       }),
     };
@@ -198,7 +199,7 @@ export function roomsApp(context: RoomsRoutesContext): express.Express {
 
   operator.patch('/rooms/:id', async (req, res) => {
     const input = parseBody(captionRoomPatchSchema, req.body);
-    res.json({ room: await registry.rename(req.params.id!, input.name) });
+    res.json({ room: await registry.patch(req.params.id!, input) });
   });
 
   operator.post('/rooms/:id/tokens', async (req, res) => {

@@ -92,7 +92,11 @@ export interface Base {
  * over the gateway's settings.
  */
 export async function startBase(
-  options: { onCaption?: (caption: RelayCaption) => void; gatewayEnv?: Record<string, string> } = {},
+  options: {
+    onCaption?: (caption: RelayCaption) => void;
+    gatewayEnv?: Record<string, string>;
+    relayEnv?: Record<string, string>;
+  } = {},
 ): Promise<Base> {
   const dir = mkdtempSync(join(tmpdir(), 'sources-test-'));
   const relayConfig = join(dir, 'relay.private.json');
@@ -100,7 +104,11 @@ export async function startBase(
     relayConfig,
     JSON.stringify({ origins: ['http://localhost:8081'], rooms: { [ROOM]: TOKENS } }),
   );
-  const relayProc = startServiceProcess(RELAY_ENTRY, { CAPTION_RELAY_CONFIG: relayConfig, RELAY_PORT: '0' });
+  const relayProc = startServiceProcess(RELAY_ENTRY, {
+    CAPTION_RELAY_CONFIG: relayConfig,
+    RELAY_PORT: '0',
+    ...options.relayEnv,
+  });
   const relay = { proc: relayProc, port: await portOf(relayProc, /^relay listening$/) };
   const gateway = startServiceProcess(GATEWAY_ENTRY, {
     CAPTION_MODEL: join(root, 'models/ggml-synthetic-tiny-speech.bin'),

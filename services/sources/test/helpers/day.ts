@@ -1,0 +1,78 @@
+/**
+ * A day of talks for the scheduler's tests: the real calendar service (a process on PGlite, with
+ * an editor's token) that can be killed and started again on its port and data, and its REST API
+ * as an organiser (or an import) would call it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, killAll, type ServiceProcess, startServiceProcess } from '@live-captions/test-services';
+import { root, until } from './stack.js';
+
+export const CALENDAR_TOKEN = 'calendar-editor-token-0123456789abcdef';
+const CALENDAR_ENTRY = join(root, 'services/calendar/src/index.ts');
+
+export interface Calendar {
+  /** The REST API's root (`…/wp-json/cal/events/v1/`). */
+  url: string;
+  /** SIGKILLs it (an outage); `start()` brings it back on the same port and data. */
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  /** SIGSTOP (a frozen peer: connections taken, never answered) or SIGCONT. */
+  freeze(frozen: boolean): void;
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+}
+
+export async function startCalendar(): Promise<Calendar> {
+  const dir = mkdtempSync(join(tmpdir(), 'schedule-calendar-'));
+  const tokens = join(dir, 'tokens.json');
+  writeFileSync(
+    tokens,
+    JSON.stringify({ [CALENDAR_TOKEN]: { user_id: 1, name: 'Organiser', role: 'editor' } }),
+  );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/wp-json/cal/events/v1/`;
+  let proc: ServiceProcess | undefined;
+  const calendar: Calendar = {
+    url,
+    async kill() {
+      if (proc) await killAll([proc]);
+      proc = undefined;
+    },
+    freeze(frozen) {
+      proc?.child.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+    },
+    async start() {
+      proc = startServiceProcess(CALENDAR_ENTRY, {
+        CALENDAR_PORT: String(port),
+        CALENDAR_DATA_DIR: join(dir, 'data'),
+        CALENDAR_TOKENS_FILE: tokens,
+      });
+      await until(
+        'the calendar listening',
+        () => (proc?.logLines(/^calendar listening$/).length ?? 0) > 0,
+        90_000,
+      );
+    },
+    async call(method, path, body) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${CALENDAR_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : undefined };
+    },
+  };
+  await calendar.start();
+  return calendar;
+}
+
+/** `2026-12-08 10:10:00` (the calendar's zone is UTC here) from minutes after the day's 10:00. */
+export const at = (day: string, minutesAfterTen: number) => {
+  const ms = Date.parse(`${day}T10:00:00Z`) + minutesAfterTen * 60_000;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+};

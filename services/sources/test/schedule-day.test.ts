@@ -1,0 +1,206 @@
+/**
+ * A day of talks played sixty times fast (SOURCES_SCHEDULE_CLOCK: a minute of the day per second):
+ * the real calendar, relay (rooms on PGlite), gateway and two sources replicas on a private Redis,
+ * a stream pulled from a local nginx-rtmp. The room's source runs from 5 minutes before each talk
+ * to 5 minutes after, once per stretch of talks, through a SIGKILL of the replica scheduling the
+ * room and a calendar frozen for 5 minutes of the day; a trashed talk never starts it, a moved
+ * one starts it at its new time; the operator's hold wins until released.
+ */
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import type { CaptionRoom } from '@live-captions/protocol';
+import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import {
+  api,
+  type Base,
+  createDatabase,
+  publish,
+  type Running,
+  sleep,
+  startBase,
+  startMediaServer,
+  startSources,
+  until,
+} from './helpers/stack.js';
+
+jest.setTimeout(600_000);
+
+const DAY = '2026-12-08';
+const RATE = 60;
+const MIN = 60_000;
+let base: Base;
+let redis: RedisServer;
+let calendar: Calendar;
+let media: { port: number; stop(): Promise<void> };
+let publisher: { stop(): Promise<void> } | undefined;
+const replicas: Running[] = [];
+/** The real moment the day's clock reads DAY 10:00. */
+let origin = 0;
+const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
+
+async function relayApi(method: string, path: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${base.relay.port}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+beforeAll(async () => {
+  base = await startBase({
+    relayEnv: { RELAY_DATA_DIR: `/tmp/schedule-relay-${process.pid}-${Date.now()}` },
+  });
+  [redis, calendar, media] = await Promise.all([startRedisServer(), startCalendar(), startMediaServer()]);
+  // The clock starts a little ahead: the replicas and the talks are made before the day begins.
+  origin = Date.now() + 60_000;
+  const env = {
+    DATABASE_URL: await createDatabase(),
+    REDIS_URL: redis.url,
+    SOURCES_RTMP_PORT: '0',
+    SOURCES_LEASE_MS: '3000',
+    SOURCES_CALENDAR_URL: calendar.url,
+    SOURCES_CALENDAR_TOKEN: CALENDAR_TOKEN,
+    SOURCES_SCHEDULE_POLL_MS: '1000',
+    SOURCES_OUTPUTS_URL: 'http://127.0.0.1:9/',
+    SOURCES_SCHEDULE_CLOCK: `${DAY}T10:00:00Z@${new Date(origin).toISOString().slice(0, 19)}Zx${RATE}`,
+  };
+  replicas.push(...(await Promise.all([startSources(base, env), startSources(base, env)])));
+}, 300_000);
+
+afterAll(async () => {
+  await publisher?.stop();
+  await killAll(replicas.map((r) => r.proc));
+  await calendar?.kill();
+  await media?.stop();
+  await redis?.stop();
+  await base?.stop();
+});
+
+test('a day of talks: one run per stretch, through a replica SIGKILL and a frozen calendar', async () => {
+  const venue = await calendar.call('POST', 'venues', { venue: 'Janson', status: 'publish' });
+  expect(venue.status).toBe(201);
+  const room = (await relayApi('POST', '/rooms', { name: 'Janson' })).json.room as CaptionRoom;
+  const bound = await relayApi('PATCH', `/rooms/${room.id}`, { schedule: { venue: venue.json.id } });
+  expect(bound.json.room.schedule).toMatchObject({ leadSeconds: 300, tailSeconds: 300, hold: null });
+
+  const stream = `rtmp://127.0.0.1:${media.port}/live/janson`;
+  publisher = publish(stream, 'flv');
+  // The replicas learn the new room within a poll of the relay's rooms (422 until then).
+  let added = { status: 0, json: {} as Record<string, any> };
+  await until('the room known to the sources', async () => {
+    added = await api(replicas[0]!.port, 'POST', '/sources', {
+      room: room.id,
+      name: 'Janson stage',
+      input: { kind: 'pull', url: stream },
+      running: false,
+    });
+    return added.status !== 422;
+  });
+  expect(added.status).toBe(201);
+  const id = added.json.source.id as string;
+
+  // Minutes of the day (10:00 = 0) a few minutes after "now" on the day's clock.
+  const b = Math.ceil(dayMinute()) + 3;
+  const talk = async (title: string, from: number, to: number) => {
+    const made = await calendar.call('POST', 'events', {
+      title,
+      start_date: at(DAY, b + from),
+      end_date: at(DAY, b + to),
+      venue: venue.json.id,
+      status: 'publish',
+    });
+    expect(made.status).toBe(201);
+    return made.json.id as number;
+  };
+  await talk('Opening', 10, 20);
+  await talk('Second talk', 20, 30);
+  await talk('After the break', 45, 55);
+  const trashed = await talk('Cancelled workshop', 70, 80);
+  const moved = await talk('Moved panel', 75, 85);
+
+  // Every change of the source's `running` flag, at its minute of the day (from b).
+  const changes: { minute: number; running: boolean }[] = [];
+  let last = false;
+  let watching = true;
+  let asking = replicas[1]!.port;
+  const watch = (async () => {
+    while (watching) {
+      const answer = await api(asking, 'GET', `/sources/${id}`).catch(() => undefined);
+      const running = answer?.json.source?.running;
+      if (typeof running === 'boolean' && running !== last) {
+        changes.push({ minute: Math.round(dayMinute() - b), running });
+        last = running;
+      }
+      await sleep(200);
+    }
+  })();
+  const untilMinute = async (minute: number) => {
+    const wait = origin + ((b + minute) * MIN) / RATE - Date.now();
+    if (wait > 0) await sleep(wait);
+  };
+
+  // During the second talk: SIGKILL the replica scheduling the room (it logged the start).
+  await untilMinute(25);
+  const holder = replicas.findIndex((r) => r.proc.logLines(/^schedule starts the room$/).length > 0);
+  expect(holder).toBeGreaterThanOrEqual(0);
+  await killAll([replicas[holder]!.proc]);
+  const survivor = replicas[1 - holder]!;
+  asking = survivor.port;
+
+  // The calendar frozen (SIGSTOP: connections taken, never answered) from 38 to 43: the
+  // lead of the talk at 45 falls inside, and the last schedule read must start it.
+  await untilMinute(38);
+  calendar.freeze(true);
+  await untilMinute(43);
+  calendar.freeze(false);
+
+  // The organiser trashes one talk and moves another, before either's lead (65 and 70).
+  await untilMinute(58);
+  expect((await calendar.call('DELETE', `events/${trashed}`)).status).toBe(200);
+  const move = await calendar.call('POST', `events/${moved}`, {
+    title: 'Moved panel',
+    start_date: at(DAY, b + 95),
+    end_date: at(DAY, b + 100),
+    venue: venue.json.id,
+  });
+  expect(move.status).toBe(200);
+
+  // The hand: on in the empty afternoon, then given back to the (empty) schedule.
+  await untilMinute(112);
+  expect((await relayApi('PATCH', `/rooms/${room.id}`, { hold: 'on' })).status).toBe(200);
+  await untilMinute(118);
+  expect((await relayApi('PATCH', `/rooms/${room.id}`, { hold: null })).status).toBe(200);
+  await untilMinute(124);
+  watching = false;
+  await watch;
+
+  // Each change within 3 minutes of the day (3 s) of its time: a poll, a tick and a lease.
+  const expected: [number, boolean][] = [
+    [5, true],
+    [35, false],
+    [40, true],
+    [60, false],
+    [90, true],
+    [105, false],
+    [112, true],
+    [118, false],
+  ];
+  expect(changes.map((c) => c.running)).toEqual(expected.map(([, running]) => running));
+  changes.forEach((change, i) => {
+    expect(Math.abs(change.minute - expected[i]![0])).toBeLessThanOrEqual(3);
+  });
+  // Started once per stretch: one replica started the first (and was killed), the survivor the rest.
+  const starts = (r: Running) => r.proc.logLines(/^schedule starts the room$/).length;
+  expect(starts(survivor)).toBe(3);
+  expect(
+    survivor.proc.logLines(/^calendar unreachable: keeping the schedule known, stopping nothing$/).length,
+  ).toBe(1);
+  // The source really ran in each stretch on the survivor (its ffmpeg run after the takeover).
+  const source = (await api(survivor.port, 'GET', `/sources/${id}`)).json.source;
+  expect(source.running).toBe(false);
+  await until(
+    'the survivor ran the source',
+    () => survivor.proc.logLines(/^source lease held; running$/).length >= 3,
+  );
+});
