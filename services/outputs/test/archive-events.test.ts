@@ -31,6 +31,7 @@ jest.setTimeout(180_000);
 const KEY = 'outputs-events-test-key-0123456789abcdef';
 const EVENT_PATH = `/rooms/${ROOM}/archive/event`;
 const minutes = (n: number) => new Date(Date.UTC(2030, 4, 4, 9, 0) + n * 60_000).toISOString();
+/** A 30-minute talk `from` minutes after 09:00 UTC. */
 const talk = (id: number, title: string, from: number) => ({
   id,
   title,
@@ -41,15 +42,10 @@ const A = talk(101, 'Opening keynote', 0);
 const B = talk(102, 'Captions for everyone', 30);
 const C = talk(103, 'Closing', 90);
 
+const pgliteDir = async () => ({ OUTPUTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'outputs-events-')) });
 const backends: [string, { store: () => Promise<Record<string, string>>; stop: NodeJS.Signals }][] = [
   ['PostgreSQL', { store: async () => ({ DATABASE_URL: await createDatabase() }), stop: 'SIGKILL' }],
-  [
-    'PGlite',
-    {
-      store: async () => ({ OUTPUTS_DATA_DIR: mkdtempSync(join(tmpdir(), 'outputs-events-')) }),
-      stop: 'SIGTERM',
-    },
-  ],
+  ['PGlite', { store: pgliteDir, stop: 'SIGTERM' }],
 ];
 
 describe.each(backends)('the scheduler conducts the archive (%s)', (_name, backend) => {
@@ -196,7 +192,11 @@ describe.each(backends)('the scheduler conducts the archive (%s)', (_name, backe
 
   test('public transcripts: a talk holds only its own captions, for any origin; nothing else is public', async () => {
     const index = await publicGet(`transcripts/${ids.A}`, { headers: { origin: 'https://talks.example' } });
-    expect([index.status, index.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+    expect([
+      index.status,
+      index.headers.get('access-control-allow-origin'),
+      index.headers.get('cross-origin-resource-policy'),
+    ]).toEqual([200, '*', 'cross-origin']);
     const transcript = (await index.json()) as PublicTranscript;
     expect(transcript).toMatchObject({ session: ids.A, event: { id: A.id }, endedAt: expect.any(String) });
     expect(transcript.tracks).toEqual([
