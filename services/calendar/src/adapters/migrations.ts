@@ -229,6 +229,18 @@ const migrationsFor = (users: User[]): Record<string, Knex.Migration> => ({
       });
     },
   },
+  '0008_event_captions': {
+    // Issue 41: the `captions` extension field (domain/captions.ts), written by the live-captions
+    // scheduler through the event routes. `json`, not `jsonb`: the text is kept as written, so
+    // its keys answer in the order the API documents ({room, live, transcripts}). cal_events
+    // already has the list generation trigger (0004): writing it renews the list memo.
+    async up(knex) {
+      await knex.schema.alterTable('cal_events', (t) => t.json('captions'));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('cal_events', (t) => t.dropColumn('captions'));
+    },
+  },
 });
 
 /** knex's migration source over the list above. */

@@ -224,6 +224,24 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.schema.alterTable('out_destinations', (t) => t.dropColumn('last_error_kind'));
     },
   },
+  '0006_session_events': {
+    // Issue 41: a session can be one talk of the calendar (`PUT /rooms/:room/archive/event`, sent
+    // by the scheduler): the event's id, title and times as they were when it ran, so that its
+    // transcript keeps its name when the calendar changes or forgets it. Null: an ordinary session.
+    async up(knex) {
+      await knex.schema.alterTable('out_sessions', (t) => {
+        t.integer('event_id');
+        t.text('event_title');
+        t.bigInteger('event_start');
+        t.bigInteger('event_end');
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('out_sessions', (t) => {
+        t.dropColumns('event_id', 'event_title', 'event_start', 'event_end');
+      });
+    },
+  },
 };
 
 const source: Knex.MigrationSource<string> = {
