@@ -1,7 +1,8 @@
 /**
  * The production composition as Docker would run it (`docker-compose config`): the base file,
- * the refusal without a required host, and the properties the deployment promises (routers,
- * TLS, WebSocket, published ports, read-only secrets, health, restarts).
+ * the refusal without a required host, and the properties the deployment promises (published
+ * ports, read-only secrets, volumes, networks, health, restarts). Its routing (routers, TLS,
+ * WebSocket): compose-routing.test.ts.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
