@@ -24,3 +24,4 @@ export {
   runService,
   stopOnSignals,
 } from './service.js';
+export { Supervision } from './supervision.js';
