@@ -24,4 +24,4 @@ export {
   runService,
   stopOnSignals,
 } from './service.js';
-export { Supervision } from './supervision.js';
+export { type FollowedRooms, Supervision, superviseRooms } from './supervision.js';

@@ -6,6 +6,8 @@
  * says so to the health answer. What runs, and under which leases, is each service's own.
  */
 import { CheckLoop } from './check-loop.js';
+import type { Logger } from './logger.js';
+import { reloadOnHangup } from './service.js';
 
 export abstract class Supervision {
   /** False while the database cannot be read (health). */
@@ -48,4 +50,27 @@ export abstract class Supervision {
       return undefined;
     }
   }
+}
+
+/** The relay rooms a service follows (`RoomsWatch.follow` of @live-captions/relay-client). */
+export interface FollowedRooms {
+  rooms(): ReadonlyMap<string, unknown>;
+  onChange(callback: () => void): void;
+  /** Reads the relay's file again; throws on an invalid one. */
+  reloadFile(): void;
+}
+
+/**
+ * A service that joins the relay's rooms by itself (outputs, stream sources) checks them at once
+ * (`check`, its supervisor's) when they change: a room added starts its work, a room removed
+ * stops it, a room's new token restarts it; and on SIGHUP, once the relay's file is read again
+ * (an invalid file keeps the running rooms, and the log says why).
+ */
+export function superviseRooms(logger: Logger, rooms: FollowedRooms, check: () => Promise<void>): void {
+  rooms.onChange(() => void check());
+  reloadOnHangup(logger, 'rooms', () => {
+    rooms.reloadFile();
+    void check();
+    return { rooms: rooms.rooms().size };
+  });
 }

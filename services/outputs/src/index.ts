@@ -4,9 +4,9 @@ import {
   closeServer,
   createLogger,
   listening,
-  reloadOnHangup,
   runService,
   stopOnSignals,
+  superviseRooms,
 } from '@live-captions/runtime';
 import { createOutputs } from './app.js';
 import { loadConfig, outputsEnvironment } from './config.js';
@@ -27,8 +27,8 @@ runService(log, async () => {
     log,
     () => rooms.rooms(),
   );
-  // A room added starts its destinations at once, a room removed stops them.
-  rooms.onChange(() => void outputs.supervisor.check());
+  // A change of the rooms, and SIGHUP's re-read of the relay's file, checks them at once.
+  superviseRooms(log, rooms, () => outputs.supervisor.check());
   const server = outputs.app.listen(config.OUTPUTS_PORT, config.OUTPUTS_BIND);
   const port = await listening(server);
   log.info(
@@ -42,13 +42,6 @@ runService(log, async () => {
     },
     'outputs listening',
   );
-
-  // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  reloadOnHangup(log, 'rooms', () => {
-    rooms.reloadFile();
-    void outputs.supervisor.check();
-    return { rooms: rooms.rooms().size };
-  });
 
   stopOnSignals(log, async () => {
     await rooms.stop();

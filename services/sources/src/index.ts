@@ -4,9 +4,9 @@ import {
   closeServer,
   createLogger,
   listening,
-  reloadOnHangup,
   runService,
   stopOnSignals,
+  superviseRooms,
 } from '@live-captions/runtime';
 import { createSources } from './app.js';
 import { loadConfig, sourcesEnvironment } from './config.js';
@@ -27,8 +27,8 @@ runService(log, async () => {
     log,
     () => rooms.rooms(),
   );
-  // A room removed stops its sources; a room's new token restarts them with it.
-  rooms.onChange(() => void sources.supervisor.check());
+  // A change of the rooms, and SIGHUP's re-read of the relay's file, checks them at once.
+  superviseRooms(log, rooms, () => sources.supervisor.check());
   const server = sources.app.listen(config.SOURCES_PORT, config.SOURCES_BIND);
   const port = await listening(server);
   sources.listening(port);
@@ -45,13 +45,6 @@ runService(log, async () => {
     },
     'sources listening',
   );
-
-  // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  reloadOnHangup(log, 'rooms', () => {
-    rooms.reloadFile();
-    void sources.supervisor.check();
-    return { rooms: rooms.rooms().size };
-  });
 
   stopOnSignals(log, async () => {
     await rooms.stop();
