@@ -1,6 +1,6 @@
 /**
- * The service's start, its composition root. It reads like the stream sources' on purpose: every step
- * is one shared function (runService, RoomsWatch.follow, superviseRooms, listening,
+ * The service's start, its composition root. It reads like the stream sources' on purpose:
+ * every step is one shared function (runService, RoomsWatch.follow, superviseRooms, listening,
  * stopOnSignals, closeServer); what repeats is only their order, which a wrapper over both would
  * hide without sharing a rule.
  */
