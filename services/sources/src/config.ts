@@ -5,7 +5,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiKeyProblem, parseOriginList } from '@live-captions/http';
+import { parseOriginList, readApiKey } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -147,11 +147,7 @@ export function sourcesEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues: string[] = [];
   const values = parseEnvInto(issues, configSchema, env);
-  const apiKey = env.CAPTION_API_KEY || undefined;
-  if (apiKey !== undefined) {
-    const problem = apiKeyProblem(apiKey);
-    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
-  }
+  const apiKey = readApiKey(env, issues);
   let allowedHosts = new AllowList([]);
   try {
     allowedHosts = AllowList.parse(env.SOURCES_ALLOWED_HOSTS ?? '');

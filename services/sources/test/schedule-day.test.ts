@@ -17,17 +17,16 @@ import {
   startServiceProcess,
 } from '@live-captions/test-services';
 import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import { publish, startMediaServer } from './helpers/media.js';
 import {
   API_KEY,
   api,
   type Base,
   createDatabase,
-  publish,
   type Running,
   root,
   sleep,
   startBase,
-  startMediaServer,
   startSources,
   until,
 } from './helpers/stack.js';

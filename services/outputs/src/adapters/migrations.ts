@@ -1,7 +1,8 @@
+import { codeMigrations, migrateLatest } from '@live-captions/sql';
 import type { Knex } from 'knex';
 import { targetKey } from '../domain/destination-url.js';
 
-/** The schema as knex migrations kept in code. Never edit a migration that has shipped: add one. */
+/** The schema (codeMigrations of @live-captions/sql). Never edit a migration that has shipped: add one. */
 const migrations: Record<string, Knex.Migration> = {
   '0001_outputs_schema': {
     async up(knex) {
@@ -244,17 +245,10 @@ const migrations: Record<string, Knex.Migration> = {
   },
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Knex.Migration,
-};
-
 /** Where knex finds the migrations and keeps their state (a test may step through them). */
-export const MIGRATIONS: Knex.MigratorConfig = { migrationSource: source, tableName: 'out_migrations' };
+export const MIGRATIONS = codeMigrations('out_migrations', migrations);
 
-/** Applies the pending migrations; returns how many ran. Concurrent replicas wait on knex's lock. */
+/** Applies the pending migrations; returns how many ran. */
 export async function migrate(knex: Knex): Promise<number> {
-  const [, applied] = (await knex.migrate.latest(MIGRATIONS)) as [number, string[]];
-  return applied.length;
+  return (await migrateLatest(knex, MIGRATIONS)).length;
 }

@@ -24,9 +24,9 @@ import { changes } from './editor-changes.js';
 import { sentLog } from './editor-export.js';
 import { ui } from './editor-form.js';
 import { type Resume, readOutputHistory, relayState, roomsOfForm } from './editor-relay.js';
-import { alreadySent, expectBack, reviewState, showSent } from './editor-review.js';
+import { alreadySent, expectBack, reviewState } from './editor-review.js';
+import { SENT_SHOWN, showSent } from './editor-review-view.js';
 
-const SENT_SHOWN = 12;
 /** How long the output room's history is read after a reload (its replay takes milliseconds). */
 const OUTPUT_CHECK_MS = 3000;
 /** After the source room joined, this long for the kept captions to come back before the rest count as missing. */
