@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
 import { callApi } from '@live-captions/test-services';
-import { publish, startMediaServer } from '../../services/sources/test/helpers/stack.js';
+import { publish, startMediaServer } from '../../services/sources/test/helpers/media.js';
 import { freePort, startService, until } from '../deploy/helpers/processes.js';
 import type { Session } from './session.js';
 

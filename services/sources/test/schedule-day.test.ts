@@ -247,9 +247,6 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
     [118, false],
   ];
   expect(changes.map((c) => c.running)).toEqual(expected.map(([, running]) => running));
-  console.log(
-    `changes (minute of the day, running): ${JSON.stringify(changes)}; transcript linked ${linkedAfter} ms after the talk`,
-  );
   changes.forEach((change, i) => {
     expect(Math.abs(change.minute - expected[i]![0])).toBeLessThanOrEqual(3);
   });

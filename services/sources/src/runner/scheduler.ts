@@ -214,6 +214,7 @@ export class Scheduler {
   private async writeFields(
     room: CaptionRoom,
     state: RoomState,
+    talks: Talk[],
     now: number,
     polled: boolean,
   ): Promise<void> {
