@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CaptionRoomSchedule } from '@live-captions/protocol';
-import { readCaptions, talkOf } from '../src/adapters/calendar-client.js';
+import { isCancelled, readCaptions, talkOf } from '../src/adapters/calendar-client.js';
 import { captionsFor, inWindow, shouldRun, type Talk, talkAt } from '../src/domain/schedule.js';
 import { parseScheduleClock } from '../src/domain/schedule-clock.js';
 
@@ -100,9 +100,11 @@ describe('the calendar as the scheduler reads it', () => {
     expect(JSON.stringify(read.captions)).toBe(
       '{"room":"hall","live":null,"transcripts":[{"track":"original","srt":"a","vtt":"b","txt":"c"}]}',
     );
-    expect(
-      talkOf({ ...event, json_ld: { eventStatus: 'https://schema.org/EventCancelled' } }),
-    ).toBeUndefined();
+    // Lists carry no JSON-LD: a single read tells a cancelled event.
+    expect(isCancelled(event)).toBe(false);
+    expect(isCancelled({ ...event, json_ld: { eventStatus: 'https://schema.org/EventCancelled' } })).toBe(
+      true,
+    );
     expect(talkOf({ ...event, utc_end_date: 'soon' })).toBeUndefined();
     expect(readCaptions('not an object')).toBeNull();
   });

@@ -21,6 +21,7 @@ export class CalendarError extends Error {
 
 interface EventJson {
   id?: unknown;
+  modified_utc?: unknown;
   title?: unknown;
   utc_start_date?: unknown;
   utc_end_date?: unknown;
@@ -49,20 +50,28 @@ export function readCaptions(value: unknown): TalkCaptions | null {
   return { room: field.room, live: typeof field.live === 'string' ? field.live : null, transcripts };
 }
 
-/** A listed event as a talk; undefined for a cancelled one or one without usable times. */
+/** A listed event as a talk; undefined for one without usable times. */
 export function talkOf(event: EventJson): Talk | undefined {
   const start = utc(event.utc_start_date);
   const end = utc(event.utc_end_date);
   if (typeof event.id !== 'number' || Number.isNaN(start) || Number.isNaN(end)) return undefined;
-  if (event.json_ld?.eventStatus === CANCELLED) return undefined;
   return { id: event.id, title: text(event.title), start, end, captions: readCaptions(event.captions) };
 }
+
+/** Whether a single event's answer says it is cancelled (its JSON-LD, as an import sets it). */
+export const isCancelled = (event: EventJson): boolean => event.json_ld?.eventStatus === CANCELLED;
 
 /** The list's date parameters as Unix timestamps: an instant whatever the site's time zone. */
 const param = (ms: number) => String(Math.floor(ms / 1000));
 
 export class CalendarClient {
   private readonly base: string;
+  /**
+   * Whether each event is cancelled, by id, with the `modified_utc` it was read at. Lists carry no
+   * JSON-LD (TEC gives it to single reads only), so each event is read once alone, and again only
+   * when its modification time moves.
+   */
+  private readonly cancelled = new Map<number, { modified: string; cancelled: boolean }>();
 
   /** `apiRoot`: the REST namespace's address (`…/wp-json/cal/events/v1/`, `…/wp-json/tribe/events/v1/`). */
   constructor(
@@ -102,11 +111,27 @@ export class CalendarClient {
         throw new CalendarError('calendar answered the events list without events');
       for (const event of body.events) {
         const talk = talkOf(event);
-        if (talk) talks.push(talk);
+        if (talk && !(await this.isCancelled(talk.id, text(event.modified_utc)))) talks.push(talk);
       }
       if (page >= Number(body.total_pages ?? 1)) return talks;
     }
     return talks;
+  }
+
+  private async isCancelled(id: number, modified: string): Promise<boolean> {
+    const known = this.cancelled.get(id);
+    if (known && known.modified === modified && modified !== '') return known.cancelled;
+    const response = await this.call(`${EVENTS}/${id}`, { method: 'GET' });
+    // Gone since the list was read (trashed, deleted, unpublished): not a talk to caption.
+    if (response.status === 404 || response.status === 401 || response.status === 410) {
+      await response.body?.cancel();
+      return true;
+    }
+    if (!response.ok) throw await this.refusal(response, `event ${id}`);
+    const cancelled = isCancelled((await response.json().catch(() => ({}))) as EventJson);
+    if (this.cancelled.size > 10_000) this.cancelled.clear();
+    this.cancelled.set(id, { modified, cancelled });
+    return cancelled;
   }
 
   /** Writes a talk's `captions` field (TEC's update: a POST to the event carrying only it). */
