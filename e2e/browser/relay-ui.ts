@@ -78,8 +78,10 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     ...(options.relayEnv?.RELAY_DATA_DIR ? {} : { RELAY_API_URL: '' }),
     ...options.uiEnv,
   });
+  // A start, not a speed: tsx and the rooms store's PGlite can take over 30 s on a loaded machine
+  // (the full suite beside other builds left the relay's log empty at 30 s).
   const relayReady = () =>
-    until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 30_000);
+    until('the relay', async () => (await fetch(`http://127.0.0.1:${relayPort}/health`)).ok, 90_000);
   return {
     relayUrl,
     uiOrigin,
@@ -88,7 +90,7 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     processes: () => [relay, ui],
     async ready() {
       await relayReady();
-      await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
+      await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 90_000);
     },
     async restartRelay(downMs = 0) {
       await relay.stop();
