@@ -1,11 +1,10 @@
 /**
- * The links hub's caption rooms board and the public "captioning now" page in chromium, against a
- * real relay with its rooms store and the UI service (rooms-stack.ts): the operator creates three
- * rooms, renames one, gives one new tokens and removes one, the relay's API confirming each; a
- * room's links carry only their pages' tokens and work (the editor joins, the overlay shows a
- * caption); the public page lists the rooms with read links only (no write token anywhere in its
- * HTML), forwards a short link and prints a door sheet per room; axe finds nothing serious on
- * either; 40 rooms read on 1366x768 without sideways scrolling, and the board works on a phone.
+ * The links hub's caption rooms board in chromium, against a real relay with its rooms store and
+ * the UI service (rooms-stack.ts): the operator creates three rooms, renames one, gives one new
+ * tokens and removes one, the relay's API confirming each; a room's links carry only their
+ * pages' tokens and work (the editor joins, the overlay shows a caption); axe finds nothing
+ * serious; 40 rooms read on 1366x768 without sideways scrolling, and the board and the public
+ * page work on a phone. The public page's own suite: now-page.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { createPublisher } from '@live-captions/relay-client/node';
@@ -177,75 +176,6 @@ describe('the rooms board', () => {
     expect((await axeViolations(hub)).filter(serious)).toEqual([]);
     await hub.getByRole('button', { name: 'Close' }).click();
     expect((await axeViolations(hub)).filter(serious)).toEqual([]);
-  });
-});
-
-describe('the public page', () => {
-  test('the rooms with read links only: no write token anywhere in its HTML', async () => {
-    const rooms = await stack.rooms();
-    const page = await desk.newPage();
-    const pageErrors = watchErrors(page);
-    await page.goto(`${stack.hub}now.html`);
-    await page.locator(`#now-rooms li[data-id="${rooms.at(-1)!.id}"]`).waitFor();
-    expect(await page.$$eval('#now-rooms li', (items) => items.map((item) => item.dataset.id))).toEqual(
-      rooms.map((room) => room.id),
-    );
-    for (const room of rooms) {
-      const href = await page.locator(`#now-rooms li[data-id="${room.id}"] h2 a`).getAttribute('href');
-      expect(href?.startsWith(`${stack.hub}audience.html#`)).toBe(true);
-      expect(fragmentOf(href)).toEqual({
-        relayUrl: stack.ui.relayUrl,
-        room: room.outputRoom,
-        relayReadToken: room.tokens.outputRead,
-      });
-    }
-    const html = await page.content();
-    for (const room of rooms)
-      for (const token of [room.tokens.sourceRead, room.tokens.sourceWrite, room.tokens.outputWrite])
-        expect(html).not.toContain(token);
-    // The main hall had captions a moment ago (the links test); the plenary never.
-    await hasText(page, '#now-rooms li[data-id="main-hall"] .now-state', 'Captioning now · English');
-    await hasText(page, '#now-rooms li[data-id="plenary"] .now-state', 'Not live');
-    expect((await axeViolations(page)).filter(serious)).toEqual([]);
-
-    // Printed: a door sheet per room (name, QR code, short link), nothing of the screen page.
-    await page.emulateMedia({ media: 'print' });
-    expect(
-      await page.locator('.sheet').evaluateAll((nodes) => nodes.filter((n) => n.checkVisibility()).length),
-    ).toBe(rooms.length);
-    expect(await page.locator('.page-header').isVisible()).toBe(false);
-    await hasText(
-      page,
-      '#now-rooms li[data-id="room-b"] .sheet-link',
-      `${new URL(stack.hub).host}/now.html?room=room-b`,
-    );
-    // One room's button prints its sheet alone (the print dialog itself left out).
-    await page.emulateMedia({ media: 'screen' });
-    await page.evaluate(() => {
-      window.print = () => undefined;
-    });
-    await page.getByRole('button', { name: 'Print door sheet of Room B (Janson)' }).click();
-    await page.emulateMedia({ media: 'print' });
-    expect(
-      await page
-        .locator('.now-room')
-        .evaluateAll((nodes) =>
-          nodes.filter((n) => n.checkVisibility()).map((n) => (n as HTMLElement).dataset.id),
-        ),
-    ).toEqual(['room-b']);
-    expect(await page.locator('li[data-id="room-b"] .sheet canvas').isVisible()).toBe(true);
-    await screenshot(page, 'rooms-door-sheet');
-    expect(pageErrors).toEqual([]);
-    await page.close();
-  });
-
-  test("a short link with no token opens the room's captions", async () => {
-    const page = await desk.newPage();
-    await page.goto(`${stack.hub}now.html?room=room-b`);
-    await page.waitForURL(/\/audience\.html/);
-    await page.goto(`${stack.hub}now.html?room=nowhere`);
-    await hasText(page, '#now-status', 'There is no room "nowhere" here: choose one below.');
-    await page.close();
   });
 });
 
