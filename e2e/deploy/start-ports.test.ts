@@ -45,6 +45,12 @@ describe('pnpm start ports', () => {
       OUTPUTS_APERTIUM_URL: 'http://127.0.0.1:9737',
       RELAY_URL: 'ws://127.0.0.1:9080/ws',
     });
+    // The scheduler's links name the moved UI; its calendar and archive stay where they are.
+    expect(env.sources).toMatchObject({
+      SOURCES_PUBLIC_UI_URL: 'http://localhost:9081/',
+      SOURCES_CALENDAR_URL: 'http://127.0.0.1:8082/wp-json/cal/events/v1/',
+      SOURCES_OUTPUTS_URL: 'http://127.0.0.1:8083/',
+    });
   });
 
   it('a wrong or repeated port stops it with one line each', () => {

@@ -3,7 +3,7 @@ export { corsFor, parseOriginList } from './cors.js';
 export { listenMetrics, METRICS_PATH, type ServiceMetrics, serviceMetrics } from './metrics.js';
 export { type AccessFields, correlationId, logAccess, pathOf, requestLog } from './request-log.js';
 export { securityHeaders } from './security-headers.js';
-export { apiKeyProblem, bearerChecker, tokenLookup, tokensEqual } from './token.js';
+export { apiKeyProblem, bearerChecker, readApiKey, tokenLookup, tokensEqual } from './token.js';
 export {
   clientAddress,
   normalizeAddress,

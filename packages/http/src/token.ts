@@ -43,3 +43,15 @@ export function apiKeyProblem(key: string): string | undefined {
   if (key.length < 24) return 'must be at least 24 characters';
   return undefined;
 }
+
+/**
+ * `CAPTION_API_KEY` of a service's environment (unset or empty: undefined), checked apart from its
+ * schema with {@link apiKeyProblem}'s reasons: a wrong one adds an issue to `issues`, never the key.
+ */
+export function readApiKey(env: NodeJS.ProcessEnv, issues: string[]): string | undefined {
+  const apiKey = env.CAPTION_API_KEY || undefined;
+  if (apiKey === undefined) return undefined;
+  const problem = apiKeyProblem(apiKey);
+  if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
+  return apiKey;
+}

@@ -48,6 +48,18 @@ export interface Destination {
   lastError: { at: string; message: string } | null;
 }
 
+/**
+ * The calendar event a session is the transcript of (issue 41: the scheduler sends it), as the
+ * calendar had it when the talk ran; times in UTC ISO 8601.
+ */
+export interface ArchiveEvent {
+  /** The calendar's event id. */
+  id: number;
+  title: string;
+  start: string;
+  end: string;
+}
+
 /** One archived session of a room: its captions download as SRT, WebVTT or text. */
 export interface ArchiveSession {
   id: string;
@@ -57,6 +69,31 @@ export interface ArchiveSession {
   captions: number;
   /** Every track the session holds, `"original"` first: each downloads as `<session>.<track>.<ext>`. */
   tracks: { track: CaptionTrack; captions: number }[];
+  /** The talk it is (public at `/transcripts/<id>`); null for a session no schedule cut. */
+  event: ArchiveEvent | null;
+}
+
+/** `PUT /rooms/:room/archive/event`'s body: the event the room's captions belong to from now on. */
+export interface ArchiveEventRequest {
+  event: ArchiveEvent | null;
+}
+
+/** Its answer: the session the room's captions now go to (null: a room without archive, `null` sent). */
+export interface ArchiveEventAnswer {
+  session: { id: string; event: ArchiveEvent | null; startedAt: string; endedAt: string | null } | null;
+}
+
+/**
+ * `GET /transcripts/:session` (public, for a session tagged with an event): the talk's files,
+ * each path relative to the outputs service's base (`transcripts/<id>.de.vtt`).
+ */
+export interface PublicTranscript {
+  session: string;
+  event: ArchiveEvent;
+  startedAt: string;
+  /** Null while the talk's session is open. */
+  endedAt: string | null;
+  tracks: { track: CaptionTrack; captions: number; srt: string; vtt: string; txt: string }[];
 }
 
 export type TranslationEngineKind = 'apertium' | 'libretranslate' | 'deepl';

@@ -24,3 +24,4 @@ export {
   runService,
   stopOnSignals,
 } from './service.js';
+export { type FollowedRooms, Supervision, superviseRooms } from './supervision.js';

@@ -84,3 +84,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 export { isDataError, sqlState } from './errors.js';
+export { codeMigrations, migrateLatest } from './migrations.js';

@@ -1,117 +1,19 @@
 /**
- * The sentence-aware translator of a track, with a deterministic in-test translator that, like
- * a real engine, moves words across a cut: an adjective before a noun goes after it ("the red
- * car" -> "el coche rojo"), so "the red" alone gives "el rojo" and the whole sentence corrects it.
+ * The sentence-aware translator of a track, with a deterministic in-test translator
+ * (fake-engine.ts) that, like a real engine, moves words across a cut: an adjective before a noun
+ * goes after it ("the red car" -> "el coche rojo"), so "the red" alone gives "el rojo" and the
+ * whole sentence corrects it.
  */
 import { describe, expect, test } from '@jest/globals';
 import {
   chrF,
   clearTrackState,
   EngineError,
-  emptyTrackState,
-  type Publication,
   type SourceCaption,
   TRACK_LIMITS,
-  type TrackState,
   translateStep,
 } from '../src/index.js';
-
-const WORDS: Record<string, string> = {
-  the: 'el',
-  red: 'rojo',
-  car: 'coche',
-  is: 'es',
-  fast: 'rápido',
-  council: 'consejo',
-  met: 'reunió',
-  on: 'el',
-  tuesday: 'martes',
-  budget: 'presupuesto',
-  next: 'próximo',
-  item: 'punto',
-  big: 'grande',
-  new: 'nuevo',
-  library: 'biblioteca',
-  opens: 'abre',
-  today: 'hoy',
-  grace: 'gracia',
-  hall: 'sala',
-  said: 'dijo',
-  yes: 'sí',
-  and: 'y',
-  a: 'un',
-  park: 'parque',
-  old: 'viejo',
-  we: 'nosotros',
-  talk: 'hablamos',
-};
-const ADJECTIVES = new Set(['red', 'big', 'new', 'old', 'next']);
-const NOUNS = new Set(['car', 'library', 'budget', 'item', 'park', 'council']);
-
-/** The in-test engine: word for word, adjective-noun pairs swapped, unknown words unchanged. */
-function fakeTranslate(text: string): string {
-  const tokens = text
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((token) => {
-      const [, core = '', tail = ''] = /^(.*?)([.,?!…]*)$/u.exec(token) ?? [];
-      return { core, tail };
-    });
-  for (let i = 0; i + 1 < tokens.length; i += 1) {
-    const [a, b] = [tokens[i]!, tokens[i + 1]!];
-    if (a.tail === '' && ADJECTIVES.has(a.core.toLowerCase()) && NOUNS.has(b.core.toLowerCase())) {
-      [a.core, b.core] = [b.core, a.core];
-      i += 1;
-    }
-  }
-  return tokens
-    .map(({ core, tail }) => {
-      const word = WORDS[core.toLowerCase()];
-      const out =
-        word === undefined ? core : /^\p{Lu}/u.test(core) ? word[0]!.toUpperCase() + word.slice(1) : word;
-      return out + tail;
-    })
-    .join(' ');
-}
-
-interface Engine {
-  translate: (texts: string[], context?: string) => Promise<string[]>;
-  calls: { texts: string[]; context?: string }[];
-}
-
-function fakeEngine(): Engine {
-  const calls: { texts: string[]; context?: string }[] = [];
-  return {
-    calls,
-    translate: async (texts, context) => {
-      calls.push({ texts, ...(context !== undefined ? { context } : {}) });
-      return texts.map(fakeTranslate);
-    },
-  };
-}
-
-/** Runs captions through the track (the state through JSON between steps, as the stage stores it). */
-async function run(
-  captions: SourceCaption[],
-  engine = fakeEngine(),
-  keep: string[] = [],
-  start = emptyTrackState(),
-) {
-  let state: TrackState = start;
-  const publications: Publication[][] = [];
-  for (const caption of captions) {
-    const step = await translateStep(JSON.parse(JSON.stringify(state)), caption, engine.translate, { keep });
-    state = step.state;
-    publications.push(step.publications);
-  }
-  const latest = new Map<string | number, string>();
-  for (const step of publications)
-    for (const publication of step) latest.set(publication.id, publication.text);
-  return { state, publications, latest, engine };
-}
-
-const finalText = (captions: SourceCaption[], latest: Map<string | number, string>) =>
-  captions.map((caption) => latest.get(caption.id) ?? '').join(' ');
+import { fakeEngine, fakeTranslate, finalText, run } from './fake-engine.js';
 
 describe('translateStep', () => {
   test('a caption is translated at once; the sentence end corrects the earlier piece', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { filterStoredHtml } from '../src/adapters/kses-migration.js';
-import { migrationSource } from '../src/adapters/migrations.js';
+import { calendarMigrations } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
 import { ROOT, tokenFile, useTestApi } from './helpers.js';
 
@@ -56,7 +56,7 @@ describe('0005_filter_stored_html', () => {
   });
 
   it('is in the migration list, after the list generation', async () => {
-    const names = await migrationSource(users).getMigrations([]);
+    const names = await calendarMigrations(users).migrationSource!.getMigrations([]);
     expect(names.indexOf('0005_filter_stored_html')).toBeGreaterThan(names.indexOf('0004_list_generation'));
     const applied = await api.knex('cal_migrations').pluck('name');
     expect(applied).toContain('0005_filter_stored_html');

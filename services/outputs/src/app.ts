@@ -23,6 +23,7 @@ import type { RoomTokens } from './domain/rooms.js';
 import { archiveRoutes } from './routes/archive.js';
 import { destinationRoutes } from './routes/destinations.js';
 import { errorHandler } from './routes/http.js';
+import { transcriptRoutes } from './routes/transcripts.js';
 import { translationRoutes } from './routes/translations.js';
 
 export interface Outputs {
@@ -87,6 +88,8 @@ export async function createOutputs(
   app.use(requestLog(log));
   app.use(securityHeaders([]));
   app.use(metrics.track);
+  // Before the listed origins' CORS: public transcripts answer every origin (their preflight too).
+  app.use(transcriptRoutes({ archive, sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS }));
   app.use(
     corsFor(config.allowedOrigins, {
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
@@ -122,7 +125,14 @@ export async function createOutputs(
     }),
   );
   app.use(
-    archiveRoutes({ archive, rooms, sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS, apiKey: config.apiKey }),
+    archiveRoutes({
+      archive,
+      rooms,
+      sessionIdleMs: config.OUTPUTS_SESSION_IDLE_MS,
+      apiKey: config.apiKey,
+      // Not awaited, as for a destination added: the room's reader starts on its own time.
+      archiveAdded: () => void supervisor.check(),
+    }),
   );
   app.use((_req, res) => {
     res.status(404).json({ error: { message: 'Not found', code: 'not_found' } });

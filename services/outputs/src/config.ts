@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { apiKeyProblem, parseOriginList } from '@live-captions/http';
+import { parseOriginList, readApiKey } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -85,12 +85,7 @@ export function outputsEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues: string[] = [];
   const values = parseEnvInto(issues, configSchema, env);
-  // Checked apart from the schema, with the gateway's reasons; the key is never echoed.
-  const apiKey = env.CAPTION_API_KEY || undefined;
-  if (apiKey !== undefined) {
-    const problem = apiKeyProblem(apiKey);
-    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
-  }
+  const apiKey = readApiKey(env, issues);
   const allowedHosts = new Set<string>();
   try {
     for (const host of parseHostList(env.OUTPUTS_ALLOWED_HOSTS ?? '')) allowedHosts.add(host);

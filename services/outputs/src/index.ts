@@ -1,12 +1,18 @@
+/**
+ * The service's start, its composition root. It reads like the stream sources' on purpose:
+ * every step is one shared function (runService, RoomsWatch.follow, superviseRooms, listening,
+ * stopOnSignals, closeServer); what repeats is only their order, which a wrapper over both would
+ * hide without sharing a rule.
+ */
 import { resolve } from 'node:path';
 import { RoomsWatch } from '@live-captions/relay-client/node';
 import {
   closeServer,
   createLogger,
   listening,
-  reloadOnHangup,
   runService,
   stopOnSignals,
+  superviseRooms,
 } from '@live-captions/runtime';
 import { createOutputs } from './app.js';
 import { loadConfig, outputsEnvironment } from './config.js';
@@ -27,8 +33,8 @@ runService(log, async () => {
     log,
     () => rooms.rooms(),
   );
-  // A room added starts its destinations at once, a room removed stops them.
-  rooms.onChange(() => void outputs.supervisor.check());
+  // A change of the rooms, and SIGHUP's re-read of the relay's file, checks them at once.
+  superviseRooms(log, rooms, () => outputs.supervisor.check());
   const server = outputs.app.listen(config.OUTPUTS_PORT, config.OUTPUTS_BIND);
   const port = await listening(server);
   log.info(
@@ -42,13 +48,6 @@ runService(log, async () => {
     },
     'outputs listening',
   );
-
-  // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  reloadOnHangup(log, 'rooms', () => {
-    rooms.reloadFile();
-    void outputs.supervisor.check();
-    return { rooms: rooms.rooms().size };
-  });
 
   stopOnSignals(log, async () => {
     await rooms.stop();

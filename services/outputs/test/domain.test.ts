@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { newDestinationSchema } from '../src/domain/api.js';
+import { archiveEventSchema, bodyProblem, newDestinationSchema } from '../src/domain/api.js';
 import {
   DestinationNotAllowed,
   destinationUrl,
@@ -10,7 +10,15 @@ import { DeliveryRuns, gapMessage, missedBefore } from '../src/domain/gaps.js';
 import { clockOffset, youtubeBody, zoomBody } from '../src/domain/platform-bodies.js';
 import { appendQuery, zoomSeqUrl } from '../src/domain/request-urls.js';
 import { backoffMs, outcomeOf } from '../src/domain/retry.js';
-import { archiveFileName, continuesSession, endedAtOf } from '../src/domain/sessions.js';
+import {
+  archiveFileName,
+  closingTime,
+  continuesSession,
+  discardable,
+  type EventStep,
+  endedAtOf,
+  eventStep,
+} from '../src/domain/sessions.js';
 import { screensOf, wrapLines } from '../src/domain/shape.js';
 
 const YT =
@@ -155,14 +163,55 @@ describe('retries and sessions', () => {
   });
 
   test('a session continues until idle or ended', () => {
+    const open = { id: 'a', lastAt: 0, ended: false, eventEnd: null };
     expect(continuesSession(undefined, 0, 1000)).toBe(false);
-    expect(continuesSession({ id: 'a', lastAt: 0, ended: false }, 1000, 1000)).toBe(true);
-    expect(continuesSession({ id: 'a', lastAt: 0, ended: false }, 1001, 1000)).toBe(false);
+    expect(continuesSession(open, 1000, 1000)).toBe(true);
+    expect(continuesSession(open, 1001, 1000)).toBe(false);
+    expect(continuesSession({ ...open, ended: true }, 10, 1000)).toBe(false);
     expect(endedAtOf({ endedAt: null, lastAt: 10 }, 500, 1000)).toBeNull();
     expect(endedAtOf({ endedAt: null, lastAt: 10 }, 2000, 1000)).toBe(10);
     expect(endedAtOf({ endedAt: 7, lastAt: 10 }, 20, 1000)).toBe(7);
+    expect(endedAtOf({ endedAt: null, lastAt: null }, 1e9, 1000)).toBeNull();
     expect(archiveFileName('room', Date.UTC(2026, 0, 2, 3, 4), 'srt')).toBe('room-2026-01-02-0304.srt');
   });
+
+  test("a talk's session goes on through pauses until its end plus the idle time", () => {
+    // The talk ends at 10 000; idle time 1000.
+    const talk = { id: 'a', lastAt: 0, ended: false, eventEnd: 10_000 };
+    expect(continuesSession(talk, 5000, 1000)).toBe(true);
+    expect(continuesSession(talk, 11_000, 1000)).toBe(true);
+    expect(continuesSession(talk, 11_001, 1000)).toBe(false);
+    // Overrun captions keep coming within the idle time of each other: still the talk's.
+    expect(continuesSession({ ...talk, lastAt: 20_000 }, 20_900, 1000)).toBe(true);
+    const event = { id: 1, title: 'T', start: 0, end: 10_000 };
+    expect(endedAtOf({ endedAt: null, lastAt: 100, event }, 10_500, 1000)).toBeNull();
+    expect(endedAtOf({ endedAt: null, lastAt: 100, event }, 11_001, 1000)).toBe(100);
+    expect(closingTime({ endedAt: null, lastAt: 100, event }, 10_500, 1000)).toBe(10_500);
+    expect(closingTime({ endedAt: null, lastAt: 100, event: null }, 10_500, 1000)).toBe(100);
+    expect(discardable({ lastAt: null, event: null })).toBe(true);
+    expect(discardable({ lastAt: null, event })).toBe(false);
+    expect(discardable({ lastAt: 5, event: null })).toBe(false);
+  });
+
+  type Case = [boolean, number | null | undefined, number | null | undefined, number | null, EventStep];
+  test.each<Case>([
+    // hasArchive, open, latest, requested -> step
+    [true, 7, 7, 7, { kind: 'same' }],
+    [true, null, null, null, { kind: 'same' }],
+    [true, 7, 7, 8, { kind: 'cut', addArchive: false }],
+    [true, 7, 7, null, { kind: 'cut', addArchive: false }],
+    [true, undefined, 7, 7, { kind: 'cut', addArchive: false }],
+    [true, undefined, undefined, null, { kind: 'cut', addArchive: false }],
+    [false, undefined, undefined, 7, { kind: 'cut', addArchive: true }],
+    [false, undefined, 6, 7, { kind: 'cut', addArchive: true }],
+    [false, undefined, 7, 7, { kind: 'kept-off' }],
+    [false, undefined, 7, null, { kind: 'none' }],
+  ])(
+    'an event PUT with archive %s, open %s, latest %s, asking %s: %j',
+    (hasArchive, openEventId, latestEventId, requested, step) => {
+      expect(eventStep({ hasArchive, openEventId, latestEventId, requested })).toEqual(step);
+    },
+  );
 
   test('request bodies name the wrong field', () => {
     expect(newDestinationSchema.safeParse({ kind: 'zoom', url: 'x' }).data).toMatchObject({
@@ -170,6 +219,47 @@ describe('retries and sessions', () => {
     });
     expect(newDestinationSchema.safeParse({ kind: 'fax' }).success).toBe(false);
     expect(newDestinationSchema.safeParse({ kind: 'archive', url: 'x' }).success).toBe(false);
+  });
+});
+
+describe('the event PUT body', () => {
+  const event = { id: 12, title: 'Keynote', start: '2030-05-04T10:00:00+02:00', end: '2030-05-04T08:45:00Z' };
+  const problem = (body: unknown) => {
+    const parsed = archiveEventSchema.safeParse(body);
+    return parsed.success ? 'ok' : bodyProblem(parsed.error);
+  };
+
+  test('reads the times with their offset, to milliseconds', () => {
+    expect(archiveEventSchema.parse({ event }).event).toEqual({
+      id: 12,
+      title: 'Keynote',
+      start: Date.UTC(2030, 4, 4, 8, 0),
+      end: Date.UTC(2030, 4, 4, 8, 45),
+    });
+    expect(archiveEventSchema.parse({ event: null }).event).toBeNull();
+  });
+
+  test.each([
+    [{}, /^event: /],
+    [{ event }, 'ok'],
+    [{ event, more: 1 }, 'more: unknown field'],
+    [{ event: 'keynote' }, /^event: must be/],
+    [{ event: { ...event, id: 0 } }, /^event\.id: /],
+    [{ event: { ...event, id: 1.5 } }, /^event\.id: /],
+    [{ event: { ...event, id: '12' } }, /^event\.id: /],
+    [{ event: { ...event, id: 2 ** 31 } }, /^event\.id: /],
+    [{ event: { ...event, title: 'x'.repeat(501) } }, /^event\.title: /],
+    [{ event: { ...event, title: 'a\u0000b' } }, /^event\.title: /],
+    [{ event: { ...event, title: 5 } }, /^event\.title: /],
+    [{ event: { ...event, start: '2030-05-04 10:00' } }, /^event\.start: /],
+    [{ event: { ...event, start: '2030-05-04T10:00:00' } }, /^event\.start: /],
+    [{ event: { ...event, start: '2030-13-40T10:00:00Z' } }, /^event\.start: /],
+    [{ event: { ...event, end: 1_900_000_000_000 } }, /^event\.end: /],
+    [{ event: { ...event, end: '2030-05-04T07:59:59Z' } }, 'event.end: must not be before event.start'],
+    [{ event: { ...event, room: 'x' } }, 'event.room: unknown field'],
+  ])('%j: %s', (body, expected) => {
+    if (typeof expected === 'string') expect(problem(body)).toBe(expected);
+    else expect(problem(body)).toMatch(expected);
   });
 });
 

@@ -1,156 +1,57 @@
 /**
- * The translation API in-process on PGlite, as the editor calls it, against a real Apertium APy
- * and the strict LibreTranslate and DeepL stand-ins: targets checked against what the engine
- * reports, the address rule, keys stored and never shown or logged, duplicates, the engine's
- * language list (cached, 502 when the engine cannot answer), the vocabulary and its limits.
+ * The translation targets API in-process on PGlite, as the editor calls it, against a real
+ * Apertium APy and the strict LibreTranslate and DeepL stand-ins: targets checked against what the
+ * engine reports, the address rule, keys stored and never shown or logged, duplicates. The
+ * engine's language list: translation-languages.test.ts; the vocabulary:
+ * translation-vocabulary.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { readRelayRooms } from '@live-captions/relay-client/node';
-import { createLogger } from '@live-captions/runtime';
 import {
   type ApertiumServer,
   type DeepLStandIn,
   type LibreTranslateStandIn,
   logCapture,
-  startApertium,
-  startDeepLStandIn,
-  startLibreTranslateStandIn,
 } from '@live-captions/test-services';
 import request from 'supertest';
-import { createOutputs, type Outputs } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { ROOM, relayConfigFile, TOKENS } from './helpers/index.js';
+import type { Outputs } from '../src/app.js';
+import { type App, as, DEEPL_KEY, type Engines, LIBRE_KEY, startApp, startEngines } from './helpers/app.js';
+import { ROOM, TOKENS } from './helpers/index.js';
 
 jest.setTimeout(90_000);
 
-const LIBRE_KEY = 'libre-SECRET-key-5678abcd';
-const DEEPL_KEY = 'deepl-SECRET-0000-1111-2222:fx';
-const ORIGIN = 'http://localhost:8081';
 const logs = logCapture();
+let engines: Engines | undefined;
+let app: App | undefined;
 let apy: ApertiumServer;
 let libre: LibreTranslateStandIn;
 let deepl: DeepLStandIn;
 let outputs: Outputs;
-let dataDir: string;
 
 beforeAll(async () => {
-  [apy, libre, deepl] = await Promise.all([
-    startApertium(),
-    startLibreTranslateStandIn({ apiKey: LIBRE_KEY, requireKey: true }),
-    startDeepLStandIn({ key: DEEPL_KEY }),
-  ]);
-  dataDir = mkdtempSync(join(tmpdir(), 'outputs-translation-api-'));
-  const configPath = relayConfigFile();
-  const config = loadConfig({
-    CAPTION_RELAY_CONFIG: configPath,
-    OUTPUTS_DATA_DIR: dataDir,
-    // Nothing listens there: the API must not mind.
-    RELAY_URL: 'ws://127.0.0.1:9/ws',
-    OUTPUTS_ALLOWED_ORIGINS: ORIGIN,
-    OUTPUTS_ALLOWED_HOSTS: `${libre.hostPort},${deepl.hostPort}`,
-    OUTPUTS_APERTIUM_URL: apy.url,
-    OUTPUTS_TRANSLATION_TIMEOUT_MS: '1500',
-  });
-  const rooms = readRelayRooms(configPath);
-  outputs = await createOutputs(
-    config,
-    createLogger('outputs', { level: 'debug' }, logs.stream),
-    () => rooms,
-  );
+  engines = await startEngines();
+  ({ apy, libre, deepl } = engines);
+  app = await startApp(logs, engines.env);
+  ({ outputs } = app);
 });
 
 afterAll(async () => {
-  await outputs?.close();
-  await Promise.all([apy?.stop(), libre?.close(), deepl?.close()]);
-  rmSync(dataDir, { recursive: true, force: true });
+  await app?.close();
+  await engines?.stop();
 });
 
 afterEach(() => {
   // The stand-ins record every breach of their platform's contract.
-  expect([...(libre?.violations ?? []), ...(deepl?.violations ?? [])]).toEqual([]);
+  expect(engines?.violations() ?? []).toEqual([]);
 });
 
 const path = `/rooms/${ROOM}/translations`;
 const languages = `/rooms/${ROOM}/translation-languages`;
 const vocabulary = `/rooms/${ROOM}/vocabulary`;
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
 const post = (url: string, body: unknown) =>
   request(outputs.app)
     .post(url)
     .set(as(TOKENS.write))
     .send(body as object);
-
-describe('the languages an engine offers', () => {
-  test('Apertium: the installed pairs from English, as BCP-47 with their names', async () => {
-    const res = await post(languages, { engine: 'apertium' });
-    expect(res.status).toBe(200);
-    expect(res.body.engine).toBe('apertium');
-    expect(res.body.source).toBe('en');
-    const codes = (res.body.targets as { code: string }[]).map((t) => t.code);
-    expect(codes).toEqual(expect.arrayContaining(['ca', 'es']));
-    expect(res.body.targets).toContainEqual({ code: 'es', name: 'Spanish' });
-    expect(codes).not.toContain('en');
-  });
-
-  test('LibreTranslate with its key, DeepL with its key; the list is kept a few minutes', async () => {
-    const before = libre.requests.length;
-    const res = await post(languages, { engine: 'libretranslate', url: libre.url, key: LIBRE_KEY });
-    expect(res.status).toBe(200);
-    expect((res.body.targets as { code: string }[]).map((t) => t.code)).toEqual(
-      expect.arrayContaining(['es', 'pt-BR', 'zh-Hans']),
-    );
-    // Asked again (as every added target is checked): answered from the cache.
-    const again = await post(languages, { engine: 'libretranslate', url: libre.url, key: LIBRE_KEY });
-    expect(again.body).toEqual(res.body);
-    expect(libre.requests.length - before).toBe(1);
-
-    const fromDeepL = await post(languages, { engine: 'deepl', url: deepl.url, key: DEEPL_KEY });
-    expect(fromDeepL.status).toBe(200);
-    expect((fromDeepL.body.targets as { code: string }[]).map((t) => t.code)).toEqual(
-      expect.arrayContaining(['es', 'pt-BR', 'zh-Hans']),
-    );
-    // English is the source: not a target, in any region.
-    expect(JSON.stringify(fromDeepL.body.targets)).not.toContain('"en');
-    expect(deepl.requests.at(-1)?.headers.authorization).toBe(`DeepL-Auth-Key ${DEEPL_KEY}`);
-    expect(JSON.stringify(fromDeepL.body)).not.toContain('SECRET');
-  });
-
-  test('an engine that cannot answer: 502 saying so (down, 500, hanging past the timeout)', async () => {
-    // Each with a source not asked before, so that no cached list answers.
-    await libre.down();
-    try {
-      const down = await post(languages, { engine: 'libretranslate', url: libre.url, source: 'fr' });
-      expect(down.status).toBe(502);
-      expect(down.body.error).toEqual({
-        code: 'engine_unavailable',
-        message: expect.stringContaining('LibreTranslate cannot be reached'),
-      });
-    } finally {
-      await libre.up();
-    }
-    libre.script({ status: 500 });
-    const failed = await post(languages, { engine: 'libretranslate', url: libre.url, source: 'es' });
-    expect(failed.status).toBe(502);
-    expect(failed.body.error.message).toContain('LibreTranslate answered 500');
-    libre.script('hang');
-    const started = Date.now();
-    const hung = await post(languages, { engine: 'libretranslate', url: libre.url, source: 'ca' });
-    expect(hung.status).toBe(502);
-    expect(hung.body.error.message).toContain('did not answer within 1500 ms');
-    expect(Date.now() - started).toBeLessThan(15_000);
-  });
-
-  test('a key the engine refuses is a 400 naming the key, without it', async () => {
-    const res = await post(languages, { engine: 'deepl', url: deepl.url, key: 'wrong-key-0000-9999:fx' });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('invalid_request');
-    expect(res.body.error.message).toMatch(/^key: DeepL answered 403/);
-    expect(res.body.error.message).not.toContain('wrong-key');
-  });
-});
 
 describe('translation targets', () => {
   test('add (checked against the engine), list, refuse a duplicate, remove', async () => {
@@ -317,54 +218,5 @@ describe('translation targets', () => {
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthorized');
     }
-  });
-});
-
-describe('vocabulary', () => {
-  test('set, read back (trimmed, each term once), replaced, emptied', async () => {
-    expect((await request(outputs.app).get(vocabulary).set(as(TOKENS.write))).body).toEqual({ terms: [] });
-    const set = await request(outputs.app)
-      .put(vocabulary)
-      .set(as(TOKENS.write))
-      .send({ terms: ['Okonkwo', '  Grace   Hall ', 'okonkwo', 'Ms. Ferreira-Lima'] });
-    expect(set.status).toBe(200);
-    expect(set.body).toEqual({ terms: ['Okonkwo', 'Grace Hall', 'Ms. Ferreira-Lima'] });
-    expect((await request(outputs.app).get(vocabulary).set(as(TOKENS.write))).body).toEqual(set.body);
-    // Names are the room's: the log says how many, never which.
-    expect(logs.text()).not.toContain('Okonkwo');
-    const replaced = await request(outputs.app)
-      .put(vocabulary)
-      .set(as(TOKENS.write))
-      .send({ terms: ['Aldgate'] });
-    expect(replaced.body).toEqual({ terms: ['Aldgate'] });
-    await request(outputs.app).put(vocabulary).set(as(TOKENS.write)).send({ terms: [] }).expect(200);
-    expect((await request(outputs.app).get(vocabulary).set(as(TOKENS.write))).body).toEqual({ terms: [] });
-  });
-
-  test.each([
-    [
-      '201 terms',
-      { terms: Array.from({ length: 201 }, (_, i) => `Name${i}`) },
-      /^terms: must be a list of at most 200/,
-    ],
-    ['a term of 101 characters', { terms: ['x'.repeat(101)] }, /^terms: each must be 1-100 characters/],
-    ['an empty term', { terms: ['Ok', '  '] }, /^terms: each must be/],
-    ['a term with a NUL', { terms: ['a\u0000b'] }, /^terms: each must be/],
-    ['a term that is no text', { terms: [7] }, /^terms: each must be/],
-    ['no list', { terms: 'Okonkwo' }, /^terms: must be a list/],
-    ['an unknown field', { terms: [], words: [] }, /^words: unknown field$/],
-  ])('400 for %s', async (_name, body, message) => {
-    const res = await request(outputs.app).put(vocabulary).set(as(TOKENS.write)).send(body);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(message);
-  });
-
-  test('a browser on an allowed origin may PUT', async () => {
-    const res = await request(outputs.app)
-      .options(vocabulary)
-      .set('Origin', ORIGIN)
-      .set('Access-Control-Request-Method', 'PUT');
-    expect(res.status).toBe(204);
-    expect(res.headers['access-control-allow-methods']).toContain('PUT');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiKeyProblem, parseOriginList } from '@live-captions/http';
+import { parseOriginList, readApiKey } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -99,12 +99,13 @@ export const configSchema = z.object({
   /** Longest wait between two reconnects (backoff from 0.5 s, doubling, with jitter). */
   SOURCES_RECONNECT_MAX_SECONDS: intVar(1, 600).default(30),
   /**
-   * The schedule (rooms bound to a calendar venue): the calendar's REST API (TEC v1) read every
+   * The schedule (rooms bound to a calendar venue): the calendar's REST API (TEC v1: ours at
+   * `/wp-json/cal/events/v1/`, a WordPress site's at `/wp-json/tribe/events/v1/`) read every
    * poll, an editor's token of that calendar to write each talk's `captions` field (without one
    * the talks are captioned but their events not annotated), the outputs service whose archive
    * cuts a transcript per talk, and the public bases of the links written into the events.
    */
-  SOURCES_CALENDAR_URL: httpBase.default('http://127.0.0.1:8082/'),
+  SOURCES_CALENDAR_URL: httpBase.default('http://127.0.0.1:8082/wp-json/cal/events/v1/'),
   SOURCES_CALENDAR_TOKEN: secretVar(
     z.string().min(16, { message: 'must be at least 16 characters' }),
   ).optional(),
@@ -146,11 +147,7 @@ export function sourcesEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues: string[] = [];
   const values = parseEnvInto(issues, configSchema, env);
-  const apiKey = env.CAPTION_API_KEY || undefined;
-  if (apiKey !== undefined) {
-    const problem = apiKeyProblem(apiKey);
-    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
-  }
+  const apiKey = readApiKey(env, issues);
   let allowedHosts = new AllowList([]);
   try {
     allowedHosts = AllowList.parse(env.SOURCES_ALLOWED_HOSTS ?? '');

@@ -1,12 +1,18 @@
+/**
+ * The service's start, its composition root. It reads like the outputs' on purpose: every step
+ * is one shared function (runService, RoomsWatch.follow, superviseRooms, listening,
+ * stopOnSignals, closeServer); what repeats is only their order, which a wrapper over both would
+ * hide without sharing a rule.
+ */
 import { resolve } from 'node:path';
 import { RoomsWatch } from '@live-captions/relay-client/node';
 import {
   closeServer,
   createLogger,
   listening,
-  reloadOnHangup,
   runService,
   stopOnSignals,
+  superviseRooms,
 } from '@live-captions/runtime';
 import { createSources } from './app.js';
 import { loadConfig, sourcesEnvironment } from './config.js';
@@ -28,8 +34,8 @@ runService(log, async () => {
     () => rooms.rooms(),
     () => rooms.captionRooms(),
   );
-  // A room removed stops its sources; a room's new token restarts them with it.
-  rooms.onChange(() => void sources.supervisor.check());
+  // A change of the rooms, and SIGHUP's re-read of the relay's file, checks them at once.
+  superviseRooms(log, rooms, () => sources.supervisor.check());
   const server = sources.app.listen(config.SOURCES_PORT, config.SOURCES_BIND);
   const port = await listening(server);
   sources.listening(port);
@@ -48,13 +54,6 @@ runService(log, async () => {
     },
     'sources listening',
   );
-
-  // SIGHUP re-reads the relay's config file (rooms, tokens); an invalid file keeps the running one.
-  reloadOnHangup(log, 'rooms', () => {
-    rooms.reloadFile();
-    void sources.supervisor.check();
-    return { rooms: rooms.rooms().size };
-  });
 
   stopOnSignals(log, async () => {
     await rooms.stop();

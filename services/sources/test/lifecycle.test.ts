@@ -10,16 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { freePort, killAll } from '@live-captions/test-services';
+import { publish, startMediaServer } from './helpers/media.js';
 import {
   api,
   type Base,
   createDatabase,
-  publish,
   ROOM,
   type Running,
   sleep,
   startBase,
-  startMediaServer,
   startSources,
   until,
 } from './helpers/stack.js';

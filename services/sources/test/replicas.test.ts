@@ -4,16 +4,15 @@
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { publish, startMediaServer } from './helpers/media.js';
 import {
   api,
   type Base,
   createDatabase,
   finals,
-  publish,
   ROOM,
   type Running,
   startBase,
-  startMediaServer,
   startSources,
   until,
 } from './helpers/stack.js';

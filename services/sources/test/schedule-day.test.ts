@@ -8,17 +8,25 @@
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
-import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
-import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import { createPublisher } from '@live-captions/relay-client/node';
 import {
+  killAll,
+  type RedisServer,
+  type ServiceProcess,
+  startRedisServer,
+  startServiceProcess,
+} from '@live-captions/test-services';
+import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import { publish, startMediaServer } from './helpers/media.js';
+import {
+  API_KEY,
   api,
   type Base,
   createDatabase,
-  publish,
   type Running,
+  root,
   sleep,
   startBase,
-  startMediaServer,
   startSources,
   until,
 } from './helpers/stack.js';
@@ -34,6 +42,7 @@ let calendar: Calendar;
 let media: { port: number; stop(): Promise<void> };
 let publisher: { stop(): Promise<void> } | undefined;
 const replicas: Running[] = [];
+let outputs: { proc: ServiceProcess; port: number };
 /** The real moment the day's clock reads DAY 10:00. */
 let origin = 0;
 const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
@@ -52,6 +61,16 @@ beforeAll(async () => {
     relayEnv: { RELAY_DATA_DIR: `/tmp/schedule-relay-${process.pid}-${Date.now()}` },
   });
   [redis, calendar, media] = await Promise.all([startRedisServer(), startCalendar(), startMediaServer()]);
+  // The archive: the outputs service, told by the scheduler which talk the output room is in.
+  const outputsProc = startServiceProcess(`${root}services/outputs/src/index.ts`, {
+    OUTPUTS_PORT: '0',
+    DATABASE_URL: await createDatabase(),
+    RELAY_URL: `ws://127.0.0.1:${base.relay.port}/ws`,
+    CAPTION_RELAY_CONFIG: base.relayConfig,
+    CAPTION_API_KEY: API_KEY,
+  });
+  await until('the outputs listening', () => outputsProc.logLines(/^outputs listening$/).length > 0, 90_000);
+  outputs = { proc: outputsProc, port: Number(outputsProc.logLines(/^outputs listening$/)[0]?.port) };
   // The clock starts a little ahead: the replicas and the talks are made before the day begins.
   origin = Date.now() + 60_000;
   const env = {
@@ -62,7 +81,7 @@ beforeAll(async () => {
     SOURCES_CALENDAR_URL: calendar.url,
     SOURCES_CALENDAR_TOKEN: CALENDAR_TOKEN,
     SOURCES_SCHEDULE_POLL_MS: '1000',
-    SOURCES_OUTPUTS_URL: 'http://127.0.0.1:9/',
+    SOURCES_OUTPUTS_URL: `http://127.0.0.1:${outputs.port}/`,
     SOURCES_SCHEDULE_CLOCK: `${DAY}T10:00:00Z@${new Date(origin).toISOString().slice(0, 19)}Zx${RATE}`,
   };
   replicas.push(...(await Promise.all([startSources(base, env), startSources(base, env)])));
@@ -70,7 +89,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await publisher?.stop();
-  await killAll(replicas.map((r) => r.proc));
+  await killAll([...replicas.map((r) => r.proc), ...(outputs ? [outputs.proc] : [])]);
   await calendar?.kill();
   await media?.stop();
   await redis?.stop();
@@ -86,11 +105,16 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
 
   const stream = `rtmp://127.0.0.1:${media.port}/live/janson`;
   publisher = publish(stream, 'flv');
-  const added = await api(replicas[0]!.port, 'POST', '/sources', {
-    room: room.id,
-    name: 'Janson stage',
-    input: { kind: 'pull', url: stream },
-    running: false,
+  // The replicas learn the new room within a poll of the relay's rooms (422 until then).
+  let added = { status: 0, json: {} as Record<string, any> };
+  await until('the room known to the sources', async () => {
+    added = await api(replicas[0]!.port, 'POST', '/sources', {
+      room: room.id,
+      name: 'Janson stage',
+      input: { kind: 'pull', url: stream },
+      running: false,
+    });
+    return added.status !== 422;
   });
   expect(added.status).toBe(201);
   const id = added.json.source.id as string;
@@ -108,8 +132,8 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
     expect(made.status).toBe(201);
     return made.json.id as number;
   };
-  await talk('Opening', 10, 20);
-  await talk('Second talk', 20, 30);
+  const opening = await talk('Opening', 10, 20);
+  const second = await talk('Second talk', 20, 30);
   await talk('After the break', 45, 55);
   const trashed = await talk('Cancelled workshop', 70, 80);
   const moved = await talk('Moved panel', 75, 85);
@@ -134,6 +158,35 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
     const wait = origin + ((b + minute) * MIN) / RATE - Date.now();
     if (wait > 0) await sleep(wait);
   };
+
+  // What the editor would publish into the output room, one caption in each of the first talks.
+  const editor = createPublisher({
+    url: `ws://127.0.0.1:${base.relay.port}/ws`,
+    room: room.outputRoom,
+    token: room.tokens.outputWrite,
+  });
+  const captionsOf = async (event: number) => (await calendar.call('GET', `events/${event}`)).json.captions;
+  const outputsReading = async () =>
+    (await fetch(`http://127.0.0.1:${outputs.port}/health`).then((r) => r.json()))?.leases?.held >= 1;
+  await untilMinute(13);
+  await until('the outputs reading the room', outputsReading);
+  expect(await captionsOf(opening)).toEqual({
+    room: room.id,
+    live: 'http://localhost:8081/now.html?room=janson',
+    transcripts: [],
+  });
+  editor.publish({ final: 'Welcome to the opening talk.', id: 'opening-1' });
+  await untilMinute(20);
+  // The talk's transcript links appear on its event within a minute of its end (real time).
+  await until(
+    'the opening transcripts linked',
+    async () => (await captionsOf(opening))?.transcripts?.length > 0,
+    60_000,
+  );
+  const links = (await captionsOf(opening)).transcripts;
+  expect(links.map((t: { track: string }) => t.track)).toEqual(['original']);
+  expect((await captionsOf(opening)).live).toBeNull();
+  editor.publish({ final: 'The second speaker begins.', id: 'second-1' });
 
   // During the second talk: SIGKILL the replica scheduling the room (it logged the start).
   await untilMinute(25);
@@ -160,6 +213,16 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
     venue: venue.json.id,
   });
   expect(move.status).toBe(200);
+
+  // Each talk's transcript holds its own captions only (public links, no token).
+  const vtt = await (await fetch(links[0].vtt)).text();
+  expect(vtt).toContain('Welcome to the opening talk.');
+  expect(vtt).not.toContain('second speaker');
+  const secondLinks = (await captionsOf(second)).transcripts;
+  const secondVtt = await (await fetch(secondLinks[0].vtt)).text();
+  expect(secondVtt).toContain('The second speaker begins.');
+  expect(secondVtt).not.toContain('opening talk');
+  editor.close();
 
   // The hand: on in the empty afternoon, then given back to the (empty) schedule.
   await untilMinute(112);

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseOrigin, trustedProxiesVar } from '@live-captions/http';
+import { parseOrigin, readApiKey, trustedProxiesVar } from '@live-captions/http';
 import {
   ConfigError,
   intVar,
@@ -15,7 +15,6 @@ import {
   withCaptionLocalEnv,
 } from '@live-captions/runtime';
 import { z } from 'zod';
-import { apiKeyProblem } from './domain/access.js';
 import { DEFAULT_LAG_BOUND_SECONDS } from './domain/stream-lag.js';
 
 export interface SpeechConfig {
@@ -95,12 +94,7 @@ function packageVersion(): string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SpeechConfig {
   const issues: string[] = [];
   const vars = parseEnvInto(issues, schema, env);
-  // Checked apart from the schema, with apiKeyProblem's reasons; the key is never echoed.
-  const apiKey = env.CAPTION_API_KEY || undefined;
-  if (apiKey !== undefined) {
-    const problem = apiKeyProblem(apiKey);
-    if (problem) issues.push(`CAPTION_API_KEY: ${problem}`);
-  }
+  const apiKey = readApiKey(env, issues);
   const allowedOrigins: string[] = [];
   const origins = env.CAPTION_ALLOWED_ORIGINS || undefined;
   if (origins !== undefined) {

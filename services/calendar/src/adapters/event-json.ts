@@ -19,7 +19,8 @@ export const eventColumns = `e.id, e.author, e.status, e.title, e.description, e
   to_char(e.start_local, 'YYYY-MM-DD HH24:MI:SS') AS start_local,
   to_char(e.end_local, 'YYYY-MM-DD HH24:MI:SS') AS end_local,
   e.start_utc, e.end_utc, e.timezone, e.cost, e.website, e.show_map, e.show_map_link,
-  e.hide_from_listings, e.sticky, e.featured, e.ticketed, e.post_parent, e.venue_id, e.event_status`;
+  e.hide_from_listings, e.sticky, e.featured, e.ticketed, e.post_parent, e.venue_id, e.event_status,
+  e.captions`;
 
 const postColumns = (a: string) =>
   `${a}.id, ${a}.author, ${a}.status, ${a}.title, ${a}.description, ${a}.excerpt, ${a}.slug,

@@ -27,6 +27,7 @@ const eventColumns = [
   'post_parent',
   'venue_id',
   'event_status',
+  'captions',
 ];
 
 export async function findEvent(knex: Knex, by: { id: number } | { slug: string }) {

@@ -1,11 +1,14 @@
+import { codeMigrations, migrateLatest } from '@live-captions/sql';
 import type { Knex } from 'knex';
 import type { User } from '../domain/auth.js';
 import { filterStoredHtml } from './kses-migration.js';
 
 /**
- * The schema, as knex migrations kept in code (not files) so that the built service and the
- * `pnpm migrate` script run the same list. Never edit a migration that has shipped: add one.
+ * The schema, as knex migrations kept in code (codeMigrations of @live-captions/sql) so that the
+ * built service and the `pnpm migrate` script run the same list. Never edit a migration that has
+ * shipped: add one.
  */
+
 /** The tables an event list reads: their writes start a new list generation (0004). */
 const LISTED_TABLES = [
   'cal_events',
@@ -229,26 +232,28 @@ const migrationsFor = (users: User[]): Record<string, Knex.Migration> => ({
       });
     },
   },
+  '0008_event_captions': {
+    // Issue 41: the `captions` extension field (domain/captions.ts), written by the live-captions
+    // scheduler through the event routes. `json`, not `jsonb`: the text is kept as written, so
+    // its keys answer in the order the API documents ({room, live, transcripts}). cal_events
+    // already has the list generation trigger (0004): writing it renews the list memo.
+    async up(knex) {
+      await knex.schema.alterTable('cal_events', (t) => t.json('captions'));
+    },
+    async down(knex) {
+      await knex.schema.alterTable('cal_events', (t) => t.dropColumn('captions'));
+    },
+  },
 });
-
-/** knex's migration source over the list above. */
-export const migrationSource = (users: User[] = []): Knex.MigrationSource<string> => {
-  const migrations = migrationsFor(users);
-  return {
-    getMigrations: async () => Object.keys(migrations).sort(),
-    getMigrationName: (name) => name,
-    getMigration: async (name) => migrations[name]!,
-  };
-};
 
 /**
  * Applies the pending migrations. `users` are the known users (the tokens file): without them
  * every record's stored HTML counts as written by a role without unfiltered_html (0005).
  */
 export async function migrate(knex: Knex, users: User[] = []): Promise<string[]> {
-  const [, names] = (await knex.migrate.latest({
-    migrationSource: migrationSource(users),
-    tableName: 'cal_migrations',
-  })) as [number, string[]];
-  return names;
+  return migrateLatest(knex, calendarMigrations(users));
 }
+
+/** Where knex finds the migrations (for `users`, see above) and keeps their state. */
+export const calendarMigrations = (users: User[] = []): Knex.MigratorConfig =>
+  codeMigrations('cal_migrations', migrationsFor(users));

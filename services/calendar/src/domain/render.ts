@@ -1,3 +1,4 @@
+import type { EventCaptions } from './captions.js';
 import { type Currency, costDetails, displayCost } from './cost.js';
 import { type AbbreviationLookup, details, formatInstant, parseWall, timezoneAbbr, toWall } from './dates.js';
 import { compact, permalink, postText } from './post-parts.js';
@@ -74,6 +75,8 @@ export interface EventRow extends PostRow {
   venue_id: number | null;
   /** `cancelled` when a schedule import cancelled it (migration 0007); rows read before carry none. */
   event_status?: string;
+  /** Our `captions` extension (migration 0008, domain/captions.ts). */
+  captions?: EventCaptions | null;
 }
 
 export interface TermRow {
@@ -286,5 +289,7 @@ export function renderEvent(row: EventRow, relations: EventRelations, site: Site
     venue: locked ? [] : (relations.venue ?? []),
     organizer: locked ? [] : relations.organizers,
     custom_fields: [],
+    // Our extension, after TEC's keys: its clients ignore it.
+    captions: locked ? null : (row.captions ?? null),
   };
 }

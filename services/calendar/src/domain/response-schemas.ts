@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { captionsOut } from './captions.js';
 
 /** The shapes of the answers, for the root description and /doc only (answers are rendered, not parsed). */
 
@@ -146,5 +147,6 @@ export const event = z.object({
   venue: z.union([venue, z.array(z.never())]),
   organizer: z.array(organizer),
   custom_fields: z.array(z.unknown()),
+  captions: captionsOut,
   json_ld: jsonLd,
 });

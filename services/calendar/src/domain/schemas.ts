@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { postStatuses } from './auth.js';
+import { captionsField } from './captions.js';
 import { isEmail } from './email.js';
 
 /*
@@ -210,6 +211,7 @@ export const eventWrite = z.object({
   venue: links().optional().describe('Venue IDs or data'),
   organizer: links().optional().describe('Organizer IDs or data'),
   password: text().optional().describe('The event password'),
+  captions: captionsField().optional(),
 });
 export type EventWrite = z.infer<typeof eventWrite>;
 

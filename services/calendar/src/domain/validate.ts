@@ -22,7 +22,11 @@ export function validate<S extends z.ZodObject>(schema: S, input: Record<string,
   const params: Record<string, string> = {};
   for (const issue of result.error.issues) {
     const name = String(issue.path[0] ?? 'body');
-    params[name] ??= `${name} ${issue.message.startsWith('Invalid') ? 'is invalid' : issue.message}.`;
+    // A value inside an object field names itself (`captions[transcripts][0][vtt] must be ...`).
+    const text = issue.message.startsWith(`${name}[`)
+      ? issue.message
+      : `${name} ${issue.message.startsWith('Invalid') ? 'is invalid' : issue.message}`;
+    params[name] ??= `${text}.`;
   }
   throw invalidParams(params);
 }

@@ -105,6 +105,9 @@ export async function saveEvent(
     if (input[name] !== undefined) columns[name] = input[name];
   }
   if (input.image !== undefined) columns.image = input.image === '' ? null : String(input.image);
+  // Stored as the checked object serialises, in the documented key order; null clears it.
+  if (input.captions !== undefined)
+    columns.captions = input.captions === null ? null : JSON.stringify(input.captions);
   if (input.cost !== undefined) columns.cost = input.cost;
   if (input.website !== undefined)
     columns.website = input.website === '' || input.website === null ? null : String(input.website);

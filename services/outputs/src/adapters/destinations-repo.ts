@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { type DestinationKind, targetKey } from '../domain/destination-url.js';
 import { ORIGINAL } from '../domain/tracks.js';
+import { lockRoomSessions } from './session-lock.js';
 
 /** A destination as stored (with its secret URL: stays server-side). */
 export interface DestinationRow {
@@ -87,6 +88,8 @@ export function destinationsRepo(knex: Knex) {
       const now = Date.now();
       try {
         await knex.transaction(async (trx) => {
+          // First, as every transaction that takes it and writes destinations: no lock-order deadlock.
+          if (kind === 'archive') await lockRoomSessions(trx, room);
           await trx('out_destinations').insert({
             id,
             room,
@@ -109,6 +112,7 @@ export function destinationsRepo(knex: Knex) {
     /** Removes it with its undelivered outbox; an archive's sessions stay (ended). */
     async remove(room: string, id: string): Promise<boolean> {
       return knex.transaction(async (trx) => {
+        await lockRoomSessions(trx, room);
         const [row] = (await trx('out_destinations').where({ id, room }).del(['kind'])) as { kind: string }[];
         if (row?.kind === 'archive') await endOpenSessions(trx, room, Date.now());
         return row !== undefined;
@@ -133,7 +137,28 @@ export function destinationsRepo(knex: Knex) {
 
 export type DestinationsRepo = ReturnType<typeof destinationsRepo>;
 
+/**
+ * The room's archive destination, added in `trx` unless it has one (the scheduler's event PUT:
+ * a room it conducts keeps a transcript per talk). The caller holds the room's session lock.
+ */
+export async function addArchiveDestination(trx: Knex.Transaction, room: string, now: number): Promise<void> {
+  await trx('out_destinations')
+    .insert({
+      id: randomUUID(),
+      room,
+      kind: 'archive',
+      url: null,
+      lang: null,
+      track: ORIGINAL,
+      target_key: 'archive',
+      created_at: now,
+    })
+    .onConflict(['room', 'target_key'])
+    .ignore();
+}
+
 async function endOpenSessions(trx: Knex.Transaction, room: string, now: number): Promise<void> {
+  await lockRoomSessions(trx, room);
   await trx('out_sessions')
     .where({ room })
     .whereNull('ended_at')

@@ -9,8 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type { RelayCursor } from '@live-captions/protocol';
 import type { Knex } from 'knex';
 import { type DeliveryRun, gapMessage, missedBefore } from '../domain/gaps.js';
-import { continuesSession, GAP_MARK } from '../domain/sessions.js';
+import { continuesSession, discardable, GAP_MARK } from '../domain/sessions.js';
 import { ORIGINAL } from '../domain/tracks.js';
+import { sessionOf } from './archive-repo.js';
+import { lockRoomSessions } from './session-lock.js';
 
 export interface AcceptedCaption {
   cursor: RelayCursor;
@@ -57,20 +59,27 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
     return (rows as unknown[]).length === 1;
   }
 
-  /** The room's open archive session for a caption at `at` (a new one after an idle time). */
+  /**
+   * The room's open archive session for a caption at `at` (a new, untagged one after an idle
+   * time: continuesSession). The caller holds the room's session lock.
+   */
   async function sessionFor(trx: Knex.Transaction, room: string, at: number): Promise<string> {
-    const [open] = await trx('out_sessions')
+    const [row] = await trx('out_sessions')
       .where({ room })
       .whereNull('ended_at')
       .orderBy('started_at', 'desc')
       .limit(1);
+    const open = row && sessionOf(row);
     const session = open && {
-      id: String(open.id),
-      lastAt: Number(open.last_at ?? open.started_at),
+      id: open.id,
+      lastAt: open.lastAt ?? open.startedAt,
       ended: false,
+      eventEnd: open.event?.end ?? null,
     };
     if (session && continuesSession(session, at, options.sessionIdleMs)) return session.id;
-    if (session) await trx('out_sessions').where({ id: session.id }).update({ ended_at: session.lastAt });
+    if (open && discardable(open)) await trx('out_sessions').where({ id: open.id }).del();
+    else if (session)
+      await trx('out_sessions').where({ id: session.id }).update({ ended_at: session.lastAt });
     const id = randomUUID();
     await trx('out_sessions').insert({ id, room, started_at: at });
     return id;
@@ -181,6 +190,8 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
     async accept(room: string, caption: AcceptedCaption): Promise<Accepted | undefined> {
       return knex.transaction(async (trx) => {
         if (!(await advance(trx, room, caption.cursor))) return undefined;
+        // Before any destination row is written: the order every session writer takes them in.
+        await lockRoomSessions(trx, room);
         // The archive delivers again: a gap's `lastError` there is no longer news.
         if (!caption.clear)
           await trx('out_destinations')
@@ -266,6 +277,7 @@ export function ingestRepo(knex: Knex, options: { sessionIdleMs: number }) {
           .onConflict('room')
           .merge();
         if (message === undefined) return;
+        await lockRoomSessions(trx, room);
         await trx('out_publishers').where({ room }).del();
         await markGap(trx, room, now, message);
       });

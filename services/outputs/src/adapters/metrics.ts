@@ -1,7 +1,13 @@
 import { serviceMetrics } from '@live-captions/http';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
-/** The service's Prometheus figures: the HTTP ones every service has, plus deliveries. */
+/**
+ * The service's Prometheus figures: the HTTP ones every service has, plus deliveries.
+ *
+ * The declarations below look alike across services but are not one rule: each is one figure's
+ * own name, help and labels. What every service's metrics share (one registry, the HTTP figures,
+ * the process defaults) is written once, in serviceMetrics of @live-captions/http.
+ */
 export function outputsMetrics() {
   const base = serviceMetrics('outputs');
   const registers = [base.register];

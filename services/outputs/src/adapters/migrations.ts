@@ -1,7 +1,8 @@
+import { codeMigrations, migrateLatest } from '@live-captions/sql';
 import type { Knex } from 'knex';
 import { targetKey } from '../domain/destination-url.js';
 
-/** The schema as knex migrations kept in code. Never edit a migration that has shipped: add one. */
+/** The schema (codeMigrations of @live-captions/sql). Never edit a migration that has shipped: add one. */
 const migrations: Record<string, Knex.Migration> = {
   '0001_outputs_schema': {
     async up(knex) {
@@ -224,19 +225,30 @@ const migrations: Record<string, Knex.Migration> = {
       await knex.schema.alterTable('out_destinations', (t) => t.dropColumn('last_error_kind'));
     },
   },
-};
-
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Knex.Migration,
+  '0006_session_events': {
+    // Issue 41: a session can be one talk of the calendar (`PUT /rooms/:room/archive/event`, sent
+    // by the scheduler): the event's id, title and times as they were when it ran, so that its
+    // transcript keeps its name when the calendar changes or forgets it. Null: an ordinary session.
+    async up(knex) {
+      await knex.schema.alterTable('out_sessions', (t) => {
+        t.integer('event_id');
+        t.text('event_title');
+        t.bigInteger('event_start');
+        t.bigInteger('event_end');
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('out_sessions', (t) => {
+        t.dropColumns('event_id', 'event_title', 'event_start', 'event_end');
+      });
+    },
+  },
 };
 
 /** Where knex finds the migrations and keeps their state (a test may step through them). */
-export const MIGRATIONS: Knex.MigratorConfig = { migrationSource: source, tableName: 'out_migrations' };
+export const MIGRATIONS = codeMigrations('out_migrations', migrations);
 
-/** Applies the pending migrations; returns how many ran. Concurrent replicas wait on knex's lock. */
+/** Applies the pending migrations; returns how many ran. */
 export async function migrate(knex: Knex): Promise<number> {
-  const [, applied] = (await knex.migrate.latest(MIGRATIONS)) as [number, string[]];
-  return applied.length;
+  return (await migrateLatest(knex, MIGRATIONS)).length;
 }

@@ -4,7 +4,7 @@
  * translator per target language. Checked every quarter of the lease time, and at once when the
  * API adds or removes a destination or a target.
  */
-import { CheckLoop, type Logger } from '@live-captions/runtime';
+import { type Logger, Supervision } from '@live-captions/runtime';
 import type { DestinationRow, DestinationsRepo } from '../adapters/destinations-repo.js';
 import type { IngestRepo } from '../adapters/ingest-repo.js';
 import type { OutputsMetrics } from '../adapters/metrics.js';
@@ -30,23 +30,11 @@ interface RunningRoom {
   translators: Map<string, Translator>;
 }
 
-export class Supervisor {
+export class Supervisor extends Supervision {
   private readonly running = new Map<string, RunningRoom>();
-  private readonly loop: CheckLoop;
-  /** False while PostgreSQL cannot be read (health). */
-  dbOk = true;
 
   constructor(private readonly deps: SupervisorDeps) {
-    this.loop = new CheckLoop(() => this.tick(), deps.tickMs);
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Runs a check now (after the API changed a room's destinations); resolves when it is done. */
-  check(): Promise<void> {
-    return this.loop.run();
+    super(deps.tickMs);
   }
 
   /** The sender of a destination when this replica runs it. */
@@ -79,22 +67,17 @@ export class Supervisor {
     return [...this.running.values()].every((room) => room.reader.joined) ? 'connected' : 'connecting';
   }
 
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  protected async stopAll(): Promise<void> {
     for (const room of [...this.running.keys()]) await this.stopRoom(room);
   }
 
-  private async tick(): Promise<void> {
-    let destinations: DestinationRow[];
-    let targets: TranslationRow[];
-    try {
-      destinations = await this.deps.destinationsRepo.list();
-      targets = await this.deps.translations.list();
-      this.dbOk = true;
-    } catch {
-      this.dbOk = false;
-      return;
-    }
+  protected async tick(): Promise<void> {
+    const wanted = await this.read(async () => ({
+      destinations: await this.deps.destinationsRepo.list(),
+      targets: await this.deps.translations.list(),
+    }));
+    if (!wanted) return;
+    const { destinations, targets } = wanted;
     const byRoom = new Map<string, { destinations: DestinationRow[]; targets: TranslationRow[] }>();
     const work = (room: string) => {
       const entry = byRoom.get(room) ?? { destinations: [], targets: [] };

@@ -5,15 +5,15 @@
  * room's vocabulary, stores each step's frames with their relay delivery identities before the
  * first attempt (`fix`), and publishes them into the same output room with its own publisher. The
  * original is never delayed: this runs beside the reader, never on its path; a slow or failing
- * engine costs only this track, which says so (state, last error, behind).
+ * engine costs only this track, which says so (state, last error, behind). Beside it: its waits
+ * (`waits.ts`), its frames' acks (`translation-acks.ts`), what an engine failure means
+ * (`domain/engine-failures.ts`).
  */
 import type { TranslationState } from '@live-captions/protocol';
 import { createPublisher, type RelayPublisher } from '@live-captions/relay-client/node';
 import type { Logger } from '@live-captions/runtime';
 import {
   clearTrackState,
-  EngineError,
-  EngineSettingsError,
   type TrackState,
   type TranslationEngine,
   translateStep,
@@ -22,8 +22,11 @@ import type { OutputsMetrics } from '../adapters/metrics.js';
 import type { TranslationEngines } from '../adapters/translation-engines.js';
 import type { QueuedCaption, TranslationRow, TranslationsRepo } from '../adapters/translations-repo.js';
 import type { VocabularyRepo } from '../adapters/vocabulary-repo.js';
+import { engineFailure } from '../domain/engine-failures.js';
 import { backoffMs } from '../domain/retry.js';
 import { clearFrame, translationFrame } from '../domain/translation-frames.js';
+import { TranslationAcks } from './translation-acks.js';
+import { Waits } from './waits.js';
 
 export interface TranslatorDeps {
   translations: TranslationsRepo;
@@ -46,19 +49,13 @@ const PUBLISH_BATCH = 50;
 const MAX_PER_SECOND = 30;
 /** How long the room's vocabulary is reused before it is read again. */
 const VOCABULARY_MS = 5000;
-/** Engine errors that will not go away by themselves: the operator must act. */
-const REFUSED = new Set(['engine_auth', 'engine_quota', 'unsupported_pair', 'engine_redirect']);
 
 export class Translator {
   state: TranslationState = 'starting';
   private stopped = false;
-  private readonly abort = new AbortController();
+  private readonly waits = new Waits();
   private readonly publisher: RelayPublisher;
-  /** Frames handed to the publisher and not acked yet, by delivery sequence. */
-  private readonly inPublisher = new Map<number, { own: boolean; at: number }>();
-  private acks: Promise<void> = Promise.resolve();
-  private wakeUp?: () => void;
-  private woken = false;
+  private readonly acks: TranslationAcks;
   /** Consecutive failed attempts (engine or database): the backoff's exponent. */
   private attempt = 0;
   /** The database failed and has not answered since. */
@@ -73,6 +70,7 @@ export class Translator {
     readonly token: string,
     private readonly deps: TranslatorDeps,
   ) {
+    this.acks = new TranslationAcks(row, deps, () => this.wake());
     this.publisher = createPublisher({
       url: deps.relayUrl,
       room: row.room,
@@ -80,7 +78,7 @@ export class Translator {
       clientId: row.deliveryClient,
       maxQueue: PUBLISH_BATCH,
       maxPerSecond: MAX_PER_SECOND,
-      onAck: (ack) => this.acked(ack.ack.sequence),
+      onAck: (ack) => this.acks.acked(ack.ack.sequence),
       onState: ({ state, code }) => {
         if (state === 'joined' && this.state === 'starting') this.setState('translating');
         else if (state === 'waiting')
@@ -96,19 +94,14 @@ export class Translator {
 
   /** Work may be waiting (a caption was queued). */
   wake(): void {
-    const wake = this.wakeUp;
-    if (wake) {
-      this.wakeUp = undefined;
-      wake();
-    } else this.woken = true;
+    this.waits.wake();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.abort.abort();
-    this.wake();
+    this.waits.stop();
     await this.done;
-    await this.acks;
+    await this.acks.settled();
     this.publisher.close();
   }
 
@@ -134,27 +127,8 @@ export class Translator {
         delay = { ms: backoffMs(this.attempt, this.deps.retryMaxMs), wakeable: false };
       }
       if (this.stopped) break;
-      if (delay.ms > 0) await this.sleep(delay.ms, delay.wakeable);
+      if (delay.ms > 0) await this.waits.sleep(delay.ms, delay.wakeable);
     }
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (wakeable && this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const signal = this.abort.signal;
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        if (this.wakeUp === done) this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      if (wakeable) this.wakeUp = done;
-    });
   }
 
   /**
@@ -172,11 +146,11 @@ export class Translator {
       this.setState('translating');
     }
     for (const frame of pending) {
-      if (this.inPublisher.has(frame.sequence)) continue;
+      if (this.acks.has(frame.sequence)) continue;
       const delivery = { client: this.row.deliveryClient, sequence: frame.sequence };
       // An ack wakes the loop; the poll is a safety net.
       if (!this.publisher.publish(JSON.parse(frame.frame), delivery)) return idle;
-      this.inPublisher.set(frame.sequence, { own: frame.own, at: frame.at });
+      this.acks.add(frame.sequence, { own: frame.own, at: frame.at });
     }
     const next = await this.deps.translations.next(this.row.id);
     if (!next) return idle;
@@ -209,7 +183,7 @@ export class Translator {
         (texts, context) =>
           engine.translate(
             { source, target, texts, ...(context === undefined ? {} : { context }) },
-            this.abort.signal,
+            this.waits.signal,
           ),
         { keep },
       );
@@ -250,34 +224,24 @@ export class Translator {
   }
 
   /**
-   * What an engine failure costs: a retryable one (5xx, 429, timeout, unreachable) -> `waiting`
-   * with backoff; a refusal of the requests (key, quota, pair, address) -> `failing`, retried
-   * slowly; a refusal of this text (400, 413, a broken answer) -> the caption is skipped, counted,
-   * and the track goes on. The error is recorded once per state change.
+   * What an engine failure costs (`engineFailure`): `retry` -> `waiting` with backoff; `refused`
+   * -> `failing`, retried slowly; `skip` -> the caption is skipped, counted, and the track goes on.
+   * The error is recorded once per state change.
    */
   private async engineFailed(
     error: unknown,
     next: QueuedCaption,
   ): Promise<{ ms: number; wakeable: boolean }> {
     if (this.stopped) return { ms: 0, wakeable: false };
-    const code =
-      error instanceof EngineError
-        ? error.code
-        : error instanceof EngineSettingsError
-          ? 'engine_settings'
-          : 'engine_bad_answer';
-    const message =
-      error instanceof EngineError || error instanceof EngineSettingsError
-        ? error.message
-        : 'the engine failed unexpectedly';
+    const { action, code, message, retryAfterMs } = engineFailure(error);
     this.deps.metrics.engineErrors.inc({ engine: this.row.engine, code });
-    if (error instanceof EngineError && error.retryable) {
+    if (action === 'retry') {
       this.attempt += 1;
       await this.enter('waiting', message, code, false);
-      const wait = Math.max(backoffMs(this.attempt, this.deps.retryMaxMs), error.retryAfterMs ?? 0);
+      const wait = Math.max(backoffMs(this.attempt, this.deps.retryMaxMs), retryAfterMs ?? 0);
       return { ms: Math.min(wait, this.deps.failingRetryMs), wakeable: false };
     }
-    if (REFUSED.has(code) || error instanceof EngineSettingsError) {
+    if (action === 'refused') {
       this.attempt += 1;
       // The settings may have been refused because of them: built again on the next attempt.
       this.engine = undefined;
@@ -318,30 +282,6 @@ export class Translator {
     const terms = await this.deps.vocabulary.get(this.row.room);
     this.vocabulary = { until: now + VOCABULARY_MS, terms };
     return terms;
-  }
-
-  /** The relay took frame `sequence`: done once stored as done (else published again, same identity). */
-  private acked(sequence: number): void {
-    const frame = this.inPublisher.get(sequence);
-    if (!frame) return;
-    this.acks = this.acks.then(async () => {
-      try {
-        if (await this.deps.translations.published(this.row.id, sequence)) {
-          this.deps.metrics.translated.inc({ target: this.row.target });
-          if (frame.own)
-            this.deps.metrics.translationLatency.observe(
-              { target: this.row.target },
-              (Date.now() - frame.at) / 1000,
-            );
-        }
-      } catch {
-        // The database failed: the frame stays pending and goes out again with its identity (the
-        // relay acks a duplicate without a second fan-out).
-      } finally {
-        this.inPublisher.delete(sequence);
-        this.wake();
-      }
-    });
   }
 }
 

@@ -64,7 +64,7 @@ export function zoomLang(lang: string | undefined, track: string): string {
 export function bodyProblem(error: z.ZodError, root = 'body: must be a JSON object with a kind'): string {
   const issue = error.issues[0];
   if (!issue) return 'body: invalid';
-  if (issue.code === 'unrecognized_keys') return `${issue.keys[0]}: unknown field`;
+  if (issue.code === 'unrecognized_keys') return `${[...issue.path, issue.keys[0]].join('.')}: unknown field`;
   const field = issue.path.join('.');
   if (!field) return root;
   // An item of a list (`terms.3`) carries its list's name.
@@ -154,6 +154,56 @@ export const vocabularySchema = z.strictObject({
       });
     }),
 });
+
+/** A calendar event id: the calendar's ids are PostgreSQL `integer`s. */
+const EVENT_ID_MESSAGE = 'event.id: must be the calendar event id, a positive integer';
+const EVENT_TITLE_MESSAGE = 'event.title: must be the event title, at most 500 characters of text';
+/** ISO 8601 with its offset (`2030-05-04T10:00:00Z`, `...+02:00`): a time without one is ambiguous. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const instant = (field: 'start' | 'end') => {
+  const message = `event.${field}: must be an ISO 8601 time with its offset, like 2030-05-04T10:00:00Z`;
+  return z
+    .string({ error: message })
+    .max(40, { error: message })
+    .transform((value, ctx) => {
+      const ms = ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(ms)) ctx.addIssue({ code: 'custom', message });
+      return ms;
+    });
+};
+
+/**
+ * `PUT /rooms/:room/archive/event`: the calendar event the room's captions belong to from now on,
+ * or null between talks. Times come back as UTC ISO (`toISOString`).
+ */
+export const archiveEventSchema = z.strictObject(
+  {
+    event: z
+      .strictObject(
+        {
+          id: z
+            .number({ error: EVENT_ID_MESSAGE })
+            .int({ error: EVENT_ID_MESSAGE })
+            .min(1, { error: EVENT_ID_MESSAGE })
+            .max(2_147_483_647, { error: EVENT_ID_MESSAGE }),
+          title: z
+            .string({ error: EVENT_TITLE_MESSAGE })
+            .max(500, { error: EVENT_TITLE_MESSAGE })
+            // PostgreSQL refuses a NUL; the other controls would reach the public page.
+            .refine((value) => captionTextFault(value) === undefined, { error: EVENT_TITLE_MESSAGE }),
+          start: instant('start'),
+          end: instant('end'),
+        },
+        { error: 'event: must be {id, title, start, end} or null' },
+      )
+      .refine((event) => event.end >= event.start, {
+        error: 'event.end: must not be before event.start',
+        path: ['end'],
+      })
+      .nullable(),
+  },
+  { error: 'body: must be a JSON object {"event": {...} | null}' },
+);
 
 /** A route's id parameter (a destination or an archive session): what `randomUUID` gives. */
 export const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

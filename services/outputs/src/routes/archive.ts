@@ -1,16 +1,10 @@
-import {
-  CAPTION_FILE_TYPES,
-  type CaptionFileFormat,
-  captionFile,
-  cuesOf,
-} from '@live-captions/caption-files';
 import { Router } from 'express';
 import type { ArchiveRepo } from '../adapters/archive-repo.js';
-import { HttpError } from '../domain/api.js';
+import { archiveEventSchema, bodyProblem, HttpError } from '../domain/api.js';
 import type { RoomTokens } from '../domain/rooms.js';
 import { archiveFileName, endedAtOf } from '../domain/sessions.js';
-import { compareTracks, ORIGINAL, parseTrack } from '../domain/tracks.js';
-import { requireId, requireToken } from './http.js';
+import { jsonBody, requireId, requireRoomName, requireToken } from './http.js';
+import { eventView, fileExt, iso, parseFileName, sessionFile, tracksOf } from './session-files.js';
 
 export interface ArchiveRoutesDeps {
   archive: ArchiveRepo;
@@ -18,19 +12,9 @@ export interface ArchiveRoutesDeps {
   sessionIdleMs: number;
   /** CAPTION_API_KEY: reads and deletes any room's archive, a removed room's included. */
   apiKey?: string;
+  /** Called once an event PUT added the room's archive destination: its reader starts. */
+  archiveAdded: () => void;
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** A session's tracks as the API lists them: the original always, first. */
-function tracksOf(counted: { track: string; captions: number }[]): { track: string; captions: number }[] {
-  const list = counted.some((t) => t.track === ORIGINAL)
-    ? [...counted]
-    : [{ track: ORIGINAL, captions: 0 }, ...counted];
-  return list.sort((a, b) => compareTracks(a.track, b.track));
-}
-/** `<session>.<ext>` (the original track) or `<session>.<track>.<ext>`. */
-const FILE = /^([0-9a-f-]{36})(?:\.([A-Za-z0-9-]{2,64}))?\.(srt|vtt|txt)$/;
 
 export function archiveRoutes(deps: ArchiveRoutesDeps): Router {
   const router = Router();
@@ -48,31 +32,60 @@ export function archiveRoutes(deps: ArchiveRoutesDeps): Router {
         endedAt: iso(endedAtOf(s, now, deps.sessionIdleMs)),
         captions: s.captions,
         tracks: tracksOf(tracks.get(s.id) ?? []),
+        event: eventView(s.event),
       })),
     });
   });
 
+  /**
+   * The scheduler (issue 41): from now on the room's captions belong to this calendar event, or
+   * to none (`null`, between talks). Idempotent: the same event again changes nothing.
+   */
+  router.put('/rooms/:room/archive/event', writer, requireRoomName, jsonBody, async (req, res) => {
+    const parsed = archiveEventSchema.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new HttpError(400, 'invalid_request', bodyProblem(parsed.error, 'body: must be {"event": ...}'));
+    const room = String(req.params.room);
+    const { event } = parsed.data;
+    const { step, session } = await deps.archive.setEvent(room, event, Date.now(), deps.sessionIdleMs);
+    if (step.kind === 'cut') {
+      if (step.addArchive) deps.archiveAdded();
+      res.locals.logger.info(
+        { room, session: session?.id, event: event?.id ?? null, archiveAdded: step.addArchive },
+        'archive session for event',
+      );
+    } else if (step.kind === 'kept-off') {
+      res.locals.logger.info(
+        { room, event: event?.id },
+        'archive removed during this event: not added again',
+      );
+    }
+    res.json({
+      session:
+        session === null
+          ? null
+          : {
+              id: session.id,
+              event: eventView(session.event),
+              startedAt: iso(session.startedAt),
+              endedAt: iso(endedAtOf(session, Date.now(), deps.sessionIdleMs)),
+            },
+    });
+  });
+
   router.get('/rooms/:room/archive/:file', reader, async (req, res) => {
-    const match = FILE.exec(String(req.params.file));
-    const track = match?.[2] === undefined ? ORIGINAL : parseTrack(match[2]);
-    if (!match?.[1] || !match[3] || track === undefined)
-      throw new HttpError(404, 'not_found', 'No such session file (.srt, .vtt or .txt, or .<track>.srt...)');
-    const format = match[3] as CaptionFileFormat;
-    const session = await deps.archive.session(String(req.params.room), match[1]);
+    const room = String(req.params.room);
+    const { session: id, track, format } = parseFileName(String(req.params.file));
+    const session = await deps.archive.session(room, id);
     if (!session) throw new HttpError(404, 'not_found', 'No such session');
-    const captions = await deps.archive.captions(session.id, track);
-    // The original track is there even when empty; a language only once it has captions.
-    if (track !== ORIGINAL && captions.length === 0)
-      throw new HttpError(404, 'not_found', 'No such track in this session');
-    const file = captionFile(cuesOf(captions, { originMs: session.startedAt }), format);
-    const ext = track === ORIGINAL ? format : `${track}.${format}`;
-    const name = archiveFileName(String(req.params.room), session.startedAt, ext);
+    const file = await sessionFile(deps.archive, session, track, format);
+    const name = archiveFileName(room, session.startedAt, fileExt(track, format));
     res
       .status(200)
-      .type(CAPTION_FILE_TYPES[format])
+      .type(file.type)
       .setHeader('Content-Disposition', `attachment; filename="${name}"`)
       .setHeader('Cache-Control', 'no-store')
-      .send(file);
+      .send(file.body);
   });
 
   router.delete(

@@ -3,6 +3,7 @@
  * (constant time). CORS is `@live-captions/http`'s corsFor, as for the stream sources service.
  */
 import { bearerChecker, tokensEqual } from '@live-captions/http';
+import { RELAY_ROOM_NAME } from '@live-captions/protocol';
 import { isDataError, sqlState } from '@live-captions/sql';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { HttpError, ID } from '../domain/api.js';
@@ -63,6 +64,18 @@ export function requireId(name: string, what: string): RequestHandler {
     next(ID.test(String(req.params[name] ?? '')) ? undefined : new HttpError(404, 'not_found', what));
   };
 }
+
+/**
+ * 404 unless the route's room is a name the relay could have (a service token passes for rooms
+ * this replica does not know, yet or any more: its name is all there is to check).
+ */
+export const requireRoomName: RequestHandler = (req, _res, next) => {
+  next(
+    RELAY_ROOM_NAME.test(String(req.params.room ?? ''))
+      ? undefined
+      : new HttpError(404, 'not_found', 'No such room'),
+  );
+};
 
 /** Every error as `{error:{message, code}}`; body-parser's own errors mapped to 400/413. */
 export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {

@@ -7,7 +7,7 @@
  * changed by reading one row (its poll), and `GET /rooms` answers that version as its ETag.
  */
 import type { CaptionRoomHold, CaptionRoomSchedule, CaptionRoomTokens } from '@live-captions/protocol';
-import { type Database, openDatabase } from '@live-captions/sql';
+import { codeMigrations, type Database, migrateLatest, openDatabase } from '@live-captions/sql';
 import type { Knex } from 'knex';
 import type { RegistrySnapshot, StoredCaptionRoom } from '../domain/caption-rooms.js';
 
@@ -55,13 +55,7 @@ const migrations: Record<string, Knex.Migration> = {
   },
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Knex.Migration,
-};
-
-const MIGRATIONS: Knex.MigratorConfig = { tableName: 'relay_migrations', migrationSource: source };
+const MIGRATIONS = codeMigrations('relay_migrations', migrations);
 
 interface Row {
   id: string;
@@ -119,7 +113,7 @@ export class RoomsStore {
   static async open(options: { url?: string; dataDir: string }): Promise<RoomsStore> {
     const db = await openDatabase({ url: options.url, dataDir: options.dataDir, poolSize: 4 });
     try {
-      await db.knex.migrate.latest(MIGRATIONS);
+      await migrateLatest(db.knex, MIGRATIONS);
     } catch (error) {
       await db.close();
       throw error;

@@ -30,8 +30,11 @@ export class ArchiveClient {
     if (!this.publicUrl.endsWith('/')) this.publicUrl = `${this.publicUrl}/`;
   }
 
-  /** From now on the output room's captions are the talk's (null: between talks); its session id. */
-  async markTalk(outputRoom: string, writeToken: string, talk: Talk | null): Promise<string> {
+  /**
+   * From now on the output room's captions are the talk's (null: between talks); its session id
+   * (null between talks in a room without an archive: nothing is kept there).
+   */
+  async markTalk(outputRoom: string, writeToken: string, talk: Talk | null): Promise<string | null> {
     const event = talk && {
       id: talk.id,
       title: talk.title.slice(0, 500),
@@ -44,13 +47,14 @@ export class ArchiveClient {
       body: JSON.stringify({ event }),
     });
     const body = (await response.json().catch(() => undefined)) as
-      | { session?: { id?: unknown }; error?: { code?: string } }
+      | { session?: { id?: unknown } | null; error?: { code?: string } }
       | undefined;
-    if (!response.ok || typeof body?.session?.id !== 'string')
+    const id = body?.session?.id;
+    if (!response.ok || !(typeof id === 'string' || (talk === null && body?.session === null)))
       throw new ArchiveError(
         `outputs answered ${response.status} ${body?.error?.code ?? ''} to the talk's archive`.trim(),
       );
-    return body.session.id;
+    return typeof id === 'string' ? id : null;
   }
 
   /** A session's transcript files per track, as absolute public links. */

@@ -9,7 +9,7 @@ import type { Talk, TalkCaptions, TalkTranscript } from '../domain/schedule.js';
 const TIMEOUT_MS = 10_000;
 /** A venue's events in a day or two: more than this many pages is not a venue's schedule. */
 const MAX_PAGES = 20;
-const EVENTS = 'wp-json/tribe/events/v1/events';
+const EVENTS = 'events';
 const CANCELLED = 'https://schema.org/EventCancelled';
 
 export class CalendarError extends Error {
@@ -64,6 +64,7 @@ const param = (ms: number) => String(Math.floor(ms / 1000));
 export class CalendarClient {
   private readonly base: string;
 
+  /** `apiRoot`: the REST namespace's address (`…/wp-json/cal/events/v1/`, `…/wp-json/tribe/events/v1/`). */
   constructor(
     baseUrl: string,
     private readonly token: string | undefined,

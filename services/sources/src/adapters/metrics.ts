@@ -1,7 +1,13 @@
 import { serviceMetrics } from '@live-captions/http';
 import { Counter, Gauge } from 'prom-client';
 
-/** The service's Prometheus figures: the HTTP ones every service has, plus its sources'. */
+/**
+ * The service's Prometheus figures: the HTTP ones every service has, plus its sources'.
+ *
+ * The declarations below look alike across services but are not one rule: each is one figure's
+ * own name, help and labels. What every service's metrics share (one registry, the HTTP figures,
+ * the process defaults) is written once, in serviceMetrics of @live-captions/http.
+ */
 export function sourcesMetrics() {
   const base = serviceMetrics('sources');
   const registers = [base.register];

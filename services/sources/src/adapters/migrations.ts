@@ -1,6 +1,7 @@
+import { codeMigrations, migrateLatest } from '@live-captions/sql';
 import type { Knex } from 'knex';
 
-/** The schema as knex migrations kept in code. Never edit a migration that has shipped: add one. */
+/** The schema (codeMigrations of @live-captions/sql). Never edit a migration that has shipped: add one. */
 const migrations: Record<string, Knex.Migration> = {
   '0001_sources_schema': {
     async up(knex) {
@@ -51,17 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   },
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Knex.Migration,
-};
-
-/** Applies the pending migrations; returns how many ran. Concurrent replicas wait on knex's lock. */
+/** Applies the pending migrations; returns how many ran. */
 export async function migrate(knex: Knex): Promise<number> {
-  const [, applied] = (await knex.migrate.latest({
-    migrationSource: source,
-    tableName: 'src_migrations',
-  })) as [number, string[]];
-  return applied.length;
+  return (await migrateLatest(knex, codeMigrations('src_migrations', migrations))).length;
 }

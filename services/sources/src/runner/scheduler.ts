@@ -203,7 +203,7 @@ export class Scheduler {
     if (state.marked === id) return;
     const token = room.tokens.outputWrite;
     const session = await this.deps.archive.markTalk(room.outputRoom, token, talk);
-    if (talk) state.sessions.set(talk.id, session);
+    if (talk && session) state.sessions.set(talk.id, session);
     state.marked = id;
     this.deps.log.info(
       { room: room.id, event: id },
@@ -214,6 +214,7 @@ export class Scheduler {
   private async writeFields(
     room: CaptionRoom,
     state: RoomState,
+    talks: Talk[],
     now: number,
     polled: boolean,
   ): Promise<void> {

@@ -5,7 +5,7 @@
  * another one takes its sources at its next check after they lapse.
  */
 import type { Leases } from '@live-captions/redis';
-import { CheckLoop, type Logger } from '@live-captions/runtime';
+import { type Logger, Supervision } from '@live-captions/runtime';
 import type { SourcesMetrics } from '../adapters/metrics.js';
 import type { Nodes } from '../adapters/nodes.js';
 import type { SourceRow, SourcesRepo } from '../adapters/sources-repo.js';
@@ -22,23 +22,11 @@ export interface SupervisorDeps {
   metrics: SourcesMetrics;
 }
 
-export class Supervisor {
+export class Supervisor extends Supervision {
   private readonly running = new Map<string, { runner: SourceRunner; settings: string; token: string }>();
-  private readonly loop: CheckLoop;
-  /** False while the database cannot be read (health). */
-  dbOk = true;
 
   constructor(private readonly deps: SupervisorDeps) {
-    this.loop = new CheckLoop(() => this.tick(), deps.tickMs);
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Runs a check now; resolves when it is done. */
-  check(): Promise<void> {
-    return this.loop.run();
+    super(deps.tickMs);
   }
 
   /** The runner of a source when this replica runs it. */
@@ -59,21 +47,14 @@ export class Supervisor {
     return this.running.has(id);
   }
 
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  protected async stopAll(): Promise<void> {
     await Promise.all([...this.running.keys()].map((id) => this.stopSource(id)));
   }
 
-  private async tick(): Promise<void> {
+  protected async tick(): Promise<void> {
     await this.deps.nodes.beat();
-    let sources: SourceRow[];
-    try {
-      sources = await this.deps.repo.list();
-      this.dbOk = true;
-    } catch {
-      this.dbOk = false;
-      return;
-    }
+    const sources = await this.read(() => this.deps.repo.list());
+    if (!sources) return;
     // A source runs with its room's write token: a room removed from the relay stops it, a new
     // token (rotated on the relay, SIGHUP) starts it again with that one.
     const tokenOf = (source: SourceRow) => this.deps.runner.writeToken(source.room);

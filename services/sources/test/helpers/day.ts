@@ -13,6 +13,7 @@ export const CALENDAR_TOKEN = 'calendar-editor-token-0123456789abcdef';
 const CALENDAR_ENTRY = join(root, 'services/calendar/src/index.ts');
 
 export interface Calendar {
+  /** The REST API's root (`…/wp-json/cal/events/v1/`). */
   url: string;
   /** SIGKILLs it (an outage); `start()` brings it back on the same port and data. */
   kill(): Promise<void>;
@@ -30,7 +31,7 @@ export async function startCalendar(): Promise<Calendar> {
     JSON.stringify({ [CALENDAR_TOKEN]: { user_id: 1, name: 'Organiser', role: 'editor' } }),
   );
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
+  const url = `http://127.0.0.1:${port}/wp-json/cal/events/v1/`;
   let proc: ServiceProcess | undefined;
   const calendar: Calendar = {
     url,
@@ -54,7 +55,7 @@ export async function startCalendar(): Promise<Calendar> {
       );
     },
     async call(method, path, body) {
-      const response = await fetch(`${url}wp-json/tribe/events/v1/${path}`, {
+      const response = await fetch(`${url}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${CALENDAR_TOKEN}`,

