@@ -96,6 +96,9 @@ function derivedEnv(ports, captionLocal) {
       CAPTURE_URL: `http://localhost:${ports.CAPTION_PORT}/`,
       OUTPUTS_URL: `http://localhost:${ports.OUTPUTS_PORT}/`,
       SOURCES_URL: `http://localhost:${ports.SOURCES_PORT}/`,
+      // Another origin here: the calendar answers its public reads to any origin (CORS), as
+      // WordPress does.
+      CALENDAR_API_URL: `http://localhost:${ports.CALENDAR_PORT}/wp-json/cal/events/v1/`,
     },
     // The editor and the links hub call these two cross-origin here, where no proxy makes them
     // same-origin.

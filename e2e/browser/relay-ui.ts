@@ -73,6 +73,8 @@ export async function startRelayUi(options: RelayUiOptions): Promise<RelayUi> {
     // No stream sources service in these stacks: the hub's sources panel stays hidden (its
     // default address could reach another stack's service on this machine).
     SOURCES_URL: '',
+    // Nor a calendar: its default address could be another stack's calendar on this machine.
+    CALENDAR_API_URL: '',
     // A relay without a rooms store has no rooms API: the hub's rooms board stays hidden rather
     // than asking it (a refused cross-origin request is a console error the suites count).
     ...(options.relayEnv?.RELAY_DATA_DIR ? {} : { RELAY_API_URL: '' }),

@@ -3,7 +3,8 @@
  * temporary folder) and the service access token, the UI service pointing at it (its
  * RELAY_API_URL derived from the loopback relay), one pair of the relay's file as a `file` room,
  * the speech gateway (synthetic model) as the capture host, whose `/health` the board reads for
- * the workers' line, and the relay's `/rooms` API called from Node to confirm what the pages did.
+ * the workers' line, a calendar when given one (calendar-stack.ts), and the relay's `/rooms` API
+ * called from Node to confirm what the pages did.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ export interface RoomsStack {
   logs(): string;
   rooms(): Promise<CaptionRoom[]>;
   create(name: string): Promise<CaptionRoom>;
+  /** `PATCH /rooms/:id` as a script would (a venue binding, a hold). */
+  patch(id: string, body: Record<string, unknown>): Promise<CaptionRoom>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ export interface RoomsStackOptions {
    * `outputsHosts`; without: the site has neither.
    */
   services?: { outputsHosts: string };
+  /** The calendar's events API the pages read (CALENDAR_API_URL); without: none. */
+  calendarApiUrl?: string;
 }
 
 export async function startRoomsStack(options: RoomsStackOptions = {}): Promise<RoomsStack> {
@@ -61,6 +66,7 @@ export async function startRoomsStack(options: RoomsStackOptions = {}): Promise<
       CAPTURE_URL: captureUrl,
       OUTPUTS_URL: ports ? `http://127.0.0.1:${ports.outputs}/` : '',
       SOURCES_URL: ports ? `http://127.0.0.1:${ports.sources}/` : '',
+      CALENDAR_API_URL: options.calendarApiUrl ?? '',
     },
   });
   // Started once the UI's origin is known: the gateway answers the hub's browser from there only.
@@ -122,6 +128,8 @@ export async function startRoomsStack(options: RoomsStackOptions = {}): Promise<
     rooms: async () => (await call('rooms')).rooms as CaptionRoom[],
     create: async (name) =>
       (await call('rooms', { method: 'POST', body: JSON.stringify({ name }) })).room as CaptionRoom,
+    patch: async (id, body) =>
+      (await call(`rooms/${id}`, { method: 'PATCH', body: JSON.stringify(body) })).room as CaptionRoom,
     async stop() {
       await Promise.all([ui.stop(), gateway?.stop(), ...services.map((service) => service.stop())]);
       rmSync(dir, { recursive: true, force: true });

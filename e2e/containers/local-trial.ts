@@ -198,6 +198,7 @@ export function describeLocalTrial(builtImages: () => Record<string, string>): v
       const site = await (await fetch(`${LOCAL.ui}/site-config.js`)).text();
       expect(site).toContain('"relayUrl":"ws://localhost:8080/ws"');
       expect(site).toContain('"captureUrl":"http://localhost:8765/"');
+      expect(site).toContain('"calendarApiUrl":"http://localhost:8082/wp-json/cal/events/v1/"');
     });
 
     it('outputs: an archive destination keeps a caption of the output room, downloaded as WebVTT', async () => {

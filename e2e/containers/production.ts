@@ -147,6 +147,8 @@ export function describeProduction(): void {
       expect(home!.body).toContain('<title>Links · Live captions</title>');
       expect(site!.body).toContain(`"relayUrl":"wss://${HOSTS.RELAY_HOST}"`);
       expect(site!.body).toContain(`"captureUrl":"https://${HOSTS.CAPTURE_HOST}/"`);
+      // The calendar on the UI host: the pages read it same-origin.
+      expect(site!.body).toContain(`"calendarApiUrl":"https://${HOSTS.UI_HOST}/wp-json/cal/events/v1/"`);
     });
 
     it('calendar behind Traefik: a write on PostgreSQL, read back with https:// links', () => {

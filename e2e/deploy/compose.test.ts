@@ -172,7 +172,12 @@ describe('compose.yaml (docker-compose config)', () => {
     expect(environmentOf(config.services.ui!)).toMatchObject({
       RELAY_URL: `wss://${HOSTS.RELAY_HOST}`,
       CAPTURE_URL: `https://${HOSTS.CAPTURE_HOST}/`,
+      // Same-origin: the calendar's router serves /wp-json on the UI host.
+      CALENDAR_API_URL: `https://${HOSTS.UI_HOST}/wp-json/cal/events/v1/`,
     });
+    expect(routersOf(config.services.calendar!).get('calendar')!.rule).toBe(
+      `Host(\`${HOSTS.UI_HOST}\`) && PathPrefix(\`/wp-json\`)`,
+    );
     expect(environmentOf(config.services.speech!)).toMatchObject({
       CAPTION_ALLOWED_ORIGINS: `https://${HOSTS.UI_HOST}`,
       REDIS_URL: 'redis://redis:6379',

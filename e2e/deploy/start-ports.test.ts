@@ -16,6 +16,7 @@ describe('pnpm start ports', () => {
     expect(env.ui).toMatchObject({
       RELAY_URL: 'ws://localhost:8080/ws',
       CAPTURE_URL: 'http://localhost:8765/',
+      CALENDAR_API_URL: 'http://localhost:8082/wp-json/cal/events/v1/',
     });
     expect(env.sources.SOURCES_ALLOWED_ORIGINS).toBe('http://localhost:8081,http://127.0.0.1:8081');
   });
@@ -36,6 +37,9 @@ describe('pnpm start ports', () => {
     );
     expect(env.relay.RELAY_PORT).toBe('9080');
     expect(env.ui).toMatchObject({ UI_PORT: '9081', RELAY_URL: 'ws://localhost:9080/ws' });
+    expect(serviceEnv(stackPorts({ CALENDAR_PORT: '9082' })).ui.CALENDAR_API_URL).toBe(
+      'http://localhost:9082/wp-json/cal/events/v1/',
+    );
     expect(env.outputs).toMatchObject({
       OUTPUTS_ALLOWED_ORIGINS: 'http://localhost:9081,http://127.0.0.1:9081',
       OUTPUTS_APERTIUM_URL: 'http://127.0.0.1:9737',

@@ -14,4 +14,9 @@ export interface SiteConfig {
    * the pages show no rooms.
    */
   relayApiUrl: string | null;
+  /**
+   * The calendar's events REST API base (The Events Calendar REST v1: `venues`, `events`), ending
+   * with `/`; null: the pages show no venues or talks.
+   */
+  calendarApiUrl: string | null;
 }

@@ -25,9 +25,9 @@ export interface Page {
 const OPERATOR = ['reset.css', 'base.css', 'components.css'];
 
 /** A ui operator page: the operator stylesheets and its own; the site's config, then its bundle. */
-const operatorPage = (title: string, stylesheet: string, script: string): Page => ({
+const operatorPage = (title: string, stylesheets: string | string[], script: string): Page => ({
   title,
-  stylesheets: [...OPERATOR, stylesheet],
+  stylesheets: [...OPERATOR, ...[stylesheets].flat()],
   scripts: ['site-config.js', script],
 });
 
@@ -42,7 +42,7 @@ export const PAGES: Record<'capture' | 'ui', Record<string, Page>> = {
   },
   ui: {
     'index.html': operatorPage('Live captions', 'links.css', 'home.js'),
-    'links.html': operatorPage('Links · Live captions', 'links.css', 'links.js'),
+    'links.html': operatorPage('Links · Live captions', ['links.css', 'rooms-board.css'], 'links.js'),
     // Public (no token): the rooms an audience can open, and their door sheets when printed.
     'now.html': operatorPage('Captioning now · Live captions', 'now.css', 'now.js'),
     'editor.html': operatorPage('Editor · Live captions', 'editor.css', 'editor.js'),

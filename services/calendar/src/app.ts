@@ -11,6 +11,7 @@ import { ApiError, noRoute, RETRY_AFTER_S, refusals, unavailable } from './domai
 import { allowHeader } from './routes/allow.js';
 import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
+import { publicReadsCors } from './routes/cors.js';
 import { eventHandlers } from './routes/events.js';
 import { type ImportOptions, importRoute } from './routes/import.js';
 import { linkedHandlers } from './routes/linked.js';
@@ -188,6 +189,8 @@ export function buildApp(options: AppOptions): Express {
   // Every route lives under {rest_root}/cal/events/v1; cached answers go out before any parsing.
   const prefix = `${options.restRoot}/${NAMESPACE}`;
   app.use(apiLink(options.restRoot));
+  // Before the cache: a cached answer goes to another origin's page too.
+  app.use(options.restRoot, publicReadsCors());
   app.use(
     prefix,
     responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),

@@ -11,7 +11,10 @@ import { connectSources } from './domain/site-config.js';
 import { pageRoutes } from './routes/pages.js';
 
 export interface UiAppOptions {
-  config: Pick<UiConfig, 'relayUrl' | 'captureUrl' | 'outputsUrl' | 'sourcesUrl' | 'relayApiUrl'>;
+  config: Pick<
+    UiConfig,
+    'relayUrl' | 'captureUrl' | 'outputsUrl' | 'sourcesUrl' | 'relayApiUrl' | 'calendarApiUrl'
+  >;
   /** Built pages; default: `uiDir` of @live-captions/web. */
   assetsDir?: string;
   /** Access lines; default: the service's. */
@@ -19,8 +22,8 @@ export interface UiAppOptions {
 }
 
 export function createUiApp(options: UiAppOptions): Express {
-  const { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl } = options.config;
-  const site = { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl };
+  const { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl, calendarApiUrl } = options.config;
+  const site = { relayUrl, captureUrl, outputsUrl, sourcesUrl, relayApiUrl, calendarApiUrl };
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(options.logger ?? createLogger('ui')));

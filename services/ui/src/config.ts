@@ -8,6 +8,11 @@ export const DEFAULT_RELAY_URL = 'ws://localhost:8080/ws';
 export const DEFAULT_CAPTURE_URL = 'http://localhost:8765/';
 export const DEFAULT_OUTPUTS_URL = 'http://localhost:8083/';
 export const DEFAULT_SOURCES_URL = 'http://localhost:8084/';
+/**
+ * The local calendar's events API (The Events Calendar REST v1 under our namespace). Production
+ * sets `https://UI_HOST/wp-json/cal/events/v1/`: the calendar is routed on the UI host.
+ */
+export const DEFAULT_CALENDAR_API_URL = 'http://localhost:8082/wp-json/cal/events/v1/';
 
 export interface UiConfig {
   bind: string;
@@ -25,6 +30,11 @@ export interface UiConfig {
    * hub's board, the public "captioning now" page); null: no rooms on these pages.
    */
   relayApiUrl: string | null;
+  /**
+   * CALENDAR_API_URL: the calendar's events REST API base with trailing slash (`venues`,
+   * `events`: the rooms' venues and talks on the board and the public page); null: no talks.
+   */
+  calendarApiUrl: string | null;
 }
 
 const schema = z.object({
@@ -94,6 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
     httpBaseProblem('ui'),
     issues,
   );
+  const calendarApiUrl = address(
+    env,
+    'CALENDAR_API_URL',
+    DEFAULT_CALENDAR_API_URL,
+    httpBaseProblem('ui'),
+    issues,
+  );
   if (issues.length > 0 || !vars) throw new ConfigError(issues);
   return {
     bind: vars.UI_BIND,
@@ -103,5 +120,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): UiConfig {
     outputsUrl,
     sourcesUrl,
     relayApiUrl: relayApiUrl || null,
+    calendarApiUrl,
   };
 }

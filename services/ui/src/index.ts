@@ -29,6 +29,7 @@ runService(logger, async () => {
       outputsUrl: config.outputsUrl,
       sourcesUrl: config.sourcesUrl,
       relayApiUrl: config.relayApiUrl,
+      calendarApiUrl: config.calendarApiUrl,
     },
     'ui listening',
   );

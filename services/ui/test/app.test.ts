@@ -8,6 +8,7 @@ import { buildPages } from '@live-captions/web';
 import request from 'supertest';
 import { createUiApp } from '../src/app.js';
 import {
+  DEFAULT_CALENDAR_API_URL,
   DEFAULT_CAPTURE_URL,
   DEFAULT_OUTPUTS_URL,
   DEFAULT_RELAY_URL,
@@ -29,7 +30,7 @@ afterAll(() => rmSync(pages, { recursive: true, force: true }));
 const app = (env: NodeJS.ProcessEnv = {}) => createUiApp({ config: loadConfig(env), assetsDir });
 
 describe('config', () => {
-  test('local defaults; empty CAPTURE_URL, RELAY_URL, OUTPUTS_URL or SOURCES_URL mean none', () => {
+  test('local defaults; empty CAPTURE_URL, RELAY_URL, OUTPUTS_URL, SOURCES_URL or CALENDAR_API_URL mean none', () => {
     expect(loadConfig({})).toEqual({
       bind: '127.0.0.1',
       port: 8081,
@@ -38,13 +39,18 @@ describe('config', () => {
       outputsUrl: DEFAULT_OUTPUTS_URL,
       sourcesUrl: DEFAULT_SOURCES_URL,
       relayApiUrl: 'http://localhost:8080/',
+      calendarApiUrl: DEFAULT_CALENDAR_API_URL,
     });
-    expect(loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '', SOURCES_URL: '' })).toMatchObject({
+    expect(DEFAULT_CALENDAR_API_URL).toBe('http://localhost:8082/wp-json/cal/events/v1/');
+    expect(
+      loadConfig({ CAPTURE_URL: '', RELAY_URL: '', OUTPUTS_URL: '', SOURCES_URL: '', CALENDAR_API_URL: ' ' }),
+    ).toMatchObject({
       captureUrl: null,
       relayUrl: null,
       outputsUrl: null,
       sourcesUrl: null,
       relayApiUrl: null,
+      calendarApiUrl: null,
     });
   });
 
@@ -73,6 +79,7 @@ describe('config', () => {
           CAPTURE_URL: 'https://capture.example.org',
           OUTPUTS_URL: 'ftp://ui.example.org/outputs/',
           SOURCES_URL: 'https://ui.example.org/sources?x=1',
+          CALENDAR_API_URL: 'https://ui.example.org/wp-json/cal/events/v1',
         }),
       ConfigError,
     );
@@ -82,6 +89,7 @@ describe('config', () => {
       'CAPTURE_URL="https://capture.example.org": must end with a slash (e.g. https://capture.example.org/)',
       'OUTPUTS_URL="ftp://ui.example.org/outputs/": must be an http(s) URL (e.g. https://ui.example.org/)',
       'SOURCES_URL="https://ui.example.org/sources?x=1": must not carry userinfo, query or fragment',
+      'CALENDAR_API_URL="https://ui.example.org/wp-json/cal/events/v1": must end with a slash (e.g. https://ui.example.org/)',
     ]);
   });
 
@@ -120,7 +128,7 @@ describe('pages', () => {
     expect(hub.text).toContain('<title>Links · Live captions</title>');
   });
 
-  test('/site-config.js carries the five addresses and nothing else', async () => {
+  test('/site-config.js carries the six addresses and nothing else', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org',
@@ -128,13 +136,14 @@ describe('pages', () => {
         OUTPUTS_URL: 'https://ui.example.org/outputs/',
         SOURCES_URL: 'https://ui.example.org/sources/',
         RELAY_API_URL: 'https://ui.example.org/relay/',
+        CALENDAR_API_URL: 'https://ui.example.org/wp-json/cal/events/v1/',
       }),
     )
       .get('/site-config.js')
       .expect(200)
       .expect('Content-Type', /text\/javascript/);
     expect(response.text).toBe(
-      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/","sourcesUrl":"https://ui.example.org/sources/","relayApiUrl":"https://ui.example.org/relay/"});\n',
+      'window.SITE_CONFIG = Object.freeze({"relayUrl":"wss://relay.example.org","captureUrl":"https://capture.example.org/","outputsUrl":"https://ui.example.org/outputs/","sourcesUrl":"https://ui.example.org/sources/","relayApiUrl":"https://ui.example.org/relay/","calendarApiUrl":"https://ui.example.org/wp-json/cal/events/v1/"});\n',
     );
     const local = await request(app()).get('/site-config.js');
     expect(local.text).toContain(`"relayUrl":"${DEFAULT_RELAY_URL}","captureUrl":"${DEFAULT_CAPTURE_URL}"`);
@@ -171,13 +180,14 @@ describe('pages', () => {
 });
 
 describe('security headers', () => {
-  test('self-only CSP with the relay, the capture host, the outputs and sources services and the local OBS WebSocket as connect sources', async () => {
+  test('self-only CSP with the relay, the capture host, the outputs and sources services, the calendar and the local OBS WebSocket as connect sources', async () => {
     const response = await request(
       app({
         RELAY_URL: 'wss://relay.example.org/ws',
         CAPTURE_URL: 'https://capture.example.org/',
         OUTPUTS_URL: 'https://outputs.example.org/',
         SOURCES_URL: 'https://sources.example.org/',
+        CALENDAR_API_URL: 'https://calendar.example.org/wp-json/cal/events/v1/',
       }),
     ).get('/editor.html');
     const csp = response.headers['content-security-policy'];
@@ -186,7 +196,7 @@ describe('security headers', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(
-      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org https://sources.example.org ws://127.0.0.1:*",
+      "connect-src 'self' wss://relay.example.org https://capture.example.org https://outputs.example.org https://sources.example.org https://calendar.example.org ws://127.0.0.1:*",
     );
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -199,6 +209,17 @@ describe('security headers', () => {
       app({ RELAY_URL: 'wss://relay.example.org/ws', RELAY_API_URL: 'https://rooms.example.org/relay/' }),
     ).get('/links.html');
     expect(response.headers['content-security-policy']).toContain(' https://rooms.example.org ');
+  });
+
+  test("the calendar's API is a connect source (the local calendar by default); none when set empty", async () => {
+    const apart = await request(
+      app({ CALENDAR_API_URL: 'https://calendar.example.org/wp-json/tribe/events/v1/' }),
+    ).get('/now.html');
+    expect(apart.headers['content-security-policy']).toContain(' https://calendar.example.org ');
+    const local = await request(app()).get('/now.html');
+    expect(local.headers['content-security-policy']).toContain(' http://localhost:8082 ');
+    const none = await request(app({ CALENDAR_API_URL: '' })).get('/now.html');
+    expect(none.headers['content-security-policy']).not.toContain(':8082');
   });
 
   test('the pages have no inline scripts or styles (the CSP would block them)', async () => {

@@ -9,6 +9,7 @@ export function siteConfigScript(config: SiteConfig): string {
     outputsUrl: config.outputsUrl,
     sourcesUrl: config.sourcesUrl,
     relayApiUrl: config.relayApiUrl,
+    calendarApiUrl: config.calendarApiUrl,
   }).replace(/</g, '\\u003c');
   return `window.SITE_CONFIG = Object.freeze(${json});\n`;
 }
@@ -22,8 +23,8 @@ export const OBS_WEBSOCKET_SOURCE = 'ws://127.0.0.1:*';
 /**
  * CSP `connect-src` beyond 'self': the relay (WebSocket), the capture host (the links hub reads
  * its /relay-config), the outputs service (the editor's destinations), the stream sources
- * service (the links hub's sources), the relay's HTTP API (the caption rooms) and the local OBS
- * WebSocket. Origins only.
+ * service (the links hub's sources), the relay's HTTP API (the caption rooms), the calendar's API
+ * (the rooms' talks) and the local OBS WebSocket. Origins only.
  */
 export function connectSources(config: SiteConfig): string[] {
   const sources = new Set<string>();
@@ -33,6 +34,7 @@ export function connectSources(config: SiteConfig): string[] {
     config.outputsUrl,
     config.sourcesUrl,
     config.relayApiUrl,
+    config.calendarApiUrl,
   ]) {
     if (!value) continue;
     const url = new URL(value);

@@ -1,12 +1,14 @@
 /**
  * The pages' client of the relay's caption rooms API (services/relay, `/rooms`): the links hub's
- * board lists, creates, renames, rotates and removes rooms with the service access token; the
+ * board lists, creates, renames, rotates and removes rooms, binds them to a calendar venue and
+ * holds them on or off by hand, with the service access token; the
  * public "captioning now" page reads `public/rooms`, which needs none. Browser-safe; `fetch` is
  * injectable. Every failure is a `ServiceRequestError` carrying the relay's own message.
  */
 import type {
   CaptionRoom,
   CaptionRoomActivityList,
+  CaptionRoomHold,
   CaptionRoomList,
   PublicCaptionRoom,
 } from '@live-captions/protocol';
@@ -49,6 +51,22 @@ export class RoomsClient {
   /** A new name; the id, the relay rooms and so every link stay. */
   async rename(id: string, name: string): Promise<CaptionRoom> {
     return this.#room(`rooms/${encodeURIComponent(id)}`, 'PATCH', { name });
+  }
+
+  /**
+   * Binds the room to a calendar venue (its sources then start a lead before each talk there and
+   * stop a tail after it), or with null unbinds it: back to starting its sources by hand.
+   */
+  async schedule(
+    id: string,
+    schedule: { venue: number; leadSeconds: number; tailSeconds: number } | null,
+  ): Promise<CaptionRoom> {
+    return this.#room(`rooms/${encodeURIComponent(id)}`, 'PATCH', { schedule });
+  }
+
+  /** The hand: `on` or `off` wins over the calendar until set back to null (the schedule). */
+  async hold(id: string, hold: CaptionRoomHold): Promise<CaptionRoom> {
+    return this.#room(`rooms/${encodeURIComponent(id)}`, 'PATCH', { hold });
   }
 
   /** New tokens, all four: the links made with the old ones stop working. */

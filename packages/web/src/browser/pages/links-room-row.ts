@@ -1,15 +1,18 @@
 /// <reference lib="dom" />
 /**
  * One row of the links hub's rooms board: the room's name, id and kind, its status at a glance
- * (links-room-status.ts), its four links (each
- * opening its page in a new tab, with only that page's tokens), its QR code and "Use", and for a
- * room made through the API Rename (in place), New tokens and Remove. Rows are updated in place by
+ * (links-room-status.ts), its schedule and talk (links-room-schedule.ts: it opens the room's
+ * Schedule dialog, links-schedule.ts), its four links (each opening its page in a new tab, with
+ * only that page's tokens), its QR code and "Use", and its Manage menu (links-room-manage.ts): for
+ * a room made through the API Rename (in place), New tokens and Remove. Rows are updated in place by
  * each refresh, so that a poll never moves a control being used or ends a rename being typed.
  */
 import type { CaptionRoom } from '@live-captions/protocol';
 import { element } from '../lib/dom.js';
 import type { RoomLinks } from '../lib/room-links.js';
 import type { RoomStatus } from '../lib/room-status.js';
+import { newManageMenu } from './links-room-manage.js';
+import { newScheduleCell, type ScheduleCell } from './links-room-schedule.js';
 import { newStatusCell } from './links-room-status.js';
 
 export interface RowActions {
@@ -18,6 +21,8 @@ export interface RowActions {
   remove(room: CaptionRoom): void;
   qr(room: CaptionRoom, link: string): void;
   use(room: CaptionRoom): void;
+  /** Opens the room's schedule: the venue it follows, and the hand. */
+  schedule(room: CaptionRoom): void;
 }
 
 export interface RoomRow {
@@ -25,6 +30,8 @@ export interface RoomRow {
   update(room: CaptionRoom, links: RoomLinks): void;
   /** The room's status at a glance (links-board-status.ts). */
   status(status: RoomStatus | undefined): void;
+  /** The room's schedule and talk lines (links-schedule.ts). */
+  schedule: ScheduleCell['show'];
 }
 
 const LINKS = [
@@ -65,9 +72,14 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
   const qr = smallButton('QR');
   const use = smallButton('Use');
   open.append(...anchors, qr, use);
-  const manage = element('td', '', 'room-manage');
   const status = newStatusCell(item);
-  item.append(head, status.cell, open, manage);
+  const schedule = newScheduleCell(() => actions.schedule(room));
+  const manage = newManageMenu({
+    rename: () => startRename(),
+    rotate: () => actions.rotate(room),
+    remove: () => actions.remove(room),
+  });
+  item.append(head, status.cell, schedule.cell, open, manage.cell);
 
   qr.addEventListener('click', () => links && actions.qr(room, links.audience));
   use.addEventListener('click', () => actions.use(room));
@@ -89,7 +101,7 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
       renaming = false;
       head.replaceChildren(name, about);
       show();
-      manage.querySelector<HTMLButtonElement>('button')?.focus();
+      manage.focus();
     };
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -105,22 +117,6 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
     input.select();
   }
 
-  function manageButtons(): HTMLElement[] {
-    if (room.kind === 'file') return [element('span', 'Defined in relay.private.json', 'hint')];
-    const rename = smallButton('Rename');
-    rename.setAttribute('aria-label', `Rename ${room.name}`);
-    rename.addEventListener('click', startRename);
-    const rotate = smallButton('New tokens');
-    rotate.setAttribute('aria-label', `New tokens for ${room.name}`);
-    rotate.addEventListener('click', () => actions.rotate(room));
-    const remove = smallButton('Remove', 'danger');
-    remove.setAttribute('aria-label', `Remove ${room.name}`);
-    remove.addEventListener('click', () => actions.remove(room));
-    return [rename, rotate, remove];
-  }
-
-  let shownKind: string | undefined;
-  let shownName: string | undefined;
   function show(): void {
     if (!renaming) name.textContent = room.name;
     id.textContent = room.id;
@@ -134,12 +130,8 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
     });
     qr.setAttribute('aria-label', `QR code of the audience link of ${room.name}`);
     use.setAttribute('aria-label', `Use ${room.name} in steps 2 to 4`);
-    // Only rebuilt when what they name changes: a button being pressed stays the same node.
-    if (shownKind !== room.kind || shownName !== room.name) {
-      shownKind = room.kind;
-      shownName = room.name;
-      manage.replaceChildren(...manageButtons());
-    }
+    schedule.name(room.name);
+    manage.show(room);
   }
 
   return {
@@ -150,5 +142,6 @@ export function newRoomRow(first: CaptionRoom, actions: RowActions): RoomRow {
       show();
     },
     status: status.show,
+    schedule: schedule.show,
   };
 }

@@ -4,8 +4,9 @@
  * the service access token of step 1), each with one click to its capture page, editor, overlay
  * and audience page and the audience link's QR code; a room is created here by its name, and a
  * room made here renamed, given new tokens or removed (those two after a confirmation: old links
- * stop working). Refreshed every few seconds while the page is visible, so that rooms made on
- * another desk appear. Hidden when the site has no relay API address.
+ * stop working), and any room bound to a calendar venue or held by hand (links-schedule.ts).
+ * Refreshed every few seconds while the page is visible, so that rooms made on another desk
+ * appear. Hidden when the site has no relay API address.
  */
 import type { CaptionRoom } from '@live-captions/protocol';
 import { byId, copyText, element, setStatus, siteConfig } from '../lib/dom.js';
@@ -15,6 +16,7 @@ import { roomLinks, shortRoomLink } from '../lib/room-links.js';
 import { RoomsClient, roomsProblem } from '../lib/rooms-client.js';
 import { startBoardStatus } from './links-board-status.js';
 import { newRoomRow, type RoomRow } from './links-room-row.js';
+import { startSchedules } from './links-schedule.js';
 
 const REFRESH_MS = 3000;
 
@@ -51,6 +53,8 @@ const rows = new Map<string, RoomRow>();
 let rooms: CaptionRoom[] = [];
 /** Asks the services for every row's status (set up when the board is shown). */
 let status: { refresh(): void } | undefined;
+/** Each row's schedule and the Schedule dialog (set up when the board is shown). */
+let schedules: ReturnType<typeof startSchedules> | undefined;
 
 function client(): RoomsClient | undefined {
   const baseUrl = siteConfig().relayApiUrl;
@@ -58,20 +62,27 @@ function client(): RoomsClient | undefined {
   return baseUrl && token ? new RoomsClient({ baseUrl, token }) : undefined;
 }
 
-/** Runs one request, says how it went, and shows the list afresh; false when it failed. */
-async function act(done: string, request: (c: RoomsClient) => Promise<unknown>): Promise<boolean> {
+/**
+ * Runs one request, says how it went in `line` (the board's status, or a dialog's), and shows
+ * the list afresh; false when it failed.
+ */
+async function act(
+  done: string,
+  request: (c: RoomsClient) => Promise<unknown>,
+  line: HTMLElement = panel.status,
+): Promise<boolean> {
   const c = client();
   if (!c) return false;
-  setStatus(panel.status, 'Working…', 'busy');
+  setStatus(line, 'Working…', 'busy');
   try {
     await request(c);
   } catch (error) {
-    setStatus(panel.status, roomsProblem(error, siteConfig().relayApiUrl ?? ''), 'error');
+    setStatus(line, roomsProblem(error, siteConfig().relayApiUrl ?? ''), 'error');
     await refresh(false);
     return false;
   }
   // Said once the list shows it: "New tokens" means the links on the board are the new ones.
-  if (await refresh(false)) setStatus(panel.status, done, 'ok');
+  if (await refresh(false)) setStatus(line, done, 'ok');
   return true;
 }
 
@@ -99,6 +110,7 @@ const actions = {
     panel.dialog.showModal();
   },
   use: (room: CaptionRoom) => inputs.use(room),
+  schedule: (room: CaptionRoom) => schedules?.open(room),
 };
 
 /** The rows of `rooms`, in the relay's order, each updated in place. */
@@ -116,13 +128,14 @@ function show(): void {
       added = true;
     }
     if (relayUrl) row.update(room, roomLinks(site, inputs.captureBase(), relayUrl, room, inputs.overlay()));
+    schedules?.paint(room);
     items.push(row.item);
   }
   for (const id of [...rows.keys()]) if (!seen.has(id)) rows.delete(id);
   if (items.length === 0) {
     const empty = element('tr');
     const cell = element('td', 'No caption rooms yet: create the first one above.', 'hint');
-    cell.colSpan = 4;
+    cell.colSpan = 5;
     empty.append(cell);
     items.push(empty);
   }
@@ -177,6 +190,7 @@ export function startRoomsPanel(from: RoomsPanelInputs): { refresh(): void; reli
       void copyText(target.value, target);
     });
   byId('room-qr-close').addEventListener('click', () => panel.dialog.close());
+  schedules = startSchedules({ rooms: () => rooms, row: (id) => rows.get(id), act });
   status = startBoardStatus({
     addresses() {
       const token = inputs.token();
