@@ -161,6 +161,7 @@ describe('caption rooms API', () => {
       outputReadToken: room.tokens.outputRead,
       live: true,
       languages: ['en', 'es'],
+      venue: null,
     });
     const file = answer.json.rooms.find((entry: { id: string }) => entry.id === 'captions');
     expect(file.live).toBe(false);
