@@ -13,7 +13,7 @@ import { responseCache } from './routes/cache.js';
 import { type AppContext, NAMESPACE } from './routes/context.js';
 import { publicReadsCors } from './routes/cors.js';
 import { eventHandlers } from './routes/events.js';
-import { type ImportOptions, importRoute } from './routes/import.js';
+import { type ImportOptions, importRoute, subscriptionRoutes } from './routes/import.js';
 import { linkedHandlers } from './routes/linked.js';
 import { metaHandlers } from './routes/meta.js';
 import { apiRouter } from './routes/router.js';
@@ -196,7 +196,9 @@ export function buildApp(options: AppOptions): Express {
     responseCache(options.cacheTtlMs ?? 0, (user) => canWritePosts(user as User | undefined)),
   );
   // Schedule imports take bodies up to the import limit, so they come before the 1 MB parser.
-  app.post(`${prefix}/import`, ...importRoute(ctx, { ...defaultImportOptions, ...options.import }));
+  const importOptions = { ...defaultImportOptions, ...options.import };
+  app.post(`${prefix}/import`, ...importRoute(ctx, importOptions));
+  app.use(prefix, subscriptionRoutes(ctx, importOptions));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: true, limit: '1mb' }));
 

@@ -55,6 +55,8 @@ export const configSchema = z.object({
   CALENDAR_IMPORT_TIMEOUT_MS: intVar(1000, 300_000).default(20_000),
   // How far ahead recurring events (RRULE) are expanded into occurrences.
   CALENDAR_IMPORT_HORIZON_DAYS: intVar(1, 3660).default(366),
+  // How often each replica looks for subscriptions (imports `every` N minutes) that are due.
+  CALENDAR_IMPORT_CHECK_MS: intVar(10, 3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,6 +5,7 @@ import { migrate } from './adapters/migrations.js';
 import { readTokens } from './adapters/tokens.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { importRefresher } from './services/subscriptions.js';
 
 const log = createLogger('calendar');
 
@@ -24,6 +25,12 @@ async function main() {
   const applied = await migrate(db.knex, [...tokens.values()]);
   log.info({ database: db.kind, migrations: applied }, 'database ready');
 
+  const importOptions = {
+    allowedHosts: config.CALENDAR_IMPORT_ALLOWED_HOSTS,
+    maxBytes: config.CALENDAR_IMPORT_MAX_BYTES,
+    timeoutMs: config.CALENDAR_IMPORT_TIMEOUT_MS,
+    horizonDays: config.CALENDAR_IMPORT_HORIZON_DAYS,
+  };
   const app = buildApp({
     knex: db.knex,
     restRoot: config.CALENDAR_REST_ROOT,
@@ -36,12 +43,7 @@ async function main() {
     },
     cacheTtlMs: config.CALENDAR_CACHE_TTL_MS,
     trustProxy: config.CALENDAR_TRUSTED_PROXIES,
-    import: {
-      allowedHosts: config.CALENDAR_IMPORT_ALLOWED_HOSTS,
-      maxBytes: config.CALENDAR_IMPORT_MAX_BYTES,
-      timeoutMs: config.CALENDAR_IMPORT_TIMEOUT_MS,
-      horizonDays: config.CALENDAR_IMPORT_HORIZON_DAYS,
-    },
+    import: importOptions,
     logger: log,
     onDatabaseState: (state, error) =>
       state === 'down'
@@ -58,7 +60,22 @@ async function main() {
     'calendar listening',
   );
 
+  // Subscribed feeds (`every` N minutes) are imported again by whichever replica claims them.
+  const refresher = importRefresher(
+    {
+      knex: db.knex,
+      timezone: config.CALENDAR_TIMEZONE,
+      tokens,
+      now: () => new Date(),
+      fetchRule: importOptions,
+      horizonDays: importOptions.horizonDays,
+    },
+    { checkMs: config.CALENDAR_IMPORT_CHECK_MS, logger: log },
+  );
+  refresher.start();
+
   stopOnSignals(log, async () => {
+    await refresher.stop();
     await closeServer(server);
     await db.close();
   });

@@ -53,4 +53,12 @@ describe('CALENDAR_CURRENCY_*', () => {
       /CALENDAR_CURRENCY_CODE="euro": must be an ISO 4217/,
     );
   });
+
+  it('looks for due import subscriptions every 30 s unless told, and names a bad interval', () => {
+    expect(loadConfig({}).CALENDAR_IMPORT_CHECK_MS).toBe(30_000);
+    expect(loadConfig({ CALENDAR_IMPORT_CHECK_MS: '250' }).CALENDAR_IMPORT_CHECK_MS).toBe(250);
+    for (const value of ['0', 'soon']) {
+      expect(() => loadConfig({ CALENDAR_IMPORT_CHECK_MS: value })).toThrow(/CALENDAR_IMPORT_CHECK_MS/);
+    }
+  });
 });

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from '@jest/globals';
-import type { Logger } from '@live-captions/runtime';
+import { createLogger, type Logger } from '@live-captions/runtime';
 import { runPostgresUrl } from '@live-captions/test-services';
 import knexFactory, { type Knex } from 'knex';
 import supertest from 'supertest';
 import { openDatabase } from '../src/adapters/db.js';
 import { migrate } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, defaultImportOptions } from '../src/app.js';
 import type { ImportOptions } from '../src/routes/import.js';
+import { importRefresher } from '../src/services/subscriptions.js';
 
 const ADMIN_URL = runPostgresUrl();
 
@@ -50,6 +51,10 @@ export interface TestApi {
   as: (who: Role) => Record<string, string>;
   /** The API as one role: `api.by('editor').post('venues', { venue: 'Annex' })`. */
   by: (who: Role) => RoleRequests;
+  /** The database's name (another app may join it: `database` of {@link TestOptions}). */
+  database: string;
+  /** The background re-import of subscriptions, when `importCheckMs` started one. */
+  refresher?: ReturnType<typeof importRefresher>;
   close(): Promise<void>;
 }
 
@@ -79,14 +84,18 @@ export interface TestOptions {
   logger?: Logger;
   /** Schedule import settings (allowed hosts, limits). */
   import?: Partial<ImportOptions>;
+  /** Starts the subscriptions' background re-import, looking every this many ms. */
+  importCheckMs?: number;
+  /** Joins this existing test database (a second replica) instead of creating one. */
+  database?: string;
 }
 
 /** A fresh database `cal_test_<random>` on the real PostgreSQL, migrated, and the app on it. */
 export async function startTestApi(options: TestOptions = {}): Promise<TestApi> {
-  const name = `cal_test_${randomBytes(6).toString('hex')}`;
+  const name = options.database ?? `cal_test_${randomBytes(6).toString('hex')}`;
   const adminUrl = options.adminUrl ?? ADMIN_URL;
   const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-  await admin.raw(`CREATE DATABASE ${name}`);
+  if (!options.database) await admin.raw(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({
@@ -108,6 +117,23 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     import: options.import,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  const tokenMap = parseTokens(tokenFile);
+  const importOptions = { ...defaultImportOptions, ...options.import };
+  const refresher =
+    options.importCheckMs === undefined
+      ? undefined
+      : importRefresher(
+          {
+            knex: db.knex,
+            timezone: options.timezone ?? 'UTC',
+            tokens: tokenMap,
+            now: options.now ?? (() => new Date()),
+            fetchRule: importOptions,
+            horizonDays: importOptions.horizonDays,
+          },
+          { checkMs: options.importCheckMs, logger: options.logger ?? createLogger('calendar') },
+        );
+  refresher?.start();
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const request = supertest.agent(server);
@@ -116,10 +142,14 @@ export async function startTestApi(options: TestOptions = {}): Promise<TestApi> 
     knex: db.knex,
     as: (who) => ({ Authorization: `Bearer ${tokens[who]}` }),
     by: (who) => roleRequests(request, who),
+    database: name,
+    refresher,
     async close() {
+      await refresher?.stop();
       await new Promise((resolve) => server.close(resolve));
       await db.close();
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // A joining replica leaves the database to the app that created it.
+      if (!options.database) await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.destroy();
     },
   };
@@ -151,6 +181,12 @@ export function useTestApi(options: TestOptions = {}): TestApi {
     },
     as: (who) => running().as(who),
     by: (who) => running().by(who),
+    get database() {
+      return running().database;
+    },
+    get refresher() {
+      return running().refresher;
+    },
     close: () => running().close(),
   };
 }

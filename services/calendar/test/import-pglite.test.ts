@@ -2,13 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@live-captions/runtime';
 import supertest from 'supertest';
 import { openDatabase } from '../src/adapters/db.js';
 import { migrate } from '../src/adapters/migrations.js';
 import { parseTokens } from '../src/adapters/tokens.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, defaultImportOptions } from '../src/app.js';
+import { importRefresher } from '../src/services/subscriptions.js';
 import { ROOT, tokenFile, tokens } from './helpers.js';
 import { churchFeed, frabJson, frabXml, smallConference } from './import-fixtures.js';
+import { feedServer, movedCancelledNew, TestClock } from './subscription-fixtures.js';
 
 // The embedded default (PGlite, one connection): the same imports as on PostgreSQL.
 const dataDir = mkdtempSync(join(tmpdir(), 'cal-import-pglite-'));
@@ -55,4 +58,45 @@ describe('schedule import on PGlite', () => {
       await db.close();
     }
   }, 120_000); // PGlite is one WASM process: six imports take well over jest's 30 s on a loaded CI machine.
+
+  it('re-imports a subscribed feed when due (the claim on PGlite)', async () => {
+    const feed = await feedServer(churchFeed(1));
+    const db = await openDatabase({ dataDir: join(dataDir, 'subscriptions'), poolSize: 1 });
+    try {
+      await migrate(db.knex);
+      const clock = new TestClock('2027-01-01T00:00:00Z');
+      const importOptions = { ...defaultImportOptions, allowedHosts: new Set([feed.host]) };
+      const context = { knex: db.knex, timezone: 'UTC', tokens: parseTokens(tokenFile), now: clock.now };
+      const app = buildApp({ ...context, restRoot: '/wp-json', import: importOptions });
+      const refresher = importRefresher(
+        { ...context, fetchRule: importOptions, horizonDays: importOptions.horizonDays },
+        { checkMs: 60_000, logger: createLogger('calendar', { level: 'silent' }) },
+      );
+      const url = `${feed.origin}/church.ics`;
+      const res = await supertest(app)
+        .post(`${ROOT}/import`)
+        .set('Authorization', `Bearer ${tokens.editor}`)
+        .send({ format: 'ical', url, every: 5 });
+      expect([res.status, res.body.subscription?.every]).toEqual([201, 5]);
+      feed.content = movedCancelledNew();
+      clock.advance(4);
+      expect(await refresher.runDue()).toBe(0);
+      clock.advance(1);
+      expect(await refresher.runDue()).toBe(1);
+      expect(await refresher.runDue()).toBe(0);
+      expect(feed.hits).toBe(2);
+      const row = await db.knex('cal_import_subscriptions').first();
+      expect(row).toMatchObject({ last_ok: true, every_minutes: 5 });
+      const titles = await db
+        .knex('cal_events')
+        .where('import_source', url)
+        .orderBy('import_key')
+        .pluck('title');
+      expect(titles).toContain('New talk');
+      expect(titles).toContain('Opening (moved)');
+    } finally {
+      await db.close();
+      await feed.close();
+    }
+  }, 120_000);
 });

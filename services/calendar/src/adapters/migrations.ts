@@ -244,6 +244,29 @@ const migrationsFor = (users: User[]): Record<string, Knex.Migration> => ({
       await knex.schema.alterTable('cal_events', (t) => t.dropColumn('captions'));
     },
   },
+  '0009_import_subscriptions': {
+    // Issue 41: a feed imported again every N minutes (one row per url). Replicas claim a due
+    // row by moving its next_run_at forward in one UPDATE, so only one of them runs it.
+    async up(knex) {
+      await knex.schema.createTable('cal_import_subscriptions', (t) => {
+        t.increments('id');
+        t.text('url').notNullable().unique();
+        t.text('format').notNullable();
+        t.text('source').notNullable();
+        t.integer('every_minutes').notNullable();
+        t.integer('user_id').notNullable();
+        t.timestamp('created_utc', { useTz: true }).notNullable();
+        t.timestamp('next_run_at', { useTz: true }).notNullable().index();
+        t.timestamp('last_run_at', { useTz: true });
+        t.boolean('last_ok');
+        t.json('last_summary');
+        t.text('last_error');
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('cal_import_subscriptions');
+    },
+  },
 });
 
 /**
