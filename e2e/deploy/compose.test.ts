@@ -15,6 +15,7 @@ import {
   mountsOf,
   networksOf,
   portsOf,
+  routersOf,
   repoRoot,
   runCompose,
   secretsOf,
