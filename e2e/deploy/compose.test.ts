@@ -15,8 +15,8 @@ import {
   mountsOf,
   networksOf,
   portsOf,
-  routersOf,
   repoRoot,
+  routersOf,
   runCompose,
   secretsOf,
 } from './helpers/compose.js';
