@@ -14,6 +14,8 @@ import {
   audioContextForClip,
   type DecodeOptions,
   engineBuildInfo,
+  LIBGOMP_SPIN_COUNT,
+  setSpinCount,
   type Transcription,
   WhisperModel,
   type WhisperState,
@@ -46,6 +48,8 @@ const clipSeconds = arg('clips', '2,3,5,11').split(',').map(Number);
 const contexts = arg('ctx', 'both');
 const loadProcesses = Number(arg('load', '0'));
 const loadSession = arg('load-session', 'same') as LoadSession;
+/** Our decode threads' spin count (CAPTION_SPIN_COUNT); unset: the whisper package's default. */
+const spinCount = arg('spin', '');
 const HEADER = [
   'model',
   'clip',
@@ -95,8 +99,13 @@ async function main(): Promise<void> {
   };
   const load = startBackgroundLoad(loadProcesses, loadSession);
   const ours = new Set([process.pid, process.ppid, ...load.pids]);
+  if (spinCount) setSpinCount(Number(spinCount));
   const build = engineBuildInfo();
   console.log(`whisper.cpp ${build.version}; ${build.systemInfo}`);
+  console.log(
+    `spin count at OpenMP barriers: ours ${build.spin.spinCount ?? build.spin.from} (${build.spin.from}), ` +
+      `whisper-cli libgomp's own (${LIBGOMP_SPIN_COUNT}) unless GOMP_SPINCOUNT or OMP_WAIT_POLICY is set`,
+  );
   console.log(machineLine());
   console.log(`${load.describe}; besides: ${await otherBusyProcesses(ours)}`);
   console.log(
