@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { DEFAULT_QUEUE_NAME } from '@live-captions/protocol';
 import { flagVar, intVar, numberVar, parseEnv } from '@live-captions/runtime';
+import { MAX_SPIN_COUNT } from '@live-captions/whisper';
 import { modelSettings } from '@live-captions/whisper-models';
 import { z } from 'zod';
 import { DEFAULT_GUARDS, type GuardSettings } from './domain/guards/index.js';
@@ -20,6 +21,12 @@ export interface EngineConfig {
   modelBaseUrl?: string | undefined;
   decodeSlots: number;
   threadsPerSlot: number;
+  /**
+   * CAPTION_SPIN_COUNT: how many times a decode thread spins at one of whisper.cpp's OpenMP
+   * barriers before it sleeps; undefined: @live-captions/whisper's DEFAULT_SPIN_COUNT (see its
+   * openmp.ts). 300000 is libgomp's own default.
+   */
+  spinCount?: number | undefined;
   /** Undefined: 1 on CPU, 5 on GPU. */
   beamSize: number | undefined;
   /** Never download: the model file must already be there. */
@@ -39,6 +46,7 @@ export interface EngineConfig {
 const schema = z.object({
   CAPTION_WORKERS: intVar(1, 16).default(1),
   CAPTION_THREADS: intVar(1, 64).optional(),
+  CAPTION_SPIN_COUNT: intVar(0, MAX_SPIN_COUNT).optional(),
   CAPTION_BEAM_SIZE: intVar(1, 8).optional(),
   CAPTION_OFFLINE: flagVar().default(false),
   CAPTION_QUEUE_NAME: z
@@ -67,6 +75,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
     // Decodes are CPU-bound: split the cores between the concurrent decodes.
     threadsPerSlot:
       values.CAPTION_THREADS ?? Math.max(1, Math.floor(availableParallelism() / values.CAPTION_WORKERS)),
+    spinCount: values.CAPTION_SPIN_COUNT,
     beamSize: values.CAPTION_BEAM_SIZE,
     offline: values.CAPTION_OFFLINE,
     queueName: values.CAPTION_QUEUE_NAME,

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { loadBinding } from './binding.js';
+import { currentSpinSetting, loadBinding } from './binding.js';
 import { fromNative, WhisperError } from './errors.js';
 import type { NativeModel, NativeModelInfo, NativeState } from './native-types.js';
+import type { SpinSetting } from './openmp.js';
 import { type DecodeOptions, resolveDecodeOptions } from './options.js';
 import { type Transcription, toTranscription } from './transcription.js';
 
@@ -134,8 +135,13 @@ export class WhisperState {
   }
 }
 
-/** whisper.cpp's version, build features and the addon's GPU support. */
-export function engineBuildInfo(): { version: string; systemInfo: string; gpu: boolean } {
+/** whisper.cpp's version, build features, the addon's GPU support and its threads' spin count. */
+export function engineBuildInfo(): { version: string; systemInfo: string; gpu: boolean; spin: SpinSetting } {
   const binding = loadBinding();
-  return { version: binding.version, systemInfo: binding.systemInfo().trim(), gpu: binding.gpu };
+  return {
+    version: binding.version,
+    systemInfo: binding.systemInfo().trim(),
+    gpu: binding.gpu,
+    spin: currentSpinSetting(),
+  };
 }

@@ -8,7 +8,9 @@ import type {
 } from '@live-captions/protocol';
 import type { Logger } from '@live-captions/runtime';
 import {
+  currentSpinSetting,
   type DecodeOptions,
+  setSpinCount,
   type Transcription,
   type WhisperError,
   WhisperModel,
@@ -32,6 +34,8 @@ export interface EnginePoolOptions {
   /** Concurrent decodes, each with its own decode state. */
   decodeSlots: number;
   threadsPerSlot: number;
+  /** The process's decode-thread spin count (CAPTION_SPIN_COUNT); default: the whisper package's. */
+  spinCount?: number | undefined;
   /** Default: 1 on CPU, 5 on GPU. */
   beamSize?: number;
   /** A decode running longer than this fails and its decode state is replaced. Default WATCHDOG_MS. */
@@ -94,6 +98,15 @@ export class EnginePool {
   /** Loads the model, creates the decode states and warms each up with a real decode. */
   static async start(options: EnginePoolOptions): Promise<EnginePool> {
     const loadStarted = performance.now();
+    if (options.spinCount !== undefined) {
+      const spin = setSpinCount(options.spinCount);
+      if (spin.spinCount !== options.spinCount) {
+        options.logger?.warn(
+          { spinCount: options.spinCount, inForce: spin },
+          'CAPTION_SPIN_COUNT not applied: the whisper addon was already loaded, or GOMP_SPINCOUNT / OMP_WAIT_POLICY is set',
+        );
+      }
+    }
     const model = await WhisperModel.load(options.modelPath);
     const pool = new EnginePool(model, options);
     if (options.vadModelPath) {
@@ -111,6 +124,7 @@ export class EnginePool {
         model: options.modelName,
         device: pool.info.device,
         decodeSlots: options.decodeSlots,
+        spin: currentSpinSetting(),
         ms: Math.round(performance.now() - loadStarted),
       },
       'engine ready',
@@ -127,6 +141,7 @@ export class EnginePool {
       modelName: model.name,
       decodeSlots: config.decodeSlots,
       threadsPerSlot: config.threadsPerSlot,
+      spinCount: config.spinCount,
       beamSize: config.beamSize,
       watchdogMs: config.watchdogMs,
       ...(vadModelPath ? { vadModelPath } : {}),
