@@ -10,7 +10,6 @@ import type { Logger } from '@live-captions/runtime';
 import {
   currentSpinSetting,
   type DecodeOptions,
-  setSpinCount,
   type Transcription,
   type WhisperError,
   WhisperModel,
@@ -25,6 +24,7 @@ import { InferenceError } from '../queue.js';
 import { describeEngine } from './engine-info.js';
 import { prepareModelFile, prepareVadFile } from './model-file.js';
 import { SlotQueue } from './slot-queue.js';
+import { applySpinCount } from './spin-count.js';
 import { underWatchdog, WATCHDOG_MS } from './watchdog.js';
 
 export interface EnginePoolOptions {
@@ -98,15 +98,7 @@ export class EnginePool {
   /** Loads the model, creates the decode states and warms each up with a real decode. */
   static async start(options: EnginePoolOptions): Promise<EnginePool> {
     const loadStarted = performance.now();
-    if (options.spinCount !== undefined) {
-      const spin = setSpinCount(options.spinCount);
-      if (spin.spinCount !== options.spinCount) {
-        options.logger?.warn(
-          { spinCount: options.spinCount, inForce: spin },
-          'CAPTION_SPIN_COUNT not applied: the whisper addon was already loaded, or GOMP_SPINCOUNT / OMP_WAIT_POLICY is set',
-        );
-      }
-    }
+    applySpinCount(options.spinCount, options.logger);
     const model = await WhisperModel.load(options.modelPath);
     const pool = new EnginePool(model, options);
     if (options.vadModelPath) {
