@@ -130,7 +130,10 @@ describe.each(['in-process', 'redis'] as const)('%s backend: realtime turns', (n
         session.close();
       }
       expect(await stack.counter('speech_guard_loops_cut_total')).toBe(before + 1);
-    });
+      // A looping turn costs whisper.cpp its whole temperature fallback (six decodes of up to 224
+      // tokens): 10 s on a quiet 2-core machine, over 30 s while the rest of the suite runs beside
+      // it. The turn's own wait (60 s) is the bound; the test's must not be shorter.
+    }, 90_000);
   });
 
   describe('a model that speaks 2.5 tokens per second', () => {
