@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CaptionRoomSchedule } from '@live-captions/protocol';
 import { isCancelled, readCaptions, talkOf } from '../src/adapters/calendar-client.js';
-import { captionsFor, inWindow, shouldRun, type Talk, talkAt } from '../src/domain/schedule.js';
+import { captionsFor, fieldDue, inWindow, shouldRun, type Talk, talkAt } from '../src/domain/schedule.js';
 import { parseScheduleClock } from '../src/domain/schedule-clock.js';
 
 const MIN = 60_000;
@@ -75,6 +75,26 @@ describe('the schedule of a room bound to a venue', () => {
     // Transcripts not known (the archive did not answer): what the event had stays.
     const had = { ...t, captions: { room: 'hall', live: null, transcripts: links } };
     expect(captionsFor(had, 640 * MIN, 'hall', 'x', undefined)?.transcripts).toEqual(links);
+  });
+
+  it('keeps a past talk due until its final field is written, so an outage delays links only', () => {
+    const t = talk(1, 600, 630);
+    const settleAt = 636 * MIN;
+    // Not before it starts; while it runs and its tail lasts, whatever is known.
+    expect(fieldDue(t, 599 * MIN, settleAt, false, false)).toBe(false);
+    expect(fieldDue(t, 610 * MIN, settleAt, false, false)).toBe(true);
+    expect(fieldDue(t, 635 * MIN, settleAt, true, false)).toBe(true);
+    // Past it (the calendar was down across its end): due while its session is known here...
+    expect(fieldDue(t, 700 * MIN, settleAt, false, true)).toBe(true);
+    // ...or its event still says it is live (a replica that took over after it ran).
+    const stale = {
+      ...t,
+      captions: { room: 'hall', live: 'https://ui/now.html?room=hall', transcripts: [] },
+    };
+    expect(fieldDue(stale, 700 * MIN, settleAt, false, false)).toBe(true);
+    // Settled, or nothing to say about it: the day's past talks cost nothing.
+    expect(fieldDue(t, 700 * MIN, settleAt, true, true)).toBe(false);
+    expect(fieldDue(t, 700 * MIN, settleAt, false, false)).toBe(false);
   });
 });
 

@@ -91,6 +91,26 @@ export function captionsFor(
   return { room, live: null, transcripts: transcripts ?? talk.captions?.transcripts ?? [] };
 }
 
+/**
+ * Whether a talk's `captions` field may still need writing at `now`. Not before the talk starts;
+ * while it runs and until `settleAt` (its end, the tail and a margin: a translation track may still
+ * come); after that only until the final field has been written once (`settled`), and only when
+ * there is something to write: the transcripts of a session this replica knows, or a live link
+ * left from when it ran. A calendar outage across a talk's end thus delays its links, never loses
+ * them, and the day's past talks cost nothing once settled.
+ */
+export function fieldDue(
+  talk: Talk,
+  now: number,
+  settleAt: number,
+  settled: boolean,
+  hasSession: boolean,
+): boolean {
+  if (talk.start > now) return false;
+  if (now < settleAt) return true;
+  return !settled && (hasSession || (talk.captions?.live ?? null) !== null);
+}
+
 /** Whether two values of the field say the same (the scheduler writes only a change). */
 export function sameCaptions(a: TalkCaptions | null, b: TalkCaptions | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -15,7 +15,7 @@ import { CheckLoop, type Logger } from '@live-captions/runtime';
 import type { ArchiveClient } from '../adapters/archive-client.js';
 import type { CalendarClient } from '../adapters/calendar-client.js';
 import type { SourcesRepo } from '../adapters/sources-repo.js';
-import { captionsFor, sameCaptions, shouldRun, type Talk, talkAt } from '../domain/schedule.js';
+import { captionsFor, fieldDue, sameCaptions, shouldRun, type Talk, talkAt } from '../domain/schedule.js';
 import type { Clock } from '../domain/schedule-clock.js';
 
 export interface SchedulerDeps {
@@ -53,6 +53,8 @@ interface RoomState {
   /** The talk the archive was last told, and each talk's archive session. */
   marked: number | null | undefined;
   sessions: Map<number, string>;
+  /** Talks whose final field was written after their tail (nothing more to write). */
+  settled: Set<number>;
   problem: string | undefined;
 }
 
@@ -114,6 +116,7 @@ export class Scheduler {
         effecting: undefined,
         marked: undefined,
         sessions: new Map(),
+        settled: new Set(),
         problem: undefined,
       };
       this.state.set(room.id, state);
@@ -221,25 +224,32 @@ export class Scheduler {
     const tail = room.schedule!.tailSeconds * 1000;
     const live = room.schedule!.hold === 'off' ? null : this.deps.liveUrl(room.id);
     for (const talk of talks) {
-      // Past talks were written when they ended; until the tail is over, new tracks may still come.
-      if (talk.start > now || now >= talk.end + tail + 2 * this.deps.pollMs) continue;
       const session = state.sessions.get(talk.id);
-      // At its end at once; then once a poll while the tail lasts (a translation track may come).
+      const settleAt = talk.end + tail + 2 * this.deps.pollMs;
+      if (!fieldDue(talk, now, settleAt, state.settled.has(talk.id), session !== undefined)) continue;
+      const settling = now >= settleAt;
+      // At its end at once; then once a poll while the tail lasts (a translation track may come),
+      // and once more to settle it.
       const ending = talk.captions === null || talk.captions.live !== null;
       const transcripts =
-        now >= talk.end && session !== undefined && (ending || polled)
+        now >= talk.end && session !== undefined && (ending || polled || settling)
           ? await this.deps.archive.transcripts(session)
           : undefined;
       const wanted = captionsFor(talk, now, room.id, live ?? '', transcripts);
       if (wanted && wanted.live === '') wanted.live = null;
-      if (sameCaptions(wanted, talk.captions)) continue;
-      await this.deps.calendar.setCaptions(talk.id, wanted);
-      talk.captions = wanted;
-      this.deps.log.info(
-        { room: room.id, event: talk.id, transcripts: wanted?.transcripts.length ?? 0 },
-        wanted?.live ? 'talk marked live in the calendar' : 'talk transcripts linked in the calendar',
-      );
+      if (!sameCaptions(wanted, talk.captions)) {
+        await this.deps.calendar.setCaptions(talk.id, wanted);
+        talk.captions = wanted;
+        this.deps.log.info(
+          { room: room.id, event: talk.id, transcripts: wanted?.transcripts.length ?? 0 },
+          wanted?.live ? 'talk marked live in the calendar' : 'talk transcripts linked in the calendar',
+        );
+      }
+      if (settling) state.settled.add(talk.id);
     }
+    // Talks gone from the window (a day old, or removed) need no memory.
+    const listed = new Set(talks.map((talk) => talk.id));
+    for (const id of state.settled) if (!listed.has(id)) state.settled.delete(id);
   }
 
   /** One line per problem, not per tick (the calendar or the archive refusing, say). */

@@ -1,6 +1,6 @@
 /**
- * A day of talks for the scheduler's tests: the real calendar service (a process on PGlite, with
- * an editor's token) that can be killed and started again on its port and data, and its REST API
+ * A day of talks for the scheduler's tests: the real calendar service (a process on PGlite, or on
+ * PostgreSQL given a DATABASE_URL, with an editor's token) that can be killed and started again on its port and data, and its REST API
  * as an organiser (or an import) would call it.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ export interface Calendar {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
 }
 
-export async function startCalendar(): Promise<Calendar> {
+export async function startCalendar(env: Record<string, string> = {}): Promise<Calendar> {
   const dir = mkdtempSync(join(tmpdir(), 'schedule-calendar-'));
   const tokens = join(dir, 'tokens.json');
   writeFileSync(
@@ -47,6 +47,7 @@ export async function startCalendar(): Promise<Calendar> {
         CALENDAR_PORT: String(port),
         CALENDAR_DATA_DIR: join(dir, 'data'),
         CALENDAR_TOKENS_FILE: tokens,
+        ...env,
       });
       await until(
         'the calendar listening',
