@@ -1,8 +1,8 @@
 /**
  * A room's status on the links hub's board and the rules that make it need attention (pure): the
  * source (capture page or stream sources), captions, readers, destinations and translations, each
- * "unknown" when its service did not answer; the summary line; and when the speech workers are the
- * bottleneck. The board itself runs in chromium against a real relay: e2e/browser/rooms-status.test.ts.
+ * "unknown" when its service did not answer; and the summary line (the speech workers' line:
+ * workers-watch.test.ts). The board itself runs in chromium against a real relay: e2e/browser/rooms-status.test.ts.
  */
 import { describe, expect, test } from '@jest/globals';
 import type { Destination, RelayRoomActivity, StreamSource, Translation } from '@live-captions/protocol';
@@ -14,7 +14,6 @@ import {
   roomStatus,
   troubleLine,
 } from '../src/browser/lib/room-status.js';
-import { isWorkersHealth, WorkersWatch } from '../src/browser/lib/workers-watch.js';
 import { streamSource } from './helpers/stream-source.js';
 
 const NOW = Date.parse('2026-05-04T10:00:00Z');
@@ -227,50 +226,5 @@ describe('a room at a glance', () => {
     expect(watch.seen('a', undefined, 4)).toBe(2);
     expect(watch.seen('a', 0, 5)).toBeUndefined();
     expect(watch.seen('a', 1, 6)).toBe(6);
-  });
-});
-
-describe('the speech workers', () => {
-  const health = (pending: number, queue_timeouts = 0) => ({
-    pending,
-    running: 2,
-    workers: 2,
-    queue_timeouts,
-  });
-
-  test('windows waiting on two looks in a row: the bottleneck, and what to do', () => {
-    const watch = new WorkersWatch();
-    expect(watch.next(health(3))).toEqual({
-      line: 'Speech workers: 2 of 2 decode slots busy, 3 windows waiting',
-      bottleneck: false,
-    });
-    expect(watch.next(health(5))).toEqual({
-      line: 'Speech workers are the bottleneck: 5 windows waiting for 2 decode slots; add workers (CAPTION_WORKERS) or move rooms',
-      bottleneck: true,
-    });
-    expect(watch.next(health(0)).bottleneck).toBe(false);
-  });
-
-  test('queue timeouts rising is the bottleneck at once; a restart that resets them is not', () => {
-    const watch = new WorkersWatch();
-    watch.next(health(0, 4));
-    expect(watch.next(health(0, 6))).toEqual({
-      line: 'Speech workers are the bottleneck: 0 windows waiting for 2 decode slots (2 windows timed out waiting); add workers (CAPTION_WORKERS) or move rooms',
-      bottleneck: true,
-    });
-    expect(watch.next(health(0, 0)).bottleneck).toBe(false);
-  });
-
-  test('no answer: unknown, and the next answer starts afresh', () => {
-    const watch = new WorkersWatch();
-    watch.next(health(2));
-    expect(watch.next(undefined)).toEqual({
-      line: 'Speech workers: unknown (the capture host does not answer)',
-      bottleneck: false,
-    });
-    expect(watch.next(health(2)).bottleneck).toBe(false);
-    expect(isWorkersHealth(health(1))).toBe(true);
-    expect(isWorkersHealth({ ready: true })).toBe(false);
-    expect(isWorkersHealth(null)).toBe(false);
   });
 });

@@ -66,7 +66,7 @@ export function startBoardStatus(inputs: BoardStatusInputs): { refresh(): void }
     const summary = boardSummary(rooms.length, troubled);
     setText(board.summary, summary);
     board.summary.dataset.tone = troubled.length > 0 ? 'error' : 'ok';
-    const state = workers.next(feeds.workers);
+    const state = workers.next(feeds.workers, feeds.sources && [...feeds.sources.values()].flat());
     setStatus(board.workers, state.line, state.bottleneck ? 'error' : 'idle');
     board.workers.hidden = !inputs.addresses()?.captureUrl;
     if (state.bottleneck !== bottleneck) {
