@@ -43,6 +43,10 @@ export interface LevelFigures {
   seconds: number;
   /** The gateway's /health `backlog_seconds` at the end of the stretch (its largest stream backlog). */
   backlog: number;
+  /** The rooms board's rule, looking every 5 s: how many looks said "bottleneck", and the first, s. */
+  board: { looks: number; said: number; firstS: number | null };
+  /** The first gap marker (a room skipping to the live edge) of the stretch, s; null: none. */
+  firstGapS: number | null;
   kept: boolean;
 }
 

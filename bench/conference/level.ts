@@ -2,10 +2,11 @@
 // then closed; the figures of that stretch.
 import type { StreamSource } from '@live-captions/protocol';
 import { callApi } from '@live-captions/test-services';
+import { isWorkersHealth, type WorkersHealth, WorkersWatch } from '@live-captions/web/board-logic';
 import { load1 } from '../lib/machine.js';
 import { percentile } from '../lib/stats.js';
 import { type Clip, SILENCE_S } from './clip.js';
-import { type LevelFigures, roomFigures } from './figures.js';
+import { isGap, type LevelFigures, roomFigures } from './figures.js';
 import { treeCpuSeconds, treeMemoryMiB } from './procs.js';
 import { type BenchRoom, openRoom } from './rooms.js';
 import { API_KEY, type Conference, sleep, until } from './stack.js';
@@ -23,6 +24,17 @@ async function gatewayCounters(
     backlog: body.backlog_seconds ?? 0,
   };
 }
+
+async function workersHealth(conference: Conference): Promise<WorkersHealth | undefined> {
+  const res = await fetch(`${conference.gatewayUrl}/health`, {
+    headers: { authorization: `Bearer ${API_KEY}` },
+  }).catch(() => undefined);
+  const body: unknown = await res?.json().catch(() => undefined);
+  return isWorkersHealth(body) ? body : undefined;
+}
+
+/** The board's refresh: how often it looks at `/health` and the sources (links-board-status.ts). */
+const BOARD_EVERY_S = 5;
 
 async function sourcesNow(conference: Conference): Promise<StreamSource[]> {
   const res = await callApi(conference.sourcesPort, 'GET', '/sources', API_KEY);
@@ -49,6 +61,14 @@ export interface LevelPlan {
   hlsEvery: number;
   /** A room keeps up while its behind-live p95 stays under this. */
   behindLimitS: number;
+}
+
+/** Seconds into the stretch of the first gap marker of any room (null: none). */
+function firstGap(rooms: BenchRoom[], from: number, to: number): number | null {
+  const at = rooms.flatMap((room) =>
+    room.source.filter((a) => isGap(a.caption) && a.at >= from && a.at <= to).map((a) => a.at),
+  );
+  return at.length > 0 ? Math.round((Math.min(...at) - from) / 1000) : null;
 }
 
 /** R rooms at once for `measureS` after all are live and `warmS` more; the figures of the stretch. */
@@ -82,12 +102,22 @@ export async function runLevel(
     const behind = new Map<string, number[]>(opened.map((r) => [r.sourceId, []]));
     const notLive = new Map<string, number>();
     let last: StreamSource[] = [];
-    while (Date.now() - from < plan.measureS * 1000) {
+    // What the rooms board would say, looking as often as it does.
+    const watch = new WorkersWatch();
+    const board = { looks: 0, said: 0, firstS: null as number | null };
+    for (let tick = 1; Date.now() - from < plan.measureS * 1000; tick++) {
       await sleep(1000);
       last = await sourcesNow(conference);
       for (const source of last) {
         behind.get(source.id)?.push(source.behindSeconds);
         if (source.state !== 'live') notLive.set(source.id, (notLive.get(source.id) ?? 0) + 1);
+      }
+      if (tick % BOARD_EVERY_S === 0) {
+        board.looks += 1;
+        if (watch.next(await workersHealth(conference), last).bottleneck) {
+          board.said += 1;
+          board.firstS ??= Math.round((Date.now() - from) / 1000);
+        }
       }
     }
     const to = Date.now();
@@ -126,6 +156,8 @@ export async function runLevel(
       queueTimeouts: countersAfter.queueTimeouts - countersBefore.queueTimeouts,
       seconds: plan.measureS,
       backlog: countersAfter.backlog,
+      board,
+      firstGapS: firstGap(opened, from, to),
       kept,
     };
   } finally {

@@ -180,6 +180,8 @@ async function model(clip: Clip): Promise<void> {
         'gap markers',
         '429 busy/capacity',
         '429 queue deadline',
+        'board: bottleneck (looks, first s)',
+        'first gap s',
         'keeps up',
       ],
       levels.map((l) => {
@@ -199,6 +201,8 @@ async function model(clip: Clip): Promise<void> {
           l.perRoom.reduce((n, r) => n + r.gaps.length, 0),
           l.rejected,
           l.queueTimeouts,
+          `${l.board.said}/${l.board.looks}${l.board.firstS === null ? '' : `, ${l.board.firstS}`}`,
+          l.firstGapS ?? '-',
           l.kept ? 'yes' : 'no',
         ];
       }),
@@ -234,7 +238,9 @@ async function model(clip: Clip): Promise<void> {
         `rooms with a gap marker: ${overload.perRoom.filter((r) => r.gaps.length > 0).length}/${overload.rooms}; ` +
         `gateway 429s: ${overload.rejected} busy/capacity, ${overload.queueTimeouts} queue deadline; the gateway's /health ` +
         `backlog_seconds at the end: ${overload.backlog.toFixed(1)} (a stream skips to the live edge, with a gap marker, past ` +
-        'CAPTION_LAG_BOUND_SECONDS, 8 s by default)\n',
+        'CAPTION_LAG_BOUND_SECONDS, 8 s by default); the rooms board said the speech workers are the bottleneck on ' +
+        `${overload.board.said} of its ${overload.board.looks} looks (first after ${overload.board.firstS ?? '-'} s; ` +
+        `first gap marker after ${overload.firstGapS ?? '-'} s)\n`,
     );
     console.log(perRoomTable(overload));
   }
