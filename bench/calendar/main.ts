@@ -20,6 +20,7 @@ import {
 } from '@live-captions/calendar/embedded';
 import { FROM_SOURCE } from '@live-captions/test-services';
 import { benchImport } from './import.js';
+import { ask } from './ipc.js';
 
 // autocannon is a dev dependency of the calendar package.
 const require = createRequire(new URL('../../services/calendar/package.json', import.meta.url));
@@ -55,19 +56,6 @@ const EVENTS = Number(process.env.CALENDAR_BENCH_EVENTS ?? 10_000);
 const CONNECTIONS = Number(process.env.CALENDAR_BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.CALENDAR_BENCH_SECONDS ?? 10);
 const ROOT = '/wp-json/cal/events/v1';
-
-function ask<T>(child: ChildProcess, message: string, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (reply: Record<string, unknown>) => {
-      if (key in reply) {
-        child.off('message', listener);
-        resolve(reply as T);
-      }
-    };
-    child.on('message', listener);
-    if (message) child.send(message);
-  });
-}
 
 /** One autocannon run (cycling through `paths` when given); exact percentiles per response. */
 async function load(url: string, seconds: number, paths?: string[]) {
