@@ -4,7 +4,8 @@
 // GET cache off (uncached), GET cache off and no list memo (cold: every list counts, builds its
 // events' JSON and renders them), GET cache on (cached). Prints one table with them side by side (req/s, p50/p95/p99, SQL
 // statements and CPU ms of the app and of PostgreSQL per request) and the plan of each list
-// statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings.
+// statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings. `--tec`: instead, ours against
+// the real The Events Calendar holding the same events, one sequential client (tec.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import {
 import { FROM_SOURCE } from '@live-captions/test-services';
 import { benchImport } from './import.js';
 import { ask } from './ipc.js';
+import { compareWithTec } from './tec.js';
+import { tecFromEnv } from './tec-seed.js';
 
 // autocannon is a dev dependency of the calendar package.
 const require = createRequire(new URL('../../services/calendar/package.json', import.meta.url));
@@ -52,7 +55,13 @@ interface Measured {
 }
 
 const ADMIN_URL = process.env.CALENDAR_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const EVENTS = Number(process.env.CALENDAR_BENCH_EVENTS ?? 10_000);
+const TEC = process.argv.includes('--tec') ? tecFromEnv() : undefined;
+if (process.argv.includes('--tec') && !TEC) {
+  console.error('--tec needs TEC_DIR (an install of shared/tools/tec-setup) or TEC_URL and TEC_AUTH');
+  process.exit(2);
+}
+// TEC takes ~15-60 ms of PHP per event to seed (tec-seed.php): fewer events by default there.
+const EVENTS = Number(process.env.CALENDAR_BENCH_EVENTS ?? (TEC ? 2_000 : 10_000));
 const CONNECTIONS = Number(process.env.CALENDAR_BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.CALENDAR_BENCH_SECONDS ?? 10);
 const ROOT = '/wp-json/cal/events/v1';
@@ -152,6 +161,21 @@ try {
   console.log(
     `seeded ${EVENTS} events (${inWindow[0]?.n} listable) in ${Date.now() - seedStart} ms, database ${name}`,
   );
+  if (TEC) {
+    await compareWithTec({ knex: db.knex, databaseUrl: url.toString(), pgCpuMs: backendCpuMs, tec: TEC });
+    await db.close();
+  } else await restOfBench(db, sample.id);
+} finally {
+  if (child) {
+    child.send('stop');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminDb.close();
+}
+
+/** The plans, the schedule import and the autocannon runs. */
+async function restOfBench(db: Awaited<ReturnType<typeof openDatabase>>, sampleId: number) {
   const base = { bounds: dateBounds({ strict_dates: false }, 'UTC'), statuses: ['publish'] };
   const planned: [string, Parameters<typeof eventListSql>[0], number][] = [
     ['default list, per_page=50', base, 50],
@@ -164,14 +188,7 @@ try {
   await benchImport(db.knex);
   await db.close();
   // `pnpm bench calendar --import-only`: the schedule import without the autocannon runs.
-  if (!process.argv.includes('--import-only')) await loadRuns(sample.id);
-} finally {
-  if (child) {
-    child.send('stop');
-    await new Promise((resolve) => child!.once('exit', resolve));
-  }
-  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminDb.close();
+  if (!process.argv.includes('--import-only')) await loadRuns(sampleId);
 }
 
 async function loadRuns(sampleId: number) {
