@@ -89,8 +89,9 @@ async function slice(side: Side, path: string, ms: number, tally?: Tally): Promi
   if (!tally) return;
   tally.ms += now - start;
   const after = await side.cpu();
-  if (before && after && tally.cpu) {
-    tally.cpu = [tally.cpu[0] + after[0] - before[0], tally.cpu[1] + after[1] - before[1]];
+  if (before && after) {
+    const [server, db] = tally.cpu ?? [0, 0];
+    tally.cpu = [server + after[0] - before[0], db + after[1] - before[1]];
   }
 }
 
@@ -155,7 +156,7 @@ export async function compareWithTec(options: {
         `${label}: TEC ${await total(sides[0]!, paths[0]!)}, ours ${await total(sides[1]!, paths[1]!)}`,
       );
       for (const [i, side] of sides.entries()) await slice(side, paths[i]!, 1000); // warm-up
-      const tallies = sides.map((): Tally => ({ latencies: [], ms: 0, cpu: [0, 0], failed: 0 }));
+      const tallies = sides.map((): Tally => ({ latencies: [], ms: 0, cpu: undefined, failed: 0 }));
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate who goes first: neither side always follows the other's cache and JIT effects.
         const order = round % 2 === 0 ? [0, 1] : [1, 0];
