@@ -91,6 +91,9 @@ const url = new URL(ADMIN_URL);
 url.pathname = `/${name}`;
 let child: ChildProcess | undefined;
 
+/** Clock ticks of every backend seen, kept after it exits (the pool closes idle connections). */
+const backendTicks = new Map<number, number>();
+
 /**
  * CPU time (ms) the PostgreSQL backends of the bench database used so far, from /proc (the
  * server runs on this machine; 0 elsewhere). Clock ticks are 10 ms on Linux.
@@ -99,16 +102,15 @@ async function backendCpuMs(): Promise<number> {
   const { rows } = (await admin.raw('SELECT pid FROM pg_stat_activity WHERE datname = ?', [name])) as {
     rows: { pid: number }[];
   };
-  let ticks = 0;
   for (const { pid } of rows) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      backendTicks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // gone, or not on this machine
     }
   }
-  return ticks * 10;
+  return [...backendTicks.values()].reduce((sum, ticks) => sum + ticks, 0) * 10;
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statement the list route builds for `filter`, as anonymous. */
