@@ -4,7 +4,8 @@
 // GET cache off (uncached), GET cache off and no list memo (cold: every list counts, builds its
 // events' JSON and renders them), GET cache on (cached). Prints one table with them side by side (req/s, p50/p95/p99, SQL
 // statements and CPU ms of the app and of PostgreSQL per request) and the plan of each list
-// statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings.
+// statement (EXPLAIN (ANALYZE, BUFFERS)). Never fails on timings. `--tec`: instead, ours against
+// the real The Events Calendar holding the same events, one sequential client (tec.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,9 @@ import {
 } from '@live-captions/calendar/embedded';
 import { FROM_SOURCE } from '@live-captions/test-services';
 import { benchImport } from './import.js';
+import { ask } from './ipc.js';
+import { compareWithTec } from './tec.js';
+import { tecFromEnv } from './tec-seed.js';
 
 // autocannon is a dev dependency of the calendar package.
 const require = createRequire(new URL('../../services/calendar/package.json', import.meta.url));
@@ -51,23 +55,16 @@ interface Measured {
 }
 
 const ADMIN_URL = process.env.CALENDAR_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const EVENTS = Number(process.env.CALENDAR_BENCH_EVENTS ?? 10_000);
+const TEC = process.argv.includes('--tec') ? tecFromEnv() : undefined;
+if (process.argv.includes('--tec') && !TEC) {
+  console.error('--tec needs TEC_DIR (an install of shared/tools/tec-setup) or TEC_URL and TEC_AUTH');
+  process.exit(2);
+}
+// TEC takes ~15-60 ms of PHP per event to seed (tec-seed.php): fewer events by default there.
+const EVENTS = Number(process.env.CALENDAR_BENCH_EVENTS ?? (TEC ? 2_000 : 10_000));
 const CONNECTIONS = Number(process.env.CALENDAR_BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.CALENDAR_BENCH_SECONDS ?? 10);
 const ROOT = '/wp-json/cal/events/v1';
-
-function ask<T>(child: ChildProcess, message: string, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (reply: Record<string, unknown>) => {
-      if (key in reply) {
-        child.off('message', listener);
-        resolve(reply as T);
-      }
-    };
-    child.on('message', listener);
-    if (message) child.send(message);
-  });
-}
 
 /** One autocannon run (cycling through `paths` when given); exact percentiles per response. */
 async function load(url: string, seconds: number, paths?: string[]) {
@@ -94,6 +91,9 @@ const url = new URL(ADMIN_URL);
 url.pathname = `/${name}`;
 let child: ChildProcess | undefined;
 
+/** Clock ticks of every backend seen, kept after it exits (the pool closes idle connections). */
+const backendTicks = new Map<number, number>();
+
 /**
  * CPU time (ms) the PostgreSQL backends of the bench database used so far, from /proc (the
  * server runs on this machine; 0 elsewhere). Clock ticks are 10 ms on Linux.
@@ -102,16 +102,15 @@ async function backendCpuMs(): Promise<number> {
   const { rows } = (await admin.raw('SELECT pid FROM pg_stat_activity WHERE datname = ?', [name])) as {
     rows: { pid: number }[];
   };
-  let ticks = 0;
   for (const { pid } of rows) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      backendTicks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // gone, or not on this machine
     }
   }
-  return ticks * 10;
+  return [...backendTicks.values()].reduce((sum, ticks) => sum + ticks, 0) * 10;
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statement the list route builds for `filter`, as anonymous. */
@@ -164,6 +163,21 @@ try {
   console.log(
     `seeded ${EVENTS} events (${inWindow[0]?.n} listable) in ${Date.now() - seedStart} ms, database ${name}`,
   );
+  if (TEC) {
+    await compareWithTec({ knex: db.knex, databaseUrl: url.toString(), pgCpuMs: backendCpuMs, tec: TEC });
+    await db.close();
+  } else await restOfBench(db, sample.id);
+} finally {
+  if (child) {
+    child.send('stop');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await adminDb.close();
+}
+
+/** The plans, the schedule import and the autocannon runs. */
+async function restOfBench(db: Awaited<ReturnType<typeof openDatabase>>, sampleId: number) {
   const base = { bounds: dateBounds({ strict_dates: false }, 'UTC'), statuses: ['publish'] };
   const planned: [string, Parameters<typeof eventListSql>[0], number][] = [
     ['default list, per_page=50', base, 50],
@@ -176,14 +190,7 @@ try {
   await benchImport(db.knex);
   await db.close();
   // `pnpm bench calendar --import-only`: the schedule import without the autocannon runs.
-  if (!process.argv.includes('--import-only')) await loadRuns(sample.id);
-} finally {
-  if (child) {
-    child.send('stop');
-    await new Promise((resolve) => child!.once('exit', resolve));
-  }
-  await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminDb.close();
+  if (!process.argv.includes('--import-only')) await loadRuns(sampleId);
 }
 
 async function loadRuns(sampleId: number) {

@@ -168,11 +168,13 @@ export function eventListSql(
          UNION SELECT t.id FROM cal_terms t JOIN cat_tree c ON t.parent = c.id WHERE t.taxonomy = '${CATEGORY}')`);
   }
   const undated = params.values.map((value) => (value instanceof Date ? null : value));
+  const count = JSON.stringify([where, ctes, params.values]);
   const key = {
-    count: JSON.stringify([where, ctes, params.values]),
+    count,
     shape: JSON.stringify([where, ctes, undated, limit, offset]),
+    page: `${count}\n${limit}\n${offset}`,
   };
-  const { generation, total, skip } = known(key);
+  const { generation, total, skip, exact } = known(key);
   let order = 'e.start_utc, e.id';
   let orderOut = 'p.start_utc, p.id';
   let extra = '';
@@ -189,31 +191,38 @@ export function eventListSql(
   }
   const limitParam = params.p(limit);
   const offsetParam = params.p(offset);
-  // Only what orders the page: the default window's page (and the rows an offset skips) is then
-  // read from cal_events_listing alone, and rows are fetched for the page's events only.
-  const pageColumns = `e.id, e.start_utc${filter.include ? ', e.date_utc' : ''}${extra}`;
-  ctes.push(`page AS MATERIALIZED (SELECT ${pageColumns} FROM cal_events e WHERE ${where}
-           ORDER BY ${order} LIMIT ${limitParam} OFFSET ${offsetParam})`);
   ctes.push('generation AS (SELECT value::text AS value FROM cal_generation)');
   const unchanged = `coalesce((SELECT value FROM generation) = ${params.p(generation)}::text, false)`;
   const knownTotal = `${params.p(total)}::bigint`;
+  const exactIds = `${params.p(exact)}::int[]`;
+  // The page known exactly under an unchanged generation: the page's scan sits under a one-time
+  // filter (a condition without columns), so PostgreSQL does not start it; the ids come from
+  // the caller. A category's page otherwise probes the term links of every event it passes.
+  const pageKnown = `(${exactIds} IS NOT NULL AND ${unchanged})`;
+  // Only what orders the page: the default window's page (and the rows an offset skips) is then
+  // read from cal_events_listing alone, and rows are fetched for the page's events only.
+  const pageColumns = `e.id, e.start_utc${filter.include ? ', e.date_utc' : ''}${extra}`;
+  ctes.push(`page AS MATERIALIZED (SELECT ${pageColumns} FROM cal_events e WHERE NOT ${pageKnown}
+           AND ${where} ORDER BY ${order} LIMIT ${limitParam} OFFSET ${offsetParam})`);
   const refs: string[] = [];
   if (filter.categories) {
     refs.push(`(taxonomy = '${CATEGORY}' AND ${termRefs(filter.categories, params)})`);
   }
   if (filter.tags) refs.push(`(taxonomy = '${TAG}' AND ${termRefs(filter.tags, params)})`);
-  // A page that is not full (or an empty first page) holds the last matches: offset plus its
-  // rows is the exact total, and the count over every match (an InitPlan PostgreSQL runs only
-  // when the CASE reaches it) is skipped; so is a count known under the same generation.
+  // A count known under the same generation is the total; else a page that is not full (or an
+  // empty first page) holds the last matches: offset plus its rows is the exact total, and the
+  // count over every match (an InitPlan PostgreSQL runs only when the CASE reaches it) is
+  // skipped. The known total goes first: it does not read the page.
   const pageRows = '(SELECT count(*) FROM page)';
   const text = `WITH ${filter.categories ? 'RECURSIVE ' : ''}${ctes.join(',\n')}
 SELECT
   (SELECT value FROM generation) AS generation,
-  CASE WHEN ${pageRows} < ${limitParam} AND (${pageRows} > 0 OR ${offsetParam} = 0)
+  CASE WHEN ${unchanged} AND ${knownTotal} >= 0 THEN ${knownTotal}
+    WHEN ${pageRows} < ${limitParam} AND (${pageRows} > 0 OR ${offsetParam} = 0)
     THEN ${offsetParam} + ${pageRows}
-    WHEN ${unchanged} AND ${knownTotal} >= 0 THEN ${knownTotal}
     ELSE (SELECT count(*) FROM cal_events e WHERE ${where}) END AS total,
-  (SELECT coalesce(array_agg(p.id ORDER BY ${orderOut}), '{}') FROM page p) AS ids,
+  CASE WHEN ${pageKnown} THEN ${exactIds}
+    ELSE (SELECT coalesce(array_agg(p.id ORDER BY ${orderOut}), '{}') FROM page p) END AS ids,
   (SELECT ${eventTextsSql(orderOut)} FROM (
      SELECT ${eventColumns}${filter.near ? ', page.distance' : ''}, ${relationsSql(viewer, params)}
      FROM page JOIN cal_events e ON e.id = page.id

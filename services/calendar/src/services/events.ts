@@ -127,14 +127,16 @@ export function eventService(ctx: ServiceContext) {
   async function readPage(filter: EventFilter, viewer: Viewer, site: Site, perPage: number, offset: number) {
     const remembered = new Map<number, RenderedEvent>();
     const known = (key: PageKey): KnownPage => {
-      const { generation, total, ids } = lists.known(key);
+      const { generation, total, ids, exact } = lists.known(key);
       if (generation !== null) {
-        for (const id of ids) {
+        for (const id of [...ids, ...(exact ?? [])]) {
           const event = rendered.get(keyOf(generation, viewer.scope, site, id));
           if (event) remembered.set(id, event);
         }
       }
-      return { generation, total, skip: [...remembered.keys()] };
+      // The page is skipped only when every event of it can be spliced from what is rendered.
+      const complete = exact !== null && exact.every((id) => remembered.has(id));
+      return { generation, total, skip: [...remembered.keys()], exact: complete ? exact : null };
     };
     const found = await listEvents(knex, filter, viewer, perPage, offset, known);
     lists.learn(found.key, found.generation, found.total, found.ids);
