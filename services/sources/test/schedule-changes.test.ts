@@ -8,22 +8,14 @@
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
-import {
-  killAll,
-  type RedisServer,
-  type ServiceProcess,
-  startRedisServer,
-  startServiceProcess,
-} from '@live-captions/test-services';
-import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { at, CALENDAR_TOKEN, type Calendar, relayApi, startCalendar, startOutputs } from './helpers/day.js';
 import { publish, startMediaServer } from './helpers/media.js';
 import {
-  API_KEY,
   api,
   type Base,
   createDatabase,
   type Running,
-  root,
   sleep,
   startBase,
   startSources,
@@ -41,7 +33,7 @@ let calendar: Calendar;
 let media: { port: number; stop(): Promise<void> };
 let publisher: { stop(): Promise<void> } | undefined;
 let sources: Running;
-let outputs: { proc: ServiceProcess; port: number };
+let outputs: Running;
 /** The real moment the day's clock reads DAY 10:00. */
 let origin = 0;
 const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
@@ -73,15 +65,6 @@ function feed(talks: [string, string, number, number, string?, number?][]): stri
   ].join('\r\n');
 }
 
-async function relayApi(method: string, path: string, body?: unknown) {
-  const response = await fetch(`http://127.0.0.1:${base.relay.port}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
-
 beforeAll(async () => {
   base = await startBase({
     relayEnv: { RELAY_DATA_DIR: `/tmp/schedule-changes-relay-${process.pid}-${Date.now()}` },
@@ -91,15 +74,7 @@ beforeAll(async () => {
     createDatabase().then((url) => startCalendar({ DATABASE_URL: url })),
     startMediaServer(),
   ]);
-  const outputsProc = startServiceProcess(`${root}services/outputs/src/index.ts`, {
-    OUTPUTS_PORT: '0',
-    DATABASE_URL: await createDatabase(),
-    RELAY_URL: `ws://127.0.0.1:${base.relay.port}/ws`,
-    CAPTION_RELAY_CONFIG: base.relayConfig,
-    CAPTION_API_KEY: API_KEY,
-  });
-  await until('the outputs listening', () => outputsProc.logLines(/^outputs listening$/).length > 0, 90_000);
-  outputs = { proc: outputsProc, port: Number(outputsProc.logLines(/^outputs listening$/)[0]?.port) };
+  outputs = await startOutputs(base);
   origin = Date.now() + 60_000;
   sources = await startSources(base, {
     DATABASE_URL: await createDatabase(),
@@ -143,8 +118,8 @@ test('shortened, cancelled by the feed, unpublished, and a talk through a calend
   ) as Record<string, number>;
   const venue = (imported.json.venues as { id: number }[])[0]!.id;
 
-  const room = (await relayApi('POST', '/rooms', { name: 'Ferrer' })).json.room as CaptionRoom;
-  const bound = await relayApi('PATCH', `/rooms/${room.id}`, {
+  const room = (await relayApi(base, 'POST', '/rooms', { name: 'Ferrer' })).json.room as CaptionRoom;
+  const bound = await relayApi(base, 'PATCH', `/rooms/${room.id}`, {
     schedule: { venue, leadSeconds: 60, tailSeconds: 60 },
   });
   expect(bound.status).toBe(200);

@@ -9,22 +9,14 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
 import { createPublisher } from '@live-captions/relay-client/node';
-import {
-  killAll,
-  type RedisServer,
-  type ServiceProcess,
-  startRedisServer,
-  startServiceProcess,
-} from '@live-captions/test-services';
-import { at, CALENDAR_TOKEN, type Calendar, startCalendar } from './helpers/day.js';
+import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
+import { at, CALENDAR_TOKEN, type Calendar, relayApi, startCalendar, startOutputs } from './helpers/day.js';
 import { publish, startMediaServer } from './helpers/media.js';
 import {
-  API_KEY,
   api,
   type Base,
   createDatabase,
   type Running,
-  root,
   sleep,
   startBase,
   startSources,
@@ -42,35 +34,17 @@ let calendar: Calendar;
 let media: { port: number; stop(): Promise<void> };
 let publisher: { stop(): Promise<void> } | undefined;
 const replicas: Running[] = [];
-let outputs: { proc: ServiceProcess; port: number };
+let outputs: Running;
 /** The real moment the day's clock reads DAY 10:00. */
 let origin = 0;
 const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
-
-async function relayApi(method: string, path: string, body?: unknown) {
-  const response = await fetch(`http://127.0.0.1:${base.relay.port}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
 
 beforeAll(async () => {
   base = await startBase({
     relayEnv: { RELAY_DATA_DIR: `/tmp/schedule-relay-${process.pid}-${Date.now()}` },
   });
   [redis, calendar, media] = await Promise.all([startRedisServer(), startCalendar(), startMediaServer()]);
-  // The archive: the outputs service, told by the scheduler which talk the output room is in.
-  const outputsProc = startServiceProcess(`${root}services/outputs/src/index.ts`, {
-    OUTPUTS_PORT: '0',
-    DATABASE_URL: await createDatabase(),
-    RELAY_URL: `ws://127.0.0.1:${base.relay.port}/ws`,
-    CAPTION_RELAY_CONFIG: base.relayConfig,
-    CAPTION_API_KEY: API_KEY,
-  });
-  await until('the outputs listening', () => outputsProc.logLines(/^outputs listening$/).length > 0, 90_000);
-  outputs = { proc: outputsProc, port: Number(outputsProc.logLines(/^outputs listening$/)[0]?.port) };
+  outputs = await startOutputs(base);
   // The clock starts a little ahead: the replicas and the talks are made before the day begins.
   origin = Date.now() + 60_000;
   const env = {
@@ -99,8 +73,8 @@ afterAll(async () => {
 test('a day of talks: one run per stretch, through a replica SIGKILL and a frozen calendar', async () => {
   const venue = await calendar.call('POST', 'venues', { venue: 'Janson', status: 'publish' });
   expect(venue.status).toBe(201);
-  const room = (await relayApi('POST', '/rooms', { name: 'Janson' })).json.room as CaptionRoom;
-  const bound = await relayApi('PATCH', `/rooms/${room.id}`, { schedule: { venue: venue.json.id } });
+  const room = (await relayApi(base, 'POST', '/rooms', { name: 'Janson' })).json.room as CaptionRoom;
+  const bound = await relayApi(base, 'PATCH', `/rooms/${room.id}`, { schedule: { venue: venue.json.id } });
   expect(bound.json.room.schedule).toMatchObject({ leadSeconds: 300, tailSeconds: 300, hold: null });
 
   const stream = `rtmp://127.0.0.1:${media.port}/live/janson`;
@@ -226,9 +200,9 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
 
   // The hand: on in the empty afternoon, then given back to the (empty) schedule.
   await untilMinute(112);
-  expect((await relayApi('PATCH', `/rooms/${room.id}`, { hold: 'on' })).status).toBe(200);
+  expect((await relayApi(base, 'PATCH', `/rooms/${room.id}`, { hold: 'on' })).status).toBe(200);
   await untilMinute(118);
-  expect((await relayApi('PATCH', `/rooms/${room.id}`, { hold: null })).status).toBe(200);
+  expect((await relayApi(base, 'PATCH', `/rooms/${room.id}`, { hold: null })).status).toBe(200);
   await untilMinute(124);
   watching = false;
   await watch;

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, killAll, type ServiceProcess, startServiceProcess } from '@live-captions/test-services';
-import { root, until } from './stack.js';
+import { API_KEY, type Base, createDatabase, type Running, root, until } from './stack.js';
 
 export const CALENDAR_TOKEN = 'calendar-editor-token-0123456789abcdef';
 const CALENDAR_ENTRY = join(root, 'services/calendar/src/index.ts');
@@ -77,3 +77,26 @@ export const at = (day: string, minutesAfterTen: number) => {
   const ms = Date.parse(`${day}T10:00:00Z`) + minutesAfterTen * 60_000;
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 };
+
+/** The relay's rooms API (`/rooms`), as the board or a script calls it. */
+export async function relayApi(base: Base, method: string, path: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${base.relay.port}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** The archive: the outputs service, told by the scheduler which talk each output room is in. */
+export async function startOutputs(base: Base): Promise<Running> {
+  const proc = startServiceProcess(`${root}services/outputs/src/index.ts`, {
+    OUTPUTS_PORT: '0',
+    DATABASE_URL: await createDatabase(),
+    RELAY_URL: `ws://127.0.0.1:${base.relay.port}/ws`,
+    CAPTION_RELAY_CONFIG: base.relayConfig,
+    CAPTION_API_KEY: API_KEY,
+  });
+  await until('the outputs listening', () => proc.logLines(/^outputs listening$/).length > 0, 90_000);
+  return { proc, port: Number(proc.logLines(/^outputs listening$/)[0]?.port) };
+}
