@@ -1,7 +1,7 @@
 // `pnpm bench calendar --tec`: copies the events seeded into our database into the real TEC, so
 // that both sides list the same titles, dates, venues, organizers, categories and tags. A local
 // install (TEC_DIR, from shared/tools/tec-setup) is reset and seeded by tec-seed.php inside
-// WordPress; a remote one (TEC_URL + TEC_AUTH) by REST POSTs, about 6x slower per event here.
+// WordPress; a remote one (TEC_URL + TEC_AUTH) by REST POSTs, about 5x slower per event here.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
