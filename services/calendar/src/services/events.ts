@@ -135,7 +135,7 @@ export function eventService(ctx: ServiceContext) {
         }
       }
       // The page is skipped only when every event of it can be spliced from what is rendered.
-      const complete = exact !== null && exact.every((id) => remembered.has(id));
+      const complete = exact?.every((id) => remembered.has(id)) ?? false;
       return { generation, total, skip: [...remembered.keys()], exact: complete ? exact : null };
     };
     const found = await listEvents(knex, filter, viewer, perPage, offset, known);
