@@ -9,24 +9,25 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
 import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
-import { at, CALENDAR_TOKEN, type Calendar, relayApi, startCalendar, startOutputs } from './helpers/day.js';
-import { publish, startMediaServer } from './helpers/media.js';
 import {
-  api,
-  type Base,
-  createDatabase,
-  type Running,
-  sleep,
-  startBase,
-  startSources,
-  until,
-} from './helpers/stack.js';
+  addPullSource,
+  at,
+  CALENDAR_TOKEN,
+  type Calendar,
+  DayClock,
+  expectRuns,
+  relayApi,
+  startCalendar,
+  startOutputs,
+  watchRunning,
+} from './helpers/day.js';
+import { publish, startMediaServer } from './helpers/media.js';
+import { type Base, createDatabase, type Running, startBase, startSources, until } from './helpers/stack.js';
 
 jest.setTimeout(600_000);
 
 const DAY = '2026-12-08';
 const RATE = 60;
-const MIN = 60_000;
 let base: Base;
 let redis: RedisServer;
 let calendar: Calendar;
@@ -34,9 +35,7 @@ let media: { port: number; stop(): Promise<void> };
 let publisher: { stop(): Promise<void> } | undefined;
 let sources: Running;
 let outputs: Running;
-/** The real moment the day's clock reads DAY 10:00. */
-let origin = 0;
-const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
+let clock: DayClock;
 
 /** `20261208T101500Z`: minutes after the day's 10:00 as an iCalendar UTC time. */
 const icalAt = (minutes: number) => `${at(DAY, minutes).replace(/[-:]/g, '').replace(' ', 'T')}Z`;
@@ -75,7 +74,7 @@ beforeAll(async () => {
     startMediaServer(),
   ]);
   outputs = await startOutputs(base);
-  origin = Date.now() + 60_000;
+  clock = new DayClock(DAY, RATE, Date.now() + 60_000);
   sources = await startSources(base, {
     DATABASE_URL: await createDatabase(),
     REDIS_URL: redis.url,
@@ -84,7 +83,7 @@ beforeAll(async () => {
     SOURCES_CALENDAR_TOKEN: CALENDAR_TOKEN,
     SOURCES_SCHEDULE_POLL_MS: '1000',
     SOURCES_OUTPUTS_URL: `http://127.0.0.1:${outputs.port}/`,
-    SOURCES_SCHEDULE_CLOCK: `${DAY}T10:00:00Z@${new Date(origin).toISOString().slice(0, 19)}Zx${RATE}`,
+    SOURCES_SCHEDULE_CLOCK: clock.setting,
   });
 }, 300_000);
 
@@ -99,7 +98,7 @@ afterAll(async () => {
 
 test('shortened, cancelled by the feed, unpublished, and a talk through a calendar outage', async () => {
   // Minutes of the day (10:00 = 0) a few minutes after "now" on the day's clock.
-  const b = Math.ceil(dayMinute()) + 3;
+  const b = Math.ceil(clock.minute()) + 3;
   const talks: [string, string, number, number, string?, number?][] = [
     ['keynote@ferrer', 'Keynote', b + 5, b + 15],
     ['workshop@ferrer', 'Workshop', b + 20, b + 25],
@@ -125,38 +124,11 @@ test('shortened, cancelled by the feed, unpublished, and a talk through a calend
   expect(bound.status).toBe(200);
   const stream = `rtmp://127.0.0.1:${media.port}/live/ferrer`;
   publisher = publish(stream, 'flv');
-  let added = { status: 0, json: {} as Record<string, any> };
-  await until('the room known to the sources', async () => {
-    added = await api(sources.port, 'POST', '/sources', {
-      room: room.id,
-      name: 'Ferrer stage',
-      input: { kind: 'pull', url: stream },
-      running: false,
-    });
-    return added.status !== 422;
-  });
-  expect(added.status).toBe(201);
-  const id = added.json.source.id as string;
+  const id = await addPullSource(sources.port, room.id, 'Ferrer stage', stream);
 
   // Every change of the source's `running` flag, at its minute of the day (from b).
-  const changes: { minute: number; running: boolean }[] = [];
-  let watching = true;
-  const watch = (async () => {
-    let last = false;
-    while (watching) {
-      const running = (await api(sources.port, 'GET', `/sources/${id}`).catch(() => undefined))?.json.source
-        ?.running;
-      if (typeof running === 'boolean' && running !== last) {
-        changes.push({ minute: Math.round(dayMinute() - b), running });
-        last = running;
-      }
-      await sleep(200);
-    }
-  })();
-  const untilMinute = async (minute: number) => {
-    const wait = origin + ((b + minute) * MIN) / RATE - Date.now();
-    if (wait > 0) await sleep(wait);
-  };
+  const watch = watchRunning(() => sources.port, id, clock, b);
+  const untilMinute = (minute: number) => clock.until(b + minute);
 
   // The keynote, running since 4, cut short at 8 to end at 8: its tail ends at 9.
   await untilMinute(8);
@@ -185,7 +157,7 @@ test('shortened, cancelled by the feed, unpublished, and a talk through a calend
   await calendar.kill();
   await untilMinute(39);
   await calendar.start();
-  const back = Math.round(dayMinute() - b);
+  const back = Math.round(clock.minute() - b);
 
   // The closing talk unpublished (a draft) at 60, before its lead at 69.
   expect(back).toBeLessThan(58);
@@ -193,8 +165,7 @@ test('shortened, cancelled by the feed, unpublished, and a talk through a calend
   const draft = await calendar.call('POST', `events/${ids['closing@ferrer']}`, { status: 'draft' });
   expect(draft.status).toBe(200);
   await untilMinute(86);
-  watching = false;
-  await watch;
+  await watch.stop();
 
   // Starts and stops: the keynote from 4 to the cut (9), the lightning talks from 29 until the
   // calendar answered again (`back`; their tail ended at 37 while nobody could say so).
@@ -204,10 +175,7 @@ test('shortened, cancelled by the feed, unpublished, and a talk through a calend
     [29, true],
     [back, false],
   ];
-  expect(changes.map((c) => c.running)).toEqual(expected.map(([, running]) => running));
-  changes.forEach((change, i) => {
-    expect(Math.abs(change.minute - expected[i]![0])).toBeLessThanOrEqual(3);
-  });
+  expectRuns(watch.changes, expected);
   expect(sources.proc.logLines(/^schedule starts the room$/)).toHaveLength(2);
   expect(
     sources.proc.logLines(/^calendar unreachable: keeping the schedule known, stopping nothing$/),

@@ -10,14 +10,24 @@ import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { CaptionRoom } from '@live-captions/protocol';
 import { createPublisher } from '@live-captions/relay-client/node';
 import { killAll, type RedisServer, startRedisServer } from '@live-captions/test-services';
-import { at, CALENDAR_TOKEN, type Calendar, relayApi, startCalendar, startOutputs } from './helpers/day.js';
+import {
+  addPullSource,
+  at,
+  CALENDAR_TOKEN,
+  type Calendar,
+  DayClock,
+  expectRuns,
+  relayApi,
+  startCalendar,
+  startOutputs,
+  watchRunning,
+} from './helpers/day.js';
 import { publish, startMediaServer } from './helpers/media.js';
 import {
   api,
   type Base,
   createDatabase,
   type Running,
-  sleep,
   startBase,
   startSources,
   until,
@@ -27,7 +37,6 @@ jest.setTimeout(600_000);
 
 const DAY = '2026-12-08';
 const RATE = 60;
-const MIN = 60_000;
 let base: Base;
 let redis: RedisServer;
 let calendar: Calendar;
@@ -35,9 +44,7 @@ let media: { port: number; stop(): Promise<void> };
 let publisher: { stop(): Promise<void> } | undefined;
 const replicas: Running[] = [];
 let outputs: Running;
-/** The real moment the day's clock reads DAY 10:00. */
-let origin = 0;
-const dayMinute = (real = Date.now()) => ((real - origin) * RATE) / MIN;
+let clock: DayClock;
 
 beforeAll(async () => {
   base = await startBase({
@@ -46,7 +53,7 @@ beforeAll(async () => {
   [redis, calendar, media] = await Promise.all([startRedisServer(), startCalendar(), startMediaServer()]);
   outputs = await startOutputs(base);
   // The clock starts a little ahead: the replicas and the talks are made before the day begins.
-  origin = Date.now() + 60_000;
+  clock = new DayClock(DAY, RATE, Date.now() + 60_000);
   const env = {
     DATABASE_URL: await createDatabase(),
     REDIS_URL: redis.url,
@@ -56,7 +63,7 @@ beforeAll(async () => {
     SOURCES_CALENDAR_TOKEN: CALENDAR_TOKEN,
     SOURCES_SCHEDULE_POLL_MS: '1000',
     SOURCES_OUTPUTS_URL: `http://127.0.0.1:${outputs.port}/`,
-    SOURCES_SCHEDULE_CLOCK: `${DAY}T10:00:00Z@${new Date(origin).toISOString().slice(0, 19)}Zx${RATE}`,
+    SOURCES_SCHEDULE_CLOCK: clock.setting,
   };
   replicas.push(...(await Promise.all([startSources(base, env), startSources(base, env)])));
 }, 300_000);
@@ -79,22 +86,10 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
 
   const stream = `rtmp://127.0.0.1:${media.port}/live/janson`;
   publisher = publish(stream, 'flv');
-  // The replicas learn the new room within a poll of the relay's rooms (422 until then).
-  let added = { status: 0, json: {} as Record<string, any> };
-  await until('the room known to the sources', async () => {
-    added = await api(replicas[0]!.port, 'POST', '/sources', {
-      room: room.id,
-      name: 'Janson stage',
-      input: { kind: 'pull', url: stream },
-      running: false,
-    });
-    return added.status !== 422;
-  });
-  expect(added.status).toBe(201);
-  const id = added.json.source.id as string;
+  const id = await addPullSource(replicas[0]!.port, room.id, 'Janson stage', stream);
 
   // Minutes of the day (10:00 = 0) a few minutes after "now" on the day's clock.
-  const b = Math.ceil(dayMinute()) + 3;
+  const b = Math.ceil(clock.minute()) + 3;
   const talk = async (title: string, from: number, to: number) => {
     const made = await calendar.call('POST', 'events', {
       title,
@@ -113,25 +108,9 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
   const moved = await talk('Moved panel', 75, 85);
 
   // Every change of the source's `running` flag, at its minute of the day (from b).
-  const changes: { minute: number; running: boolean }[] = [];
-  let last = false;
-  let watching = true;
   let asking = replicas[1]!.port;
-  const watch = (async () => {
-    while (watching) {
-      const answer = await api(asking, 'GET', `/sources/${id}`).catch(() => undefined);
-      const running = answer?.json.source?.running;
-      if (typeof running === 'boolean' && running !== last) {
-        changes.push({ minute: Math.round(dayMinute() - b), running });
-        last = running;
-      }
-      await sleep(200);
-    }
-  })();
-  const untilMinute = async (minute: number) => {
-    const wait = origin + ((b + minute) * MIN) / RATE - Date.now();
-    if (wait > 0) await sleep(wait);
-  };
+  const watch = watchRunning(() => asking, id, clock, b);
+  const untilMinute = (minute: number) => clock.until(b + minute);
 
   // What the editor would publish into the output room, one caption in each of the first talks.
   const editor = createPublisher({
@@ -204,8 +183,7 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
   await untilMinute(118);
   expect((await relayApi(base, 'PATCH', `/rooms/${room.id}`, { hold: null })).status).toBe(200);
   await untilMinute(124);
-  watching = false;
-  await watch;
+  await watch.stop();
 
   // Each change within 3 minutes of the day (3 s) of its time: a poll, a tick and a lease.
   const expected: [number, boolean][] = [
@@ -218,10 +196,7 @@ test('a day of talks: one run per stretch, through a replica SIGKILL and a froze
     [112, true],
     [118, false],
   ];
-  expect(changes.map((c) => c.running)).toEqual(expected.map(([, running]) => running));
-  changes.forEach((change, i) => {
-    expect(Math.abs(change.minute - expected[i]![0])).toBeLessThanOrEqual(3);
-  });
+  expectRuns(watch.changes, expected);
   // Started once per stretch: one replica started the first (and was killed), the survivor the rest.
   const starts = (r: Running) => r.proc.logLines(/^schedule starts the room$/).length;
   expect(starts(survivor)).toBe(3);

@@ -6,8 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from '@jest/globals';
 import { freePort, killAll, type ServiceProcess, startServiceProcess } from '@live-captions/test-services';
-import { API_KEY, type Base, createDatabase, type Running, root, until } from './stack.js';
+import { API_KEY, api, type Base, createDatabase, type Running, root, sleep, until } from './stack.js';
 
 export const CALENDAR_TOKEN = 'calendar-editor-token-0123456789abcdef';
 const CALENDAR_ENTRY = join(root, 'services/calendar/src/index.ts');
@@ -99,4 +100,81 @@ export async function startOutputs(base: Base): Promise<Running> {
   });
   await until('the outputs listening', () => proc.logLines(/^outputs listening$/).length > 0, 90_000);
   return { proc, port: Number(proc.logLines(/^outputs listening$/)[0]?.port) };
+}
+
+/**
+ * The rehearsal clock both schedule tests play the day on (SOURCES_SCHEDULE_CLOCK): `day` 10:00
+ * at the real moment `origin`, `rate` times fast. Minutes count from 10:00.
+ */
+export class DayClock {
+  constructor(
+    readonly day: string,
+    readonly rate: number,
+    readonly origin: number,
+  ) {}
+
+  /** The sources service's SOURCES_SCHEDULE_CLOCK for it. */
+  get setting(): string {
+    return `${this.day}T10:00:00Z@${new Date(this.origin).toISOString().slice(0, 19)}Zx${this.rate}`;
+  }
+
+  minute(real = Date.now()): number {
+    return ((real - this.origin) * this.rate) / 60_000;
+  }
+
+  /** Sleeps until the day's clock reads `minute`. */
+  async until(minute: number): Promise<void> {
+    const wait = this.origin + (minute * 60_000) / this.rate - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
+}
+
+/** A stopped pull source into the room, once the sources service knows the room (422 until then). */
+export async function addPullSource(port: number, room: string, name: string, url: string): Promise<string> {
+  let added = { status: 0, json: {} as Record<string, any> };
+  await until('the room known to the sources', async () => {
+    added = await api(port, 'POST', '/sources', { room, name, input: { kind: 'pull', url }, running: false });
+    return added.status !== 422;
+  });
+  expect(added.status).toBe(201);
+  return added.json.source.id as string;
+}
+
+export interface RunningWatch {
+  /** Each change of the source's `running` flag, at its minute of the day (rounded). */
+  changes: { minute: number; running: boolean }[];
+  stop(): Promise<void>;
+}
+
+/** Watches a source's `running` flag every 200 ms, asking the replica `port()` names at the time. */
+export function watchRunning(port: () => number, id: string, clock: DayClock, from: number): RunningWatch {
+  const changes: RunningWatch['changes'] = [];
+  let watching = true;
+  const watch = (async () => {
+    let last = false;
+    while (watching) {
+      const running = (await api(port(), 'GET', `/sources/${id}`).catch(() => undefined))?.json.source
+        ?.running;
+      if (typeof running === 'boolean' && running !== last) {
+        changes.push({ minute: Math.round(clock.minute() - from), running });
+        last = running;
+      }
+      await sleep(200);
+    }
+  })();
+  return {
+    changes,
+    async stop() {
+      watching = false;
+      await watch;
+    },
+  };
+}
+
+/** The changes seen are `expected` ([minute, running]), each within `slack` minutes of the day. */
+export function expectRuns(changes: RunningWatch['changes'], expected: [number, boolean][], slack = 3): void {
+  expect(changes.map((c) => c.running)).toEqual(expected.map(([, running]) => running));
+  changes.forEach((change, i) => {
+    expect(Math.abs(change.minute - expected[i]![0])).toBeLessThanOrEqual(slack);
+  });
 }
