@@ -11,13 +11,22 @@ import { treeCpuSeconds, treeMemoryMiB } from './procs.js';
 import { type BenchRoom, openRoom } from './rooms.js';
 import { API_KEY, type Conference, sleep, until } from './stack.js';
 
+/** The gateway's `/health` with the service token (undefined: it did not answer JSON). */
+async function gatewayHealth(conference: Conference): Promise<unknown> {
+  const res = await fetch(`${conference.gatewayUrl}/health`, {
+    headers: { authorization: `Bearer ${API_KEY}` },
+  }).catch(() => undefined);
+  return res?.json().catch(() => undefined);
+}
+
 async function gatewayCounters(
   conference: Conference,
 ): Promise<{ rejected: number; queueTimeouts: number; backlog: number }> {
-  const res = await fetch(`${conference.gatewayUrl}/health`, {
-    headers: { authorization: `Bearer ${API_KEY}` },
-  });
-  const body = (await res.json()) as { rejected?: number; queue_timeouts?: number; backlog_seconds?: number };
+  const body = ((await gatewayHealth(conference)) ?? {}) as {
+    rejected?: number;
+    queue_timeouts?: number;
+    backlog_seconds?: number;
+  };
   return {
     rejected: body.rejected ?? 0,
     queueTimeouts: body.queue_timeouts ?? 0,
@@ -25,11 +34,9 @@ async function gatewayCounters(
   };
 }
 
+/** What the rooms board reads of `/health` (lib/workers-watch.ts); undefined as the board's "unknown". */
 async function workersHealth(conference: Conference): Promise<WorkersHealth | undefined> {
-  const res = await fetch(`${conference.gatewayUrl}/health`, {
-    headers: { authorization: `Bearer ${API_KEY}` },
-  }).catch(() => undefined);
-  const body: unknown = await res?.json().catch(() => undefined);
+  const body = await gatewayHealth(conference);
   return isWorkersHealth(body) ? body : undefined;
 }
 
